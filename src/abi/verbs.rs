@@ -1,0 +1,356 @@
+//! `ib_user_verbs.h`: the legacy `write()` command ABI, whose request and response structs
+//! are also carried by the ioctl method `INVOKE_WRITE`.
+
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
+
+/// `IB_USER_VERBS_ABI_VERSION`: the only uverbs ABI version this crate speaks.
+pub const IB_USER_VERBS_ABI_VERSION: u32 = 6;
+/// `IB_USER_VERBS_CMD_COMMAND_MASK`.
+pub const IB_USER_VERBS_CMD_COMMAND_MASK: u32 = 0xff;
+/// `IB_USER_VERBS_CMD_FLAG_EXTENDED`: marks an extended (`_ex`) command.
+pub const IB_USER_VERBS_CMD_FLAG_EXTENDED: u32 = 0x8000_0000;
+
+/// `IB_USER_VERBS_CMD_GET_CONTEXT`.
+pub const IB_USER_VERBS_CMD_GET_CONTEXT: u32 = 0;
+/// `IB_USER_VERBS_CMD_QUERY_DEVICE`.
+pub const IB_USER_VERBS_CMD_QUERY_DEVICE: u32 = 1;
+/// `IB_USER_VERBS_CMD_QUERY_PORT`.
+pub const IB_USER_VERBS_CMD_QUERY_PORT: u32 = 2;
+/// `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
+pub const IB_USER_VERBS_EX_CMD_QUERY_DEVICE: u32 = IB_USER_VERBS_CMD_QUERY_DEVICE;
+
+/// `struct ib_uverbs_cmd_hdr`: the header of every `write()` command.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_cmd_hdr {
+    /// `IB_USER_VERBS_CMD_*`, with `IB_USER_VERBS_CMD_FLAG_EXTENDED` for `_ex` commands.
+    pub command: u32,
+    /// Length of the command in 4-byte words (8-byte words after an ex header).
+    pub in_words: u16,
+    /// Length of the response in 4-byte words (8-byte words for ex commands).
+    pub out_words: u16,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_cmd_hdr>() == 8);
+
+/// `struct ib_uverbs_ex_cmd_hdr`: follows [`ib_uverbs_cmd_hdr`] in extended commands.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_ex_cmd_hdr {
+    /// User pointer to the response buffer.
+    pub response: u64,
+    /// Length of the driver's input data in 8-byte words.
+    pub provider_in_words: u16,
+    /// Length of the driver's output data in 8-byte words.
+    pub provider_out_words: u16,
+    /// Must be 0.
+    pub cmd_hdr_reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_cmd_hdr>() == 16);
+
+/// `struct ib_uverbs_get_context` (without the `driver_data[]` tail).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_get_context {
+    /// User pointer to the response.
+    pub response: u64,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_get_context>() == 8);
+
+/// `struct ib_uverbs_get_context_resp` (without the `driver_data[]` tail).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_get_context_resp {
+    /// The async event file descriptor the write() path creates.
+    pub async_fd: u32,
+    /// Number of completion vectors.
+    pub num_comp_vectors: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_get_context_resp>() == 8);
+
+/// `struct ib_uverbs_query_device` (without the `driver_data[]` tail).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_query_device {
+    /// User pointer to the response.
+    pub response: u64,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_device>() == 8);
+
+/// `struct ib_uverbs_query_device_resp`: the device attributes (176 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_query_device_resp {
+    /// Firmware version as a number (drivers format it themselves).
+    pub fw_ver: u64,
+    /// Node GUID, big-endian (`__be64`).
+    pub node_guid: u64,
+    /// System image GUID, big-endian (`__be64`).
+    pub sys_image_guid: u64,
+    /// Largest memory region.
+    pub max_mr_size: u64,
+    /// Supported page sizes (bit n = 2^n bytes).
+    pub page_size_cap: u64,
+    /// IEEE vendor id.
+    pub vendor_id: u32,
+    /// Vendor part id.
+    pub vendor_part_id: u32,
+    /// Hardware version.
+    pub hw_ver: u32,
+    /// Max QPs.
+    pub max_qp: u32,
+    /// Max work requests per queue.
+    pub max_qp_wr: u32,
+    /// Capability flags (low 32 bits).
+    pub device_cap_flags: u32,
+    /// Max scatter/gather entries per WR.
+    pub max_sge: u32,
+    /// Max scatter/gather entries per RDMA read WR.
+    pub max_sge_rd: u32,
+    /// Max CQs.
+    pub max_cq: u32,
+    /// Max entries per CQ.
+    pub max_cqe: u32,
+    /// Max MRs.
+    pub max_mr: u32,
+    /// Max PDs.
+    pub max_pd: u32,
+    /// Max outstanding RDMA read/atomic per QP as target.
+    pub max_qp_rd_atom: u32,
+    /// Max outstanding RDMA read/atomic per EEC.
+    pub max_ee_rd_atom: u32,
+    /// Max RDMA read/atomic resources as target.
+    pub max_res_rd_atom: u32,
+    /// Max RDMA read/atomic depth per QP as initiator.
+    pub max_qp_init_rd_atom: u32,
+    /// Max RDMA read/atomic depth per EEC as initiator.
+    pub max_ee_init_rd_atom: u32,
+    /// Atomic capability (`IB_ATOMIC_*`).
+    pub atomic_cap: u32,
+    /// Max EE contexts.
+    pub max_ee: u32,
+    /// Max RD domains.
+    pub max_rdd: u32,
+    /// Max MWs.
+    pub max_mw: u32,
+    /// Max raw IPv6 QPs.
+    pub max_raw_ipv6_qp: u32,
+    /// Max raw Ethertype QPs.
+    pub max_raw_ethy_qp: u32,
+    /// Max multicast groups.
+    pub max_mcast_grp: u32,
+    /// Max QPs per multicast group.
+    pub max_mcast_qp_attach: u32,
+    /// Max QPs attached to multicast groups in total.
+    pub max_total_mcast_qp_attach: u32,
+    /// Max address handles.
+    pub max_ah: u32,
+    /// Max FMRs.
+    pub max_fmr: u32,
+    /// Max remaps per FMR.
+    pub max_map_per_fmr: u32,
+    /// Max SRQs.
+    pub max_srq: u32,
+    /// Max WRs per SRQ.
+    pub max_srq_wr: u32,
+    /// Max scatter/gather entries per SRQ WR.
+    pub max_srq_sge: u32,
+    /// Max partitions.
+    pub max_pkeys: u16,
+    /// Local CA ack delay.
+    pub local_ca_ack_delay: u8,
+    /// Number of physical ports.
+    pub phys_port_cnt: u8,
+    /// Reserved.
+    pub reserved: [u8; 4],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_device_resp>() == 176);
+
+/// `struct ib_uverbs_ex_query_device`: the request of the extended QUERY_DEVICE.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_ex_query_device {
+    /// Must be 0.
+    pub comp_mask: u32,
+    /// Must be 0.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_query_device>() == 8);
+
+/// `struct ib_uverbs_odp_caps`: on-demand paging capabilities.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_odp_caps {
+    /// `IB_ODP_SUPPORT*` bits.
+    pub general_caps: u64,
+    /// `per_transport_caps.rc_odp_caps`.
+    pub rc_odp_caps: u32,
+    /// `per_transport_caps.uc_odp_caps`.
+    pub uc_odp_caps: u32,
+    /// `per_transport_caps.ud_odp_caps`.
+    pub ud_odp_caps: u32,
+    /// Reserved.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_odp_caps>() == 24);
+
+/// `struct ib_uverbs_rss_caps`: receive-side scaling capabilities.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_rss_caps {
+    /// Bit `1 << qp_type` per supported QP type.
+    pub supported_qpts: u32,
+    /// Max receive WQ indirection tables.
+    pub max_rwq_indirection_tables: u32,
+    /// Max size of one indirection table.
+    pub max_rwq_indirection_table_size: u32,
+    /// Reserved.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_rss_caps>() == 16);
+
+/// `struct ib_uverbs_tm_caps`: tag matching capabilities.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_tm_caps {
+    /// Max rendezvous header size.
+    pub max_rndv_hdr_size: u32,
+    /// Max tags in the matching list.
+    pub max_num_tags: u32,
+    /// `IB_TM_CAP_*` flags.
+    pub flags: u32,
+    /// Max outstanding list operations.
+    pub max_ops: u32,
+    /// Max SGEs per tag matching entry.
+    pub max_sge: u32,
+    /// Reserved.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_tm_caps>() == 24);
+
+/// `struct ib_uverbs_cq_moderation_caps`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_cq_moderation_caps {
+    /// Max CQ moderation count.
+    pub max_cq_moderation_count: u16,
+    /// Max CQ moderation period (µs).
+    pub max_cq_moderation_period: u16,
+    /// Reserved.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_cq_moderation_caps>() == 8);
+
+/// `struct ib_uverbs_ex_query_device_resp`: the extended device attributes (304 bytes).
+/// Older kernels fill only `response_length` bytes of it.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_ex_query_device_resp {
+    /// The legacy attributes.
+    pub base: ib_uverbs_query_device_resp,
+    /// Reserved for future use.
+    pub comp_mask: u32,
+    /// Number of bytes of this struct the kernel filled.
+    pub response_length: u32,
+    /// On-demand paging caps.
+    pub odp_caps: ib_uverbs_odp_caps,
+    /// Completion timestamp mask.
+    pub timestamp_mask: u64,
+    /// HCA core clock in kHz.
+    pub hca_core_clock: u64,
+    /// The full 64-bit capability flags.
+    pub device_cap_flags_ex: u64,
+    /// RSS caps.
+    pub rss_caps: ib_uverbs_rss_caps,
+    /// Max WQs of type RQ.
+    pub max_wq_type_rq: u32,
+    /// Raw packet caps.
+    pub raw_packet_caps: u32,
+    /// Tag matching caps.
+    pub tm_caps: ib_uverbs_tm_caps,
+    /// CQ moderation caps.
+    pub cq_moderation_caps: ib_uverbs_cq_moderation_caps,
+    /// Max device memory size.
+    pub max_dm_size: u64,
+    /// XRC on-demand paging caps.
+    pub xrc_odp_caps: u32,
+    /// Reserved.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_query_device_resp>() == 304);
+
+/// `struct ib_uverbs_query_port` (without the `driver_data[]` tail).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_query_port {
+    /// User pointer to the response.
+    pub response: u64,
+    /// Port number, from 1.
+    pub port_num: u8,
+    /// Reserved.
+    pub reserved: [u8; 7],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_port>() == 16);
+
+/// `struct ib_uverbs_query_port_resp`: the port attributes (40 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_query_port_resp {
+    /// `IB_UVERBS_PCF_*` capability bits.
+    pub port_cap_flags: u32,
+    /// Max message size.
+    pub max_msg_sz: u32,
+    /// Bad P_Key counter.
+    pub bad_pkey_cntr: u32,
+    /// Q_Key violation counter.
+    pub qkey_viol_cntr: u32,
+    /// GID table length.
+    pub gid_tbl_len: u32,
+    /// P_Key table length.
+    pub pkey_tbl_len: u16,
+    /// Base LID.
+    pub lid: u16,
+    /// LID of the subnet manager.
+    pub sm_lid: u16,
+    /// Logical port state.
+    pub state: u8,
+    /// Max MTU (enum).
+    pub max_mtu: u8,
+    /// Active MTU (enum).
+    pub active_mtu: u8,
+    /// LID mask control.
+    pub lmc: u8,
+    /// Max VLs (enum).
+    pub max_vl_num: u8,
+    /// Service level of the SM.
+    pub sm_sl: u8,
+    /// Subnet timeout exponent.
+    pub subnet_timeout: u8,
+    /// Init type reply.
+    pub init_type_reply: u8,
+    /// Active width (bits).
+    pub active_width: u8,
+    /// Active speed (bits), capped at NDR since 6.7.
+    pub active_speed: u8,
+    /// Physical state.
+    pub phys_state: u8,
+    /// Link layer.
+    pub link_layer: u8,
+    /// `IB_UVERBS_QPF_*`.
+    pub flags: u8,
+    /// Reserved.
+    pub reserved: u8,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_port_resp>() == 40);
+
+/// `struct ib_uverbs_async_event_desc`: one event read from the async event file.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+pub struct ib_uverbs_async_event_desc {
+    /// The element: port number for port events, object handle for others.
+    pub element: u64,
+    /// `enum ib_event_type`.
+    pub event_type: u32,
+    /// Reserved.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_async_event_desc>() == 16);

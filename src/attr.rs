@@ -1,0 +1,152 @@
+//! The attribute array of an `RDMA_VERBS_IOCTL` call.
+//!
+//! [`IoctlBuf`] is the header and up to `N` attributes laid out as the kernel reads them,
+//! on the stack (no allocation). Inputs of 8 bytes or less travel inline in the
+//! attribute's `data`; larger inputs and every output travel as a pointer into a buffer
+//! the `IoctlBuf` borrows for its whole life, so the kernel can only ever write into
+//! memory the caller lent it. The kernel marks every output it wrote with
+//! `UVERBS_ATTR_F_VALID_OUTPUT`, which [`IoctlBuf::valid_output`] reads back.
+
+use core::marker::PhantomData;
+
+use zerocopy::IntoBytes;
+
+use crate::abi::{
+    ib_uverbs_attr, ib_uverbs_ioctl_hdr, UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_F_VALID_OUTPUT,
+};
+
+/// Index of an attribute inside an [`IoctlBuf`], to read back what the kernel wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttrSlot(usize);
+
+/// The header and attributes of one ioctl call.
+///
+/// Invariant (relied upon by `sys::verbs_ioctl`): every attribute whose `data` is a
+/// pointer points at a buffer borrowed for `'a` with at least `len` bytes, writable when
+/// it is an output; `hdr.length` and `hdr.num_attrs` match the attributes in use.
+#[repr(C)]
+#[derive(Debug)]
+pub struct IoctlBuf<'a, const N: usize> {
+    hdr: ib_uverbs_ioctl_hdr,
+    attrs: [ib_uverbs_attr; N],
+    _borrows: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a, const N: usize> IoctlBuf<'a, N> {
+    /// A call of `method_id` on `object_id`, for a device whose `rdma_driver_id` is
+    /// `driver_id`.
+    pub fn new(object_id: u16, method_id: u16, driver_id: u32) -> Self {
+        IoctlBuf {
+            hdr: ib_uverbs_ioctl_hdr {
+                length: core::mem::size_of::<ib_uverbs_ioctl_hdr>() as u16,
+                object_id,
+                method_id,
+                num_attrs: 0,
+                reserved1: 0,
+                driver_id,
+                reserved2: 0,
+            },
+            attrs: [ib_uverbs_attr::default(); N],
+            _borrows: PhantomData,
+        }
+    }
+
+    fn push(&mut self, attr: ib_uverbs_attr) -> AttrSlot {
+        let i = usize::from(self.hdr.num_attrs);
+        assert!(i < N, "IoctlBuf<{N}> is full: the method builder is wrong");
+        self.attrs[i] = attr;
+        self.hdr.num_attrs += 1;
+        self.hdr.length += core::mem::size_of::<ib_uverbs_attr>() as u16;
+        AttrSlot(i)
+    }
+
+    fn flags(mandatory: bool) -> u16 {
+        if mandatory {
+            UVERBS_ATTR_F_MANDATORY
+        } else {
+            0
+        }
+    }
+
+    /// A `CONST_IN` or `FLAGS_IN` value: always sent with `len` 8, inline, whatever its C
+    /// type (the kernel range-checks it).
+    pub fn const_in(&mut self, attr_id: u16, value: u64, mandatory: bool) -> AttrSlot {
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len: 8,
+            flags: Self::flags(mandatory),
+            attr_data: 0,
+            data: value,
+        })
+    }
+
+    /// A `PTR_IN` buffer: inline when it has 8 bytes or less, else by pointer.
+    pub fn ptr_in(&mut self, attr_id: u16, data: &'a [u8], mandatory: bool) -> AttrSlot {
+        let len = u16::try_from(data.len()).expect("attribute longer than 64 KiB");
+        let value = if data.len() <= 8 {
+            let mut inline = [0u8; 8];
+            inline[..data.len()].copy_from_slice(data);
+            u64::from_ne_bytes(inline)
+        } else {
+            data.as_ptr() as u64
+        };
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len,
+            flags: Self::flags(mandatory),
+            attr_data: 0,
+            data: value,
+        })
+    }
+
+    /// A `PTR_OUT` buffer, always by pointer.
+    pub fn ptr_out(&mut self, attr_id: u16, out: &'a mut [u8], mandatory: bool) -> AttrSlot {
+        let len = u16::try_from(out.len()).expect("attribute longer than 64 KiB");
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len,
+            flags: Self::flags(mandatory),
+            attr_data: 0,
+            data: out.as_mut_ptr() as u64,
+        })
+    }
+
+    /// An `FD` attribute that the kernel fills with a new file descriptor (`len` 0).
+    pub fn fd_new(&mut self, attr_id: u16) -> AttrSlot {
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len: 0,
+            flags: UVERBS_ATTR_F_MANDATORY,
+            attr_data: 0,
+            data: 0,
+        })
+    }
+
+    /// True when the kernel wrote the output attribute.
+    pub fn valid_output(&self, slot: AttrSlot) -> bool {
+        self.attrs[slot.0].flags & UVERBS_ATTR_F_VALID_OUTPUT != 0
+    }
+
+    /// The attribute's `data` word after the call (an fd number for [`Self::fd_new`]).
+    pub fn data(&self, slot: AttrSlot) -> u64 {
+        self.attrs[slot.0].data
+    }
+
+    /// The header.
+    pub fn header(&self) -> &ib_uverbs_ioctl_hdr {
+        &self.hdr
+    }
+
+    /// The attributes in use.
+    pub fn attrs(&self) -> &[ib_uverbs_attr] {
+        &self.attrs[..usize::from(self.hdr.num_attrs)]
+    }
+
+    /// The header followed by the attributes in use, as one byte vector (tests, golden
+    /// files).
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut v = self.hdr.as_bytes().to_vec();
+        v.extend_from_slice(self.attrs().as_bytes());
+        v
+    }
+}

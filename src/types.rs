@@ -1,0 +1,705 @@
+//! Typed values of the verbs attributes: enums that keep unknown raw values, and flag
+//! sets that keep unknown bits.
+//!
+//! The numbering is the kernel's (`include/rdma/ib_verbs.h`), which libibverbs'
+//! `<infiniband/verbs.h>` repeats; it is checked against the latter by the ABI check.
+//! Every enum converts from and to its raw number without loss: a value this crate does
+//! not know becomes `Unknown(raw)` and prints as that number.
+
+use core::fmt;
+use core::time::Duration;
+
+macro_rules! open_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident : $raw:ty {
+            $( $(#[$vmeta:meta])* $var:ident = $val:literal => $cname:literal, )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $name {
+            $( $(#[$vmeta])* #[doc(alias = $cname)] $var, )*
+            /// A value this crate does not know, kept as the kernel sent it.
+            Unknown($raw),
+        }
+
+        impl $name {
+            /// Every value this crate knows, in numeric order.
+            pub const KNOWN: &'static [$name] = &[$($name::$var),*];
+
+            /// The value for a raw number from the kernel.
+            pub const fn from_raw(raw: $raw) -> Self {
+                match raw {
+                    $( $val => Self::$var, )*
+                    other => Self::Unknown(other),
+                }
+            }
+
+            /// The raw number the kernel uses.
+            pub const fn as_raw(self) -> $raw {
+                match self {
+                    $( Self::$var => $val, )*
+                    Self::Unknown(raw) => raw,
+                }
+            }
+
+            /// The libibverbs name of the value (`IBV_...`), `None` when unknown.
+            pub const fn c_name(self) -> Option<&'static str> {
+                match self {
+                    $( Self::$var => Some($cname), )*
+                    Self::Unknown(_) => None,
+                }
+            }
+        }
+
+        impl From<$raw> for $name {
+            fn from(raw: $raw) -> Self {
+                Self::from_raw(raw)
+            }
+        }
+    };
+}
+
+open_enum! {
+    /// Logical state of a port (`enum ibv_port_state`), set by the subnet manager on
+    /// InfiniBand and by the link on RoCE and iWARP.
+    pub enum PortState: u8 {
+        /// No state change.
+        Nop = 0 => "IBV_PORT_NOP",
+        /// Link down.
+        Down = 1 => "IBV_PORT_DOWN",
+        /// Link up, not configured by the SM yet.
+        Init = 2 => "IBV_PORT_INIT",
+        /// Configured, not yet allowed to send data.
+        Armed = 3 => "IBV_PORT_ARMED",
+        /// Ready to send and receive.
+        Active = 4 => "IBV_PORT_ACTIVE",
+        /// Active, with transition deferred.
+        ActiveDefer = 5 => "IBV_PORT_ACTIVE_DEFER",
+    }
+}
+
+impl PortState {
+    /// The name `ibv_devinfo` prints (`PORT_ACTIVE`), or `None` when unknown.
+    pub const fn devinfo_name(self) -> Option<&'static str> {
+        match self {
+            Self::Nop => Some("PORT_NOP"),
+            Self::Down => Some("PORT_DOWN"),
+            Self::Init => Some("PORT_INIT"),
+            Self::Armed => Some("PORT_ARMED"),
+            Self::Active => Some("PORT_ACTIVE"),
+            Self::ActiveDefer => Some("PORT_ACTIVE_DEFER"),
+            Self::Unknown(_) => None,
+        }
+    }
+}
+
+open_enum! {
+    /// A path MTU (`enum ibv_mtu`).
+    pub enum Mtu: u8 {
+        /// 256 bytes.
+        Mtu256 = 1 => "IBV_MTU_256",
+        /// 512 bytes.
+        Mtu512 = 2 => "IBV_MTU_512",
+        /// 1024 bytes.
+        Mtu1024 = 3 => "IBV_MTU_1024",
+        /// 2048 bytes.
+        Mtu2048 = 4 => "IBV_MTU_2048",
+        /// 4096 bytes.
+        Mtu4096 = 5 => "IBV_MTU_4096",
+    }
+}
+
+impl Mtu {
+    /// The MTU in bytes, `None` when unknown.
+    pub const fn bytes(self) -> Option<u32> {
+        match self {
+            Self::Unknown(_) => None,
+            other => Some(128 << other.as_raw()),
+        }
+    }
+}
+
+open_enum! {
+    /// Physical state of a port (`enum ibv_port_phys_state`, IBTA PortPhysicalState).
+    pub enum PhysState: u8 {
+        /// Sleep.
+        Sleep = 1 => "IBV_PORT_PHYS_STATE_SLEEP",
+        /// Polling.
+        Polling = 2 => "IBV_PORT_PHYS_STATE_POLLING",
+        /// Disabled.
+        Disabled = 3 => "IBV_PORT_PHYS_STATE_DISABLED",
+        /// Port configuration training.
+        PortConfigurationTraining = 4 => "IBV_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING",
+        /// Link up.
+        LinkUp = 5 => "IBV_PORT_PHYS_STATE_LINK_UP",
+        /// Link error recovery.
+        LinkErrorRecovery = 6 => "IBV_PORT_PHYS_STATE_LINK_ERROR_RECOVERY",
+        /// PHY test.
+        PhyTest = 7 => "IBV_PORT_PHYS_STATE_PHY_TEST",
+    }
+}
+
+open_enum! {
+    /// Link layer of a port.
+    pub enum LinkLayer: u8 {
+        /// Unspecified (legacy: InfiniBand).
+        Unspecified = 0 => "IBV_LINK_LAYER_UNSPECIFIED",
+        /// InfiniBand.
+        InfiniBand = 1 => "IBV_LINK_LAYER_INFINIBAND",
+        /// Ethernet (RoCE, iWARP).
+        Ethernet = 2 => "IBV_LINK_LAYER_ETHERNET",
+    }
+}
+
+open_enum! {
+    /// Active link width of a port (the kernel's `enum ib_port_width`).
+    pub enum Width: u8 {
+        /// 1 lane.
+        X1 = 1 => "IB_WIDTH_1X",
+        /// 4 lanes.
+        X4 = 2 => "IB_WIDTH_4X",
+        /// 8 lanes.
+        X8 = 4 => "IB_WIDTH_8X",
+        /// 12 lanes.
+        X12 = 8 => "IB_WIDTH_12X",
+        /// 2 lanes.
+        X2 = 16 => "IB_WIDTH_2X",
+    }
+}
+
+impl Width {
+    /// Number of lanes, `None` when unknown.
+    pub const fn lanes(self) -> Option<u32> {
+        match self {
+            Self::X1 => Some(1),
+            Self::X2 => Some(2),
+            Self::X4 => Some(4),
+            Self::X8 => Some(8),
+            Self::X12 => Some(12),
+            Self::Unknown(_) => None,
+        }
+    }
+}
+
+open_enum! {
+    /// Active link speed of one lane (the kernel's `enum ib_port_speed`).
+    pub enum Speed: u32 {
+        /// SDR, 2.5 Gb/s.
+        Sdr = 1 => "IB_SPEED_SDR",
+        /// DDR, 5 Gb/s.
+        Ddr = 2 => "IB_SPEED_DDR",
+        /// QDR, 10 Gb/s.
+        Qdr = 4 => "IB_SPEED_QDR",
+        /// FDR10, 10 Gb/s.
+        Fdr10 = 8 => "IB_SPEED_FDR10",
+        /// FDR, 14 Gb/s.
+        Fdr = 16 => "IB_SPEED_FDR",
+        /// EDR, 25 Gb/s.
+        Edr = 32 => "IB_SPEED_EDR",
+        /// HDR, 50 Gb/s.
+        Hdr = 64 => "IB_SPEED_HDR",
+        /// NDR, 100 Gb/s.
+        Ndr = 128 => "IB_SPEED_NDR",
+        /// XDR, 200 Gb/s (reported in `active_speed_ex` only, since Linux 6.7).
+        Xdr = 256 => "IB_SPEED_XDR",
+    }
+}
+
+impl Speed {
+    /// The lane rate in tenths of Gb/s as `ibv_devinfo` prints it (`25` = 2.5 Gb/s),
+    /// `None` when unknown.
+    pub const fn lane_rate_decigbps(self) -> Option<u32> {
+        match self {
+            Self::Sdr => Some(25),
+            Self::Ddr => Some(50),
+            Self::Qdr | Self::Fdr10 => Some(100),
+            Self::Fdr => Some(140),
+            Self::Edr => Some(250),
+            Self::Hdr => Some(500),
+            Self::Ndr => Some(1000),
+            Self::Xdr => Some(2000),
+            Self::Unknown(_) => None,
+        }
+    }
+
+    /// The IBTA name (`SDR`, ..., `XDR`), `None` when unknown.
+    pub const fn ib_name(self) -> Option<&'static str> {
+        match self {
+            Self::Sdr => Some("SDR"),
+            Self::Ddr => Some("DDR"),
+            Self::Qdr => Some("QDR"),
+            Self::Fdr10 => Some("FDR10"),
+            Self::Fdr => Some("FDR"),
+            Self::Edr => Some("EDR"),
+            Self::Hdr => Some("HDR"),
+            Self::Ndr => Some("NDR"),
+            Self::Xdr => Some("XDR"),
+            Self::Unknown(_) => None,
+        }
+    }
+}
+
+open_enum! {
+    /// Atomic operation support of a device (`enum ibv_atomic_cap`).
+    pub enum AtomicCap: u32 {
+        /// No atomics.
+        None = 0 => "IBV_ATOMIC_NONE",
+        /// Atomic among the QPs of this device only.
+        Hca = 1 => "IBV_ATOMIC_HCA",
+        /// Atomic with the CPU and other devices too.
+        Glob = 2 => "IBV_ATOMIC_GLOB",
+    }
+}
+
+impl Default for AtomicCap {
+    fn default() -> Self {
+        AtomicCap::None
+    }
+}
+
+open_enum! {
+    /// Node type of a device (`enum ibv_node_type`; the kernel's `rdma_node_type`).
+    pub enum NodeType: u32 {
+        /// InfiniBand channel adapter (also RoCE).
+        Ca = 1 => "IBV_NODE_CA",
+        /// InfiniBand switch.
+        Switch = 2 => "IBV_NODE_SWITCH",
+        /// InfiniBand router.
+        Router = 3 => "IBV_NODE_ROUTER",
+        /// iWARP RNIC.
+        Rnic = 4 => "IBV_NODE_RNIC",
+        /// usNIC.
+        Usnic = 5 => "IBV_NODE_USNIC",
+        /// usNIC over UDP.
+        UsnicUdp = 6 => "IBV_NODE_USNIC_UDP",
+        /// Unspecified (software devices of other kinds).
+        Unspecified = 7 => "IBV_NODE_UNSPECIFIED",
+    }
+}
+
+impl NodeType {
+    /// The transport type that libibverbs derives from the node type.
+    pub const fn transport(self) -> TransportType {
+        match self {
+            Self::Ca | Self::Switch | Self::Router => TransportType::Ib,
+            Self::Rnic => TransportType::Iwarp,
+            Self::Usnic => TransportType::Usnic,
+            Self::UsnicUdp => TransportType::UsnicUdp,
+            Self::Unspecified => TransportType::Unspecified,
+            Self::Unknown(_) => TransportType::Unknown(-1),
+        }
+    }
+}
+
+open_enum! {
+    /// Transport type of a device (`enum ibv_transport_type`).
+    pub enum TransportType: i32 {
+        /// InfiniBand (and RoCE).
+        Ib = 0 => "IBV_TRANSPORT_IB",
+        /// iWARP.
+        Iwarp = 1 => "IBV_TRANSPORT_IWARP",
+        /// usNIC.
+        Usnic = 2 => "IBV_TRANSPORT_USNIC",
+        /// usNIC over UDP.
+        UsnicUdp = 3 => "IBV_TRANSPORT_USNIC_UDP",
+        /// Unspecified.
+        Unspecified = 4 => "IBV_TRANSPORT_UNSPECIFIED",
+    }
+}
+
+open_enum! {
+    /// Type of a GID table entry (`enum ibv_gid_type`, `IB_UVERBS_GID_TYPE_*`).
+    pub enum GidType: u32 {
+        /// InfiniBand (also iWARP's MAC-based GIDs).
+        Ib = 0 => "IBV_GID_TYPE_IB",
+        /// RoCE v1.
+        RoceV1 = 1 => "IBV_GID_TYPE_ROCE_V1",
+        /// RoCE v2.
+        RoceV2 = 2 => "IBV_GID_TYPE_ROCE_V2",
+    }
+}
+
+open_enum! {
+    /// Type of an asynchronous event (`enum ibv_event_type`; the kernel's `ib_event_type`).
+    pub enum EventType: u32 {
+        /// CQ error.
+        CqErr = 0 => "IBV_EVENT_CQ_ERR",
+        /// QP fatal error.
+        QpFatal = 1 => "IBV_EVENT_QP_FATAL",
+        /// Invalid request on a QP.
+        QpReqErr = 2 => "IBV_EVENT_QP_REQ_ERR",
+        /// Access violation on a QP.
+        QpAccessErr = 3 => "IBV_EVENT_QP_ACCESS_ERR",
+        /// Communication established.
+        CommEst = 4 => "IBV_EVENT_COMM_EST",
+        /// Send queue drained.
+        SqDrained = 5 => "IBV_EVENT_SQ_DRAINED",
+        /// Path migrated.
+        PathMig = 6 => "IBV_EVENT_PATH_MIG",
+        /// Path migration failed.
+        PathMigErr = 7 => "IBV_EVENT_PATH_MIG_ERR",
+        /// The device failed: no more events will come.
+        DeviceFatal = 8 => "IBV_EVENT_DEVICE_FATAL",
+        /// Port became active.
+        PortActive = 9 => "IBV_EVENT_PORT_ACTIVE",
+        /// Port went down.
+        PortErr = 10 => "IBV_EVENT_PORT_ERR",
+        /// LID changed.
+        LidChange = 11 => "IBV_EVENT_LID_CHANGE",
+        /// P_Key table changed.
+        PkeyChange = 12 => "IBV_EVENT_PKEY_CHANGE",
+        /// Subnet manager changed.
+        SmChange = 13 => "IBV_EVENT_SM_CHANGE",
+        /// SRQ error.
+        SrqErr = 14 => "IBV_EVENT_SRQ_ERR",
+        /// SRQ limit reached.
+        SrqLimitReached = 15 => "IBV_EVENT_SRQ_LIMIT_REACHED",
+        /// Last WQE reached on a QP with an SRQ.
+        QpLastWqeReached = 16 => "IBV_EVENT_QP_LAST_WQE_REACHED",
+        /// The SM asks clients to re-register.
+        ClientReregister = 17 => "IBV_EVENT_CLIENT_REREGISTER",
+        /// GID table changed.
+        GidChange = 18 => "IBV_EVENT_GID_CHANGE",
+        /// WQ fatal error.
+        WqFatal = 19 => "IBV_EVENT_WQ_FATAL",
+        /// Port speed changed (since Linux 6.13).
+        DeviceSpeedChange = 20 => "IBV_EVENT_DEVICE_SPEED_CHANGE",
+    }
+}
+
+macro_rules! fmt_raw_unknown {
+    ($($t:ty),*) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self.c_name() {
+                    Some(name) => f.write_str(name),
+                    None => write!(f, "unknown ({})", self.as_raw()),
+                }
+            }
+        }
+    )*};
+}
+fmt_raw_unknown!(
+    PortState,
+    Mtu,
+    PhysState,
+    LinkLayer,
+    Width,
+    Speed,
+    AtomicCap,
+    NodeType,
+    TransportType,
+    GidType,
+    EventType
+);
+
+bitflags::bitflags! {
+    /// Port capabilities (`port_cap_flags`, IBTA PortInfo:CapabilityMask), named by the
+    /// InfiniBand names of the bits; see [`PortCapFlags::ib_names`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct PortCapFlags: u32 {
+        /// Bit 0, reserved.
+        const RESERVED0 = 1 << 0;
+        /// IsSM.
+        const IS_SM = 1 << 1;
+        /// IsNoticeSupported.
+        const IS_NOTICE_SUPPORTED = 1 << 2;
+        /// IsTrapSupported.
+        const IS_TRAP_SUPPORTED = 1 << 3;
+        /// IsOptionalIPDSupported.
+        const IS_OPTIONAL_IPD_SUPPORTED = 1 << 4;
+        /// IsAutomaticMigrationSupported.
+        const IS_AUTOMATIC_MIGRATION_SUPPORTED = 1 << 5;
+        /// IsSLMappingSupported.
+        const IS_SL_MAPPING_SUPPORTED = 1 << 6;
+        /// IsMKeyNVRAM.
+        const IS_MKEY_NVRAM = 1 << 7;
+        /// IsPKeyNVRAM.
+        const IS_PKEY_NVRAM = 1 << 8;
+        /// IsLEDInfoSupported.
+        const IS_LED_INFO_SUPPORTED = 1 << 9;
+        /// IsSMdisabled.
+        const IS_SM_DISABLED = 1 << 10;
+        /// IsSystemImageGUIDSupported.
+        const IS_SYSTEM_IMAGE_GUID_SUPPORTED = 1 << 11;
+        /// IsPKeySwitchExternalPortTrapSupported.
+        const IS_PKEY_SWITCH_EXTERNAL_PORT_TRAP_SUPPORTED = 1 << 12;
+        /// IsCableInfoSupported.
+        const IS_CABLE_INFO_SUPPORTED = 1 << 13;
+        /// IsExtendedSpeedsSupported.
+        const IS_EXTENDED_SPEEDS_SUPPORTED = 1 << 14;
+        /// IsCapabilityMask2Supported.
+        const IS_CAPABILITY_MASK2_SUPPORTED = 1 << 15;
+        /// IsCommunicationManagementSupported.
+        const IS_COMMUNICATION_MANAGEMENT_SUPPORTED = 1 << 16;
+        /// IsSNMPTunnelingSupported.
+        const IS_SNMP_TUNNELING_SUPPORTED = 1 << 17;
+        /// IsReinitSupported.
+        const IS_REINIT_SUPPORTED = 1 << 18;
+        /// IsDeviceManagementSupported.
+        const IS_DEVICE_MANAGEMENT_SUPPORTED = 1 << 19;
+        /// IsVendorClassSupported.
+        const IS_VENDOR_CLASS_SUPPORTED = 1 << 20;
+        /// IsDRNoticeSupported.
+        const IS_DR_NOTICE_SUPPORTED = 1 << 21;
+        /// IsCapabilityMaskNoticeSupported.
+        const IS_CAPABILITY_MASK_NOTICE_SUPPORTED = 1 << 22;
+        /// IsBootManagementSupported.
+        const IS_BOOT_MANAGEMENT_SUPPORTED = 1 << 23;
+        /// IsLinkRoundTripLatencySupported.
+        const IS_LINK_ROUND_TRIP_LATENCY_SUPPORTED = 1 << 24;
+        /// IsClientReregistrationSupported.
+        const IS_CLIENT_REREGISTRATION_SUPPORTED = 1 << 25;
+        /// IsOtherLocalChangeNoticeSupported. The kernel also sets this bit on RoCE and
+        /// iWARP ports to say their GIDs are IP based (`IB_UVERBS_PCF_IP_BASED_GIDS`).
+        const IS_OTHER_LOCAL_CHANGE_NOTICE_SUPPORTED = 1 << 26;
+        /// IsLinkSpeedWidthPairsTableSupported.
+        const IS_LINK_SPEED_WIDTH_PAIRS_TABLE_SUPPORTED = 1 << 27;
+        /// IsVendorSpecificMadsTableSupported.
+        const IS_VENDOR_SPECIFIC_MADS_TABLE_SUPPORTED = 1 << 28;
+        /// IsMulticastPKeyTrapSuppressionSupported.
+        const IS_MULTICAST_PKEY_TRAP_SUPPRESSION_SUPPORTED = 1 << 29;
+        /// IsMulticastFDBTopSupported.
+        const IS_MULTICAST_FDB_TOP_SUPPORTED = 1 << 30;
+        /// IsHierarchyInfoSupported.
+        const IS_HIERARCHY_INFO_SUPPORTED = 1 << 31;
+    }
+}
+
+/// The InfiniBand name of each bit of `port_cap_flags`, by bit number.
+pub const PORT_CAP_FLAG_NAMES: [&str; 32] = [
+    "Reserved",
+    "IsSM",
+    "IsNoticeSupported",
+    "IsTrapSupported",
+    "IsOptionalIPDSupported",
+    "IsAutomaticMigrationSupported",
+    "IsSLMappingSupported",
+    "IsMKeyNVRAM",
+    "IsPKeyNVRAM",
+    "IsLEDInfoSupported",
+    "IsSMdisabled",
+    "IsSystemImageGUIDSupported",
+    "IsPKeySwitchExternalPortTrapSupported",
+    "IsCableInfoSupported",
+    "IsExtendedSpeedsSupported",
+    "IsCapabilityMask2Supported",
+    "IsCommunicationManagementSupported",
+    "IsSNMPTunnelingSupported",
+    "IsReinitSupported",
+    "IsDeviceManagementSupported",
+    "IsVendorClassSupported",
+    "IsDRNoticeSupported",
+    "IsCapabilityMaskNoticeSupported",
+    "IsBootManagementSupported",
+    "IsLinkRoundTripLatencySupported",
+    "IsClientReregistrationSupported",
+    "IsOtherLocalChangeNoticeSupported",
+    "IsLinkSpeedWidthPairsTableSupported",
+    "IsVendorSpecificMadsTableSupported",
+    "IsMulticastPKeyTrapSuppressionSupported",
+    "IsMulticastFDBTopSupported",
+    "IsHierarchyInfoSupported",
+];
+
+impl PortCapFlags {
+    /// The InfiniBand names of the bits that are set, lowest bit first.
+    pub fn ib_names(self) -> impl Iterator<Item = &'static str> {
+        let bits = self.bits();
+        (0..32)
+            .filter(move |b| bits & (1 << b) != 0)
+            .map(|b| PORT_CAP_FLAG_NAMES[b as usize])
+    }
+}
+
+bitflags::bitflags! {
+    /// Port capabilities 2 (`port_cap_flags2`, IBTA PortInfo:CapabilityMask2).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct PortCapFlags2: u16 {
+        /// IsSetNodeDescriptionSupported.
+        const SET_NODE_DESC_SUP = 1 << 0;
+        /// IsPortInfoExtendedSupported.
+        const INFO_EXT_SUP = 1 << 1;
+        /// IsVirtualizationSupported.
+        const VIRT_SUP = 1 << 2;
+        /// IsSwitchPortStateTableSupported.
+        const SWITCH_PORT_STATE_TABLE_SUP = 1 << 3;
+        /// IsLinkWidth2xSupported.
+        const LINK_WIDTH_2X_SUP = 1 << 4;
+        /// IsLinkSpeedHDRSupported.
+        const LINK_SPEED_HDR_SUP = 1 << 5;
+        /// IsLinkSpeedNDRSupported.
+        const LINK_SPEED_NDR_SUP = 1 << 10;
+        /// IsExtendedSpeeds2Supported.
+        const EXTENDED_SPEEDS2_SUP = 1 << 11;
+        /// IsLinkSpeedXDRSupported.
+        const LINK_SPEED_XDR_SUP = 1 << 12;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// Port flags (`flags` of the port attributes, `IB_UVERBS_QPF_*`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct PortFlags: u8 {
+        /// Every packet on this port needs a GRH (RoCE).
+        const GRH_REQUIRED = 1 << 0;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// Device capabilities (`device_cap_flags` and `device_cap_flags_ex`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct DeviceCapFlags: u64 {
+        /// IBV_DEVICE_RESIZE_MAX_WR.
+        const RESIZE_MAX_WR = 1 << 0;
+        /// IBV_DEVICE_BAD_PKEY_CNTR.
+        const BAD_PKEY_CNTR = 1 << 1;
+        /// IBV_DEVICE_BAD_QKEY_CNTR.
+        const BAD_QKEY_CNTR = 1 << 2;
+        /// IBV_DEVICE_RAW_MULTI.
+        const RAW_MULTI = 1 << 3;
+        /// IBV_DEVICE_AUTO_PATH_MIG.
+        const AUTO_PATH_MIG = 1 << 4;
+        /// IBV_DEVICE_CHANGE_PHY_PORT.
+        const CHANGE_PHY_PORT = 1 << 5;
+        /// IBV_DEVICE_UD_AV_PORT_ENFORCE.
+        const UD_AV_PORT_ENFORCE = 1 << 6;
+        /// IBV_DEVICE_CURR_QP_STATE_MOD.
+        const CURR_QP_STATE_MOD = 1 << 7;
+        /// IBV_DEVICE_SHUTDOWN_PORT.
+        const SHUTDOWN_PORT = 1 << 8;
+        /// IBV_DEVICE_INIT_TYPE.
+        const INIT_TYPE = 1 << 9;
+        /// IBV_DEVICE_PORT_ACTIVE_EVENT.
+        const PORT_ACTIVE_EVENT = 1 << 10;
+        /// IBV_DEVICE_SYS_IMAGE_GUID.
+        const SYS_IMAGE_GUID = 1 << 11;
+        /// IBV_DEVICE_RC_RNR_NAK_GEN.
+        const RC_RNR_NAK_GEN = 1 << 12;
+        /// IBV_DEVICE_SRQ_RESIZE.
+        const SRQ_RESIZE = 1 << 13;
+        /// IBV_DEVICE_N_NOTIFY_CQ.
+        const N_NOTIFY_CQ = 1 << 14;
+        /// IBV_DEVICE_MEM_WINDOW.
+        const MEM_WINDOW = 1 << 17;
+        /// IBV_DEVICE_UD_IP_CSUM.
+        const UD_IP_CSUM = 1 << 18;
+        /// IBV_DEVICE_XRC.
+        const XRC = 1 << 20;
+        /// IBV_DEVICE_MEM_MGT_EXTENSIONS.
+        const MEM_MGT_EXTENSIONS = 1 << 21;
+        /// IBV_DEVICE_MEM_WINDOW_TYPE_2A.
+        const MEM_WINDOW_TYPE_2A = 1 << 23;
+        /// IBV_DEVICE_MEM_WINDOW_TYPE_2B.
+        const MEM_WINDOW_TYPE_2B = 1 << 24;
+        /// IBV_DEVICE_RC_IP_CSUM.
+        const RC_IP_CSUM = 1 << 25;
+        /// IBV_DEVICE_RAW_IP_CSUM.
+        const RAW_IP_CSUM = 1 << 26;
+        /// IBV_DEVICE_MANAGED_FLOW_STEERING.
+        const MANAGED_FLOW_STEERING = 1 << 29;
+        /// IBV_DEVICE_RAW_SCATTER_FCS.
+        const RAW_SCATTER_FCS = 1 << 34;
+        /// IBV_DEVICE_PCI_WRITE_END_PADDING.
+        const PCI_WRITE_END_PADDING = 1 << 36;
+        /// IB_UVERBS_DEVICE_FLUSH_GLOBAL (since Linux 6.2).
+        const FLUSH_GLOBAL = 1 << 38;
+        /// IB_UVERBS_DEVICE_FLUSH_PERSISTENT (since Linux 6.2).
+        const FLUSH_PERSISTENT = 1 << 39;
+        /// IB_UVERBS_DEVICE_ATOMIC_WRITE (since Linux 6.2).
+        const ATOMIC_WRITE = 1 << 40;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// On-demand paging general capabilities.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct OdpGeneralCaps: u64 {
+        /// IBV_ODP_SUPPORT.
+        const SUPPORT = 1 << 0;
+        /// IBV_ODP_SUPPORT_IMPLICIT.
+        const SUPPORT_IMPLICIT = 1 << 1;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// On-demand paging capabilities of one transport.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct OdpTransportCaps: u32 {
+        /// IBV_ODP_SUPPORT_SEND.
+        const SEND = 1 << 0;
+        /// IBV_ODP_SUPPORT_RECV.
+        const RECV = 1 << 1;
+        /// IBV_ODP_SUPPORT_WRITE.
+        const WRITE = 1 << 2;
+        /// IBV_ODP_SUPPORT_READ.
+        const READ = 1 << 3;
+        /// IBV_ODP_SUPPORT_ATOMIC.
+        const ATOMIC = 1 << 4;
+        /// IBV_ODP_SUPPORT_SRQ_RECV.
+        const SRQ_RECV = 1 << 5;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// Raw packet QP capabilities.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct RawPacketCaps: u32 {
+        /// IBV_RAW_PACKET_CAP_CVLAN_STRIPPING.
+        const CVLAN_STRIPPING = 1 << 0;
+        /// IBV_RAW_PACKET_CAP_SCATTER_FCS.
+        const SCATTER_FCS = 1 << 1;
+        /// IBV_RAW_PACKET_CAP_IP_CSUM.
+        const IP_CSUM = 1 << 2;
+        /// IBV_RAW_PACKET_CAP_DELAY_DROP.
+        const DELAY_DROP = 1 << 3;
+        const _ = !0;
+    }
+}
+
+/// A 64-bit GUID (node, system image or port GUID), held in host order.
+///
+/// The kernel hands GUIDs over in network byte order (`__be64`); [`Guid::from_be`]
+/// converts. Prints as `ibv_devinfo` does: four groups of four hex digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Guid(pub u64);
+
+impl Guid {
+    /// From the kernel's big-endian `__be64` field as read from memory.
+    pub const fn from_be(raw: u64) -> Self {
+        Guid(u64::from_be(raw))
+    }
+    /// The 8 bytes in network order.
+    pub const fn to_bytes(self) -> [u8; 8] {
+        self.0.to_be_bytes()
+    }
+}
+
+impl fmt::Display for Guid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        write!(
+            f,
+            "{:04x}:{:04x}:{:04x}:{:04x}",
+            (v >> 48) & 0xffff,
+            (v >> 32) & 0xffff,
+            (v >> 16) & 0xffff,
+            v & 0xffff
+        )
+    }
+}
+
+/// The subnet timeout as a duration: 4.096 µs × 2^`exponent` (IBTA).
+pub fn subnet_timeout_duration(exponent: u8) -> Duration {
+    // 4.096 µs = 4096 ns; exponent is at most 31 by the IBTA, but keep any value safe.
+    let shift = u32::from(exponent.min(40));
+    Duration::from_nanos(4096u64 << shift)
+}
