@@ -13,6 +13,7 @@ use zerocopy::IntoBytes;
 use crate::abi::*;
 use crate::attr::IoctlBuf;
 use crate::device_attr::{DeviceAttr, FwVersion};
+use crate::discover::{DeviceInfo, Discovery};
 use crate::driver;
 use crate::error::{Error, Op, Result};
 use crate::method;
@@ -51,12 +52,37 @@ pub struct OpenTarget {
     pub fw_text: String,
     /// Number of ports, when known from discovery; else learned by QUERY_DEVICE.
     pub port_count: Option<u32>,
+    /// Root of the sysfs tree for what only sysfs has (P_Keys, GID fallback, netdevs).
+    pub sysfs_root: PathBuf,
+}
+
+impl OpenTarget {
+    /// The target for a discovered device. Fails when the device has no uverbs node
+    /// (the `ib_uverbs` module is not loaded).
+    pub fn from_device(info: &DeviceInfo, sysfs_root: &FsPath) -> Result<OpenTarget> {
+        let op = || Op::new("open", &info.name);
+        let u = info.uverbs.as_ref().ok_or_else(|| Error::NotSupported {
+            op: op(),
+            errno: Errno::NODEV,
+        })?;
+        Ok(OpenTarget {
+            name: info.name.clone(),
+            path: u.path.clone(),
+            dev: Some((u.major, u.minor)),
+            driver_id: info.driver_id,
+            driver_id_guess: info.driver_id_guess(),
+            fw_text: info.fw_ver.clone(),
+            port_count: Some(info.port_count).filter(|n| *n > 0),
+            sysfs_root: sysfs_root.to_owned(),
+        })
+    }
 }
 
 /// Options for opening a context.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpenOptions {
     get_context: CallPath,
+    sysfs_root: Option<PathBuf>,
 }
 
 impl OpenOptions {
@@ -71,9 +97,22 @@ impl OpenOptions {
         self
     }
 
+    /// The sysfs root for sysfs-only attributes (default `/sys`; use the
+    /// [`Discovery::sysfs_path`] the device was found with).
+    pub fn sysfs_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.sysfs_root = Some(root.into());
+        self
+    }
+
     /// Opens the device described by `target`.
     pub fn open_target(&self, target: &OpenTarget) -> Result<Context> {
         Context::open_impl(target, self)
+    }
+
+    /// Opens a discovered device.
+    pub fn open(&self, info: &DeviceInfo) -> Result<Context> {
+        let root = self.sysfs_root.as_deref().unwrap_or(FsPath::new("/sys"));
+        Context::open_impl(&OpenTarget::from_device(info, root)?, self)
     }
 }
 
@@ -103,6 +142,7 @@ pub struct Context {
     /// stream, closed with the context.
     write_async_fd: Mutex<Option<OwnedFd>>,
     get_context_path: CallPath,
+    sysfs_root: PathBuf,
 }
 
 fn is_unknown_method(e: Errno) -> bool {
@@ -115,9 +155,20 @@ const PERMISSION_HINT: &str = "the uverbs device node is not accessible to this 
      for /dev/infiniband/uverbs*)";
 
 impl Context {
-    /// Opens a device with default options. See [`OpenOptions`] to choose the kernel
-    /// interfaces.
+    /// Opens a discovered device with default options. See [`OpenOptions`] to choose
+    /// the kernel interfaces.
     #[doc(alias = "ibv_open_device")]
+    pub fn open(info: &DeviceInfo) -> Result<Context> {
+        OpenOptions::default().open(info)
+    }
+
+    /// Finds the device named `name` (netlink, else sysfs) and opens it.
+    pub fn open_by_name(name: &str) -> Result<Context> {
+        let info = Discovery::new().device(name)?;
+        Self::open(&info)
+    }
+
+    /// Opens the device described by `target` with default options.
     pub fn open_target(target: &OpenTarget) -> Result<Context> {
         Self::open_impl(target, &OpenOptions::default())
     }
@@ -140,6 +191,7 @@ impl Context {
             missing: AtomicU8::new(0),
             write_async_fd: Mutex::new(None),
             get_context_path: CallPath::Auto,
+            sysfs_root: t.sysfs_root.clone(),
         };
         ctx.get_context(opts.get_context)?;
         ctx.port_count = match t.port_count {
@@ -207,6 +259,11 @@ impl Context {
         &self.path
     }
 
+    /// The sysfs root this context reads sysfs-only attributes from.
+    pub fn sysfs_root(&self) -> &FsPath {
+        &self.sysfs_root
+    }
+
     /// The device's `rdma_driver_id` (`RDMA_DRIVER_*`).
     pub fn driver_id(&self) -> u32 {
         self.driver_id
@@ -238,6 +295,7 @@ impl Context {
     }
 
     /// Takes the async event fd created by a `write()` GET_CONTEXT, if any.
+    #[allow(dead_code)] // for the event stream
     pub(crate) fn take_write_async_fd(&self) -> Option<OwnedFd> {
         self.write_async_fd
             .lock()
@@ -245,12 +303,18 @@ impl Context {
             .take()
     }
 
-    /// Issues one ioctl on the device fd.
-    pub(crate) fn ioctl<const N: usize>(
-        &self,
-        buf: &mut IoctlBuf<'_, N>,
-    ) -> core::result::Result<(), Errno> {
+    /// Issues one `RDMA_VERBS_IOCTL` built with [`crate::method`] or [`IoctlBuf`] on the
+    /// device fd, and returns the kernel's errno as is. For ABI testing and methods this
+    /// crate does not wrap; the typed queries are built on it.
+    pub fn ioctl<const N: usize>(&self, buf: &mut IoctlBuf<'_, N>) -> core::result::Result<(), Errno> {
         sys::verbs_ioctl(self.fd.as_fd(), buf)
+    }
+
+    /// Issues one legacy `write()` command: `command` (`IB_USER_VERBS_CMD_*`), the
+    /// response pointer (to `resp`, whose length sets `out_words`), then `rest` (the
+    /// command struct after its `response` field, and driver data). For ABI testing.
+    pub fn write_command(&self, command: u32, rest: &[u8], resp: &mut [u8]) -> core::result::Result<(), Errno> {
+        sys::write_cmd(self.fd.as_fd(), command, rest, resp)
     }
 
     fn missing(&self, bit: u8) -> bool {

@@ -172,3 +172,242 @@ pub fn async_event_alloc<'a>(driver_id: u32) -> (IoctlBuf<'a, 1>, AttrSlot) {
     let slot = buf.fd_new(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
     (buf, slot)
 }
+
+#[cfg(test)]
+mod tests {
+    //! Golden bytes of every request: the header and attribute array exactly as the
+    //! kernel reads them. Pointers are this process's addresses, so they are spliced in
+    //! where the golden text says `PTR(n)`; everything else is fixed.
+    use super::*;
+
+    /// Builds the expected bytes from a golden text: hex bytes, `PTR(n)` (8 bytes, the
+    /// n-th pointer), whitespace and `#` comments ignored.
+    fn golden(text: &str, ptrs: &[u64]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            for tok in line.split_whitespace() {
+                if let Some(n) = tok.strip_prefix("PTR(").and_then(|t| t.strip_suffix(')')) {
+                    out.extend_from_slice(&ptrs[n.parse::<usize>().unwrap()].to_ne_bytes());
+                } else {
+                    out.push(u8::from_str_radix(tok, 16).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn query_port_request() {
+        let mut resp = ib_uverbs_query_port_resp_ex::default();
+        let p = resp.as_bytes().as_ptr() as u64;
+        let buf = query_port(RDMA_DRIVER_RXE, 1, &mut resp);
+        let want = golden(
+            "
+            38 00  00 00  02 00  02 00        # length 56, DEVICE, QUERY_PORT, 2 attrs
+            00 00 00 00 00 00 00 00           # reserved1
+            0e 00 00 00  00 00 00 00          # driver_id 14 (rxe), reserved2
+            00 00  08 00  01 00  00 00        # PORT_NUM, len 8, MANDATORY
+            01 00 00 00 00 00 00 00           #   port 1 inline
+            01 00  30 00  01 00  00 00        # RESP, len 48, MANDATORY
+            PTR(0)
+            ",
+            &[p],
+        );
+        assert_eq!(buf.to_vec(), want);
+    }
+
+    #[test]
+    fn get_context_request_for_siw_and_mlx5() {
+        let mut ncv = 0u32;
+        let mut core = 0u64;
+        let mut out = [0u8; 512];
+        let (a, b, c) = (
+            &ncv as *const u32 as u64,
+            &core as *const u64 as u64,
+            out.as_ptr() as u64,
+        );
+        let call = GetContext::new(RDMA_DRIVER_SIW, &mut ncv, &mut core, &[], &mut out);
+        let want = golden(
+            "
+            48 00  00 00  03 00  03 00        # length 72, DEVICE, GET_CONTEXT, 3 attrs
+            00 00 00 00 00 00 00 00
+            12 00 00 00  00 00 00 00          # driver_id 18 (siw)
+            00 00  04 00  00 00  00 00        # NUM_COMP_VECTORS, len 4, optional
+            PTR(0)
+            01 00  08 00  00 00  00 00        # CORE_SUPPORT, len 8
+            PTR(1)
+            01 10  00 02  00 00  00 00        # UHW_OUT (0x1001), len 512
+            PTR(2)
+            ",
+            &[a, b, c],
+        );
+        assert_eq!(call.buf.to_vec(), want);
+
+        let udata = crate::driver::get_context_udata_in(RDMA_DRIVER_MLX5);
+        assert_eq!(
+            udata.as_bytes(),
+            &golden(
+                "08 00 00 00  00 00 00 00  00 00 00 00  00 00 00 00  # 8 bfregs
+                 01 00 00 00  00 00 00 00  03 00 00 00 00 00 00 00   # cqe v1, 4K|DYN UAR",
+                &[]
+            )[..]
+        );
+        let mut ncv = 0u32;
+        let mut core = 0u64;
+        let mut out = [0u8; 512];
+        let (a, b, d) = (
+            &ncv as *const u32 as u64,
+            &core as *const u64 as u64,
+            out.as_ptr() as u64,
+        );
+        let c = udata.as_bytes().as_ptr() as u64;
+        let call = GetContext::new(RDMA_DRIVER_MLX5, &mut ncv, &mut core, udata.as_bytes(), &mut out);
+        let want = golden(
+            "
+            58 00  00 00  03 00  04 00        # length 88, 4 attrs
+            00 00 00 00 00 00 00 00
+            01 00 00 00  00 00 00 00          # driver_id 1 (mlx5)
+            00 00  04 00  00 00  00 00  PTR(0)
+            01 00  08 00  00 00  00 00  PTR(1)
+            00 10  20 00  00 00  00 00  PTR(2)  # UHW_IN, 32 bytes by pointer
+            01 10  00 02  00 00  00 00  PTR(3)
+            ",
+            &[a, b, c, d],
+        );
+        assert_eq!(call.buf.to_vec(), want);
+    }
+
+    #[test]
+    fn small_udata_in_travels_inline() {
+        let udata = crate::driver::get_context_udata_in(RDMA_DRIVER_EFA);
+        let mut ncv = 0u32;
+        let mut core = 0u64;
+        let mut out = [0u8; 512];
+        let call = GetContext::new(RDMA_DRIVER_EFA, &mut ncv, &mut core, udata.as_bytes(), &mut out);
+        let attr = call.buf.attrs()[2];
+        assert_eq!((attr.attr_id, attr.len, attr.flags), (UVERBS_ATTR_UHW_IN, 8, 0));
+        assert_eq!(attr.data, 3, "EFA's comp_mask TX_BATCH|MIN_SQ_WR inline");
+        for (id, want) in [(RDMA_DRIVER_IRDMA, 16usize), (RDMA_DRIVER_HNS, 8), (RDMA_DRIVER_IONIC, 8)] {
+            assert_eq!(crate::driver::get_context_udata_in(id).as_bytes().len(), want, "driver {id}");
+        }
+        for id in [RDMA_DRIVER_RXE, RDMA_DRIVER_SIW, RDMA_DRIVER_MLX4, RDMA_DRIVER_ERDMA, RDMA_DRIVER_BNXT_RE] {
+            assert!(crate::driver::get_context_udata_in(id).as_bytes().is_empty(), "driver {id}");
+        }
+        let irdma = crate::driver::get_context_udata_in(RDMA_DRIVER_IRDMA);
+        assert_eq!(irdma.as_bytes()[4], 5, "irdma userspace_ver 5");
+    }
+
+    #[test]
+    fn invoke_write_query_device_ex_request() {
+        let cmd = ib_uverbs_ex_query_device::default();
+        let mut resp = ib_uverbs_ex_query_device_resp::default();
+        let out = resp.as_bytes().as_ptr() as u64;
+        let buf = invoke_write(
+            RDMA_DRIVER_SIW,
+            IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
+            cmd.as_bytes(),
+            resp.as_mut_bytes(),
+        );
+        let want = golden(
+            "
+            48 00  00 00  00 00  03 00        # length 72, DEVICE, INVOKE_WRITE, 3 attrs
+            00 00 00 00 00 00 00 00
+            12 00 00 00  00 00 00 00
+            00 00  08 00  01 00  00 00        # CORE_IN, 8 bytes inline (comp_mask, reserved)
+            00 00 00 00 00 00 00 00
+            01 00  30 01  01 00  00 00        # CORE_OUT, 304 bytes
+            PTR(0)
+            02 00  08 00  01 00  00 00        # WRITE_CMD
+            01 00 00 80 00 00 00 00           #   QUERY_DEVICE | FLAG_EXTENDED
+            ",
+            &[out],
+        );
+        assert_eq!(buf.to_vec(), want);
+    }
+
+    #[test]
+    fn driver_id_probe_request() {
+        let buf = invoke_write_probe(RDMA_DRIVER_MLX5);
+        let want = golden(
+            "
+            28 00  00 00  00 00  01 00        # length 40, 1 attr
+            00 00 00 00 00 00 00 00
+            01 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  01 00 00 00 00 00 00 00  # WRITE_CMD = QUERY_DEVICE
+            ",
+            &[],
+        );
+        assert_eq!(buf.to_vec(), want);
+    }
+
+    #[test]
+    fn gid_requests() {
+        let mut entries = [ib_uverbs_gid_entry::default(); 4];
+        let mut n = 0u64;
+        let (e, np) = (entries.as_bytes().as_ptr() as u64, &n as *const u64 as u64);
+        let buf = query_gid_table(RDMA_DRIVER_RXE, &mut entries, &mut n);
+        let want = golden(
+            "
+            58 00  00 00  05 00  04 00        # length 88, QUERY_GID_TABLE, 4 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  08 00  01 00  00 00  20 00 00 00 00 00 00 00  # ENTRY_SIZE 32
+            02 00  80 00  01 00  00 00  PTR(0)                   # RESP_ENTRIES, 4 x 32
+            03 00  08 00  01 00  00 00  PTR(1)                   # RESP_NUM_ENTRIES
+            01 00  08 00  00 00  00 00  00 00 00 00 00 00 00 00  # FLAGS 0, optional
+            ",
+            &[e, np],
+        );
+        assert_eq!(buf.to_vec(), want);
+
+        let mut entry = ib_uverbs_gid_entry::default();
+        let ep = entry.as_bytes().as_ptr() as u64;
+        let buf = query_gid_entry(RDMA_DRIVER_SIW, 1, 5, &mut entry);
+        let want = golden(
+            "
+            58 00  00 00  06 00  04 00        # QUERY_GID_ENTRY
+            00 00 00 00 00 00 00 00
+            12 00 00 00  00 00 00 00
+            00 00  08 00  01 00  00 00  01 00 00 00 00 00 00 00  # PORT 1
+            01 00  08 00  01 00  00 00  05 00 00 00 00 00 00 00  # GID_INDEX 5
+            02 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # FLAGS, mandatory here
+            03 00  20 00  01 00  00 00  PTR(0)                   # RESP_ENTRY
+            ",
+            &[ep],
+        );
+        assert_eq!(buf.to_vec(), want);
+    }
+
+    #[test]
+    fn async_event_alloc_and_query_context_requests() {
+        let (buf, slot) = async_event_alloc(RDMA_DRIVER_RXE);
+        let want = golden(
+            "
+            28 00  10 00  00 00  01 00        # ASYNC_EVENT object 16, ALLOC
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  00 00 00 00 00 00 00 00  # FD_HANDLE, len 0
+            ",
+            &[],
+        );
+        assert_eq!(buf.to_vec(), want);
+        assert!(!buf.valid_output(slot));
+
+        let mut ncv = 0u32;
+        let mut core = 0u64;
+        let (a, b) = (&ncv as *const u32 as u64, &core as *const u64 as u64);
+        let buf = query_context(RDMA_DRIVER_RXE, &mut ncv, &mut core);
+        let want = golden(
+            "
+            38 00  00 00  04 00  02 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  04 00  00 00  00 00  PTR(0)
+            01 00  08 00  00 00  00 00  PTR(1)
+            ",
+            &[a, b],
+        );
+        assert_eq!(buf.to_vec(), want);
+    }
+}

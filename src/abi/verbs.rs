@@ -56,8 +56,9 @@ pub struct ib_uverbs_get_context {
 }
 const _: () = assert!(core::mem::size_of::<ib_uverbs_get_context>() == 8);
 
-/// `struct ib_uverbs_get_context_resp` (without the `driver_data[]` tail).
-#[repr(C)]
+/// `struct ib_uverbs_get_context_resp` (without the `driver_data[]` tail). Aligned to 8
+/// like the C struct, whose `__aligned_u64 driver_data[]` tail sets its alignment.
+#[repr(C, align(8))]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
 pub struct ib_uverbs_get_context_resp {
     /// The async event file descriptor the write() path creates.

@@ -1,0 +1,50 @@
+//! Captures the kernel's raw answers for the decoding tests: for every device, the
+//! QUERY_PORT responses (ioctl and write()), the extended QUERY_DEVICE response and the
+//! GID table, as hex. Run in the VM rig next to the oracle; the outputs of both go to
+//! `tests/fixtures/kernel/<kernel>/`.
+use uverbs::abi::*;
+use uverbs::{method, Context, Discovery};
+use zerocopy::IntoBytes;
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn main() {
+    let name = std::env::args().nth(1).expect("usage: capture DEVICE");
+    let info = Discovery::new().device(&name).expect("discover");
+    let ctx = Context::open(&info).expect("open");
+    let id = ctx.driver_id();
+    println!("driver_id={id}");
+    let mut total = 0usize;
+    for port in 1..=ctx.port_count() {
+        let mut resp = ib_uverbs_query_port_resp_ex::default();
+        let mut buf = method::query_port(id, port, &mut resp);
+        ctx.ioctl(&mut buf).expect("QUERY_PORT");
+        println!("query_port.{port}.ioctl={}", hex(resp.as_bytes()));
+        total += resp.legacy_resp.gid_tbl_len as usize;
+        let mut legacy = ib_uverbs_query_port_resp::default();
+        let mut rest = [0u8; 8];
+        rest[0] = port;
+        ctx.write_command(IB_USER_VERBS_CMD_QUERY_PORT, &rest, legacy.as_mut_bytes())
+            .expect("QUERY_PORT write()");
+        println!("query_port.{port}.write={}", hex(legacy.as_bytes()));
+    }
+    let mut ex = ib_uverbs_ex_query_device_resp::default();
+    let cmd = ib_uverbs_ex_query_device::default();
+    let mut buf = method::invoke_write(
+        id,
+        IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
+        cmd.as_bytes(),
+        ex.as_mut_bytes(),
+    );
+    ctx.ioctl(&mut buf).expect("QUERY_DEVICE ex");
+    println!("query_device.ex={}", hex(ex.as_bytes()));
+    let mut entries = vec![ib_uverbs_gid_entry::default(); total.max(1)];
+    let mut n = 0u64;
+    let mut buf = method::query_gid_table(id, &mut entries, &mut n);
+    ctx.ioctl(&mut buf).expect("QUERY_GID_TABLE");
+    println!("gid_table={}", hex(entries[..n as usize].as_bytes()));
+    println!("fw_text={}", info.fw_ver);
+    println!("num_comp_vectors={}", ctx.num_comp_vectors());
+}

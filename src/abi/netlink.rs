@@ -1,0 +1,182 @@
+//! `rdma_netlink.h`: the RDMA netlink (`NETLINK_RDMA`) device interface, "nldev", and the
+//! generic netlink framing of `<linux/netlink.h>` that carries it.
+//!
+//! Only what device discovery uses (and the `NEWLINK`/`DELLINK` commands for a later
+//! `link add`/`link del`) is mirrored. The `RDMA_NL*` names come from
+//! `<rdma/rdma_netlink.h>`; the `NETLINK_RDMA`, `NLM_F_*`, `NLMSG_*` and `NLA_*` names and
+//! the [`nlmsghdr`], [`nlattr`] and [`nlmsgerr`] structs come from `<linux/netlink.h>`.
+//!
+//! Netlink data is in host byte order. Attribute values are aligned to 4 bytes only, so
+//! a `u64` attribute may sit at any 4-byte boundary.
+//!
+//! Not glob re-exported from [`crate::abi`]: use `abi::netlink::...`.
+
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
+
+// ---------------------------------------------------------------- <linux/netlink.h>
+
+/// `NETLINK_RDMA`: the netlink protocol number of the RDMA subsystem (registered by
+/// `ib_core`; `socket()` fails with `EPROTONOSUPPORT` when it is not loaded).
+pub const NETLINK_RDMA: u32 = 20;
+
+/// `NLMSG_ALIGNTO`: netlink messages start on this boundary.
+pub const NLMSG_ALIGNTO: u32 = 4;
+/// `NLMSG_HDRLEN`: the aligned size of [`nlmsghdr`].
+pub const NLMSG_HDRLEN: u32 = 16;
+/// `NLA_ALIGNTO`: attributes start on this boundary.
+pub const NLA_ALIGNTO: u32 = 4;
+/// `NLA_HDRLEN`: the aligned size of [`nlattr`].
+pub const NLA_HDRLEN: u32 = 4;
+
+/// `NLM_F_REQUEST`: the message is a request.
+pub const NLM_F_REQUEST: u16 = 0x1;
+/// `NLM_F_MULTI`: the message is part of a multipart answer ended by [`NLMSG_DONE`].
+pub const NLM_F_MULTI: u16 = 0x2;
+/// `NLM_F_ACK`: ask for an acknowledgement ([`NLMSG_ERROR`] with error 0).
+pub const NLM_F_ACK: u16 = 0x4;
+/// `NLM_F_DUMP_INTR`: the dump was interrupted by a change (its content is inconsistent).
+pub const NLM_F_DUMP_INTR: u16 = 0x10;
+/// `NLM_F_ROOT`: return the whole table.
+pub const NLM_F_ROOT: u16 = 0x100;
+/// `NLM_F_MATCH`: return all matching entries.
+pub const NLM_F_MATCH: u16 = 0x200;
+/// `NLM_F_DUMP`: `NLM_F_ROOT | NLM_F_MATCH`, a dump request.
+pub const NLM_F_DUMP: u16 = NLM_F_ROOT | NLM_F_MATCH;
+
+/// `NLMSG_NOOP`: a message to ignore.
+pub const NLMSG_NOOP: u16 = 0x1;
+/// `NLMSG_ERROR`: an error or an acknowledgement; the payload is [`nlmsgerr`].
+pub const NLMSG_ERROR: u16 = 0x2;
+/// `NLMSG_DONE`: the end of a multipart answer; the payload is the dump's `int` status.
+pub const NLMSG_DONE: u16 = 0x3;
+/// `NLMSG_OVERRUN`: data was lost.
+pub const NLMSG_OVERRUN: u16 = 0x4;
+
+/// `NLA_F_NESTED`: the attribute holds attributes.
+pub const NLA_F_NESTED: u16 = 1 << 15;
+/// `NLA_F_NET_BYTEORDER`: the attribute's value is in network byte order.
+pub const NLA_F_NET_BYTEORDER: u16 = 1 << 14;
+/// `NLA_TYPE_MASK`: the attribute type without the two flag bits.
+pub const NLA_TYPE_MASK: u16 = !(NLA_F_NESTED | NLA_F_NET_BYTEORDER);
+
+/// `struct nlmsghdr`: the header of every netlink message (16 bytes).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct nlmsghdr {
+    /// Length of the message, header included.
+    pub nlmsg_len: u32,
+    /// Message type: for nldev, `RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, command)`.
+    pub nlmsg_type: u16,
+    /// `NLM_F_*` flags.
+    pub nlmsg_flags: u16,
+    /// Sequence number, echoed by the kernel.
+    pub nlmsg_seq: u32,
+    /// Sending port id (0 for the kernel).
+    pub nlmsg_pid: u32,
+}
+const _: () = assert!(core::mem::size_of::<nlmsghdr>() == 16);
+
+/// `struct nlattr`: the header of a netlink attribute (4 bytes), followed by the value.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct nlattr {
+    /// Length of the attribute, header included, padding excluded.
+    pub nla_len: u16,
+    /// Attribute type, possibly with [`NLA_F_NESTED`] / [`NLA_F_NET_BYTEORDER`].
+    pub nla_type: u16,
+}
+const _: () = assert!(core::mem::size_of::<nlattr>() == 4);
+
+/// `struct nlmsgerr`: the payload of [`NLMSG_ERROR`] (20 bytes, possibly followed by
+/// extended-ack attributes).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct nlmsgerr {
+    /// Negative errno, or 0 for an acknowledgement.
+    pub error: i32,
+    /// The header of the request that caused it.
+    pub msg: nlmsghdr,
+}
+const _: () = assert!(core::mem::size_of::<nlmsgerr>() == 20);
+
+// ---------------------------------------------------------------- <rdma/rdma_netlink.h>
+
+/// `RDMA_NL_NLDEV`: the netlink client number of the RDMA device interface; message
+/// types are `(RDMA_NL_NLDEV << 10) + command` (`RDMA_NL_GET_TYPE`).
+pub const RDMA_NL_NLDEV: u16 = 5;
+
+/// `RDMA_NLDEV_CMD_GET`: device information; dumpable (one message per device).
+pub const RDMA_NLDEV_CMD_GET: u16 = 1;
+/// `RDMA_NLDEV_CMD_SET`: rename a device, set its net namespace or DIM.
+pub const RDMA_NLDEV_CMD_SET: u16 = 2;
+/// `RDMA_NLDEV_CMD_NEWLINK`: create a software device (`rdma link add NAME type rxe
+/// netdev ND`), with `DEV_NAME`, `LINK_TYPE` and `NDEV_NAME`.
+pub const RDMA_NLDEV_CMD_NEWLINK: u16 = 3;
+/// `RDMA_NLDEV_CMD_DELLINK`: delete a software device, by `DEV_INDEX`.
+pub const RDMA_NLDEV_CMD_DELLINK: u16 = 4;
+/// `RDMA_NLDEV_CMD_PORT_GET`: port information; dumpable per device.
+pub const RDMA_NLDEV_CMD_PORT_GET: u16 = 5;
+/// `RDMA_NLDEV_CMD_SYS_GET`: subsystem-wide settings (net namespace mode, copy-on-fork).
+pub const RDMA_NLDEV_CMD_SYS_GET: u16 = 6;
+/// `RDMA_NLDEV_CMD_GET_CHARDEV`: the character device of a client (`uverbs`, `umad`) for
+/// a device (since Linux 5.3).
+pub const RDMA_NLDEV_CMD_GET_CHARDEV: u16 = 15;
+
+/// `RDMA_NLDEV_ATTR_PAD`: padding attribute (= `RDMA_NLDEV_ATTR_UNSPEC`), to skip.
+pub const RDMA_NLDEV_ATTR_PAD: u16 = 0;
+/// `RDMA_NLDEV_ATTR_DEV_INDEX` (u32): the kernel's device index.
+pub const RDMA_NLDEV_ATTR_DEV_INDEX: u16 = 1;
+/// `RDMA_NLDEV_ATTR_DEV_NAME` (NUL-terminated string): the device name.
+pub const RDMA_NLDEV_ATTR_DEV_NAME: u16 = 2;
+/// `RDMA_NLDEV_ATTR_PORT_INDEX` (u32): a port number; in a `CMD_GET` answer, the last
+/// port number (`rdma_end_port`), i.e. the port count of a channel adapter.
+pub const RDMA_NLDEV_ATTR_PORT_INDEX: u16 = 3;
+/// `RDMA_NLDEV_ATTR_CAP_FLAGS` (u64): device capability flags (`CMD_GET`) or port
+/// capability flags (`CMD_PORT_GET`).
+pub const RDMA_NLDEV_ATTR_CAP_FLAGS: u16 = 4;
+/// `RDMA_NLDEV_ATTR_FW_VERSION` (string): firmware version; absent when empty.
+pub const RDMA_NLDEV_ATTR_FW_VERSION: u16 = 5;
+/// `RDMA_NLDEV_ATTR_NODE_GUID` (u64): node GUID, in host order.
+pub const RDMA_NLDEV_ATTR_NODE_GUID: u16 = 6;
+/// `RDMA_NLDEV_ATTR_SYS_IMAGE_GUID` (u64): system image GUID, in host order.
+pub const RDMA_NLDEV_ATTR_SYS_IMAGE_GUID: u16 = 7;
+/// `RDMA_NLDEV_ATTR_SUBNET_PREFIX` (u64): subnet prefix of an InfiniBand port.
+pub const RDMA_NLDEV_ATTR_SUBNET_PREFIX: u16 = 8;
+/// `RDMA_NLDEV_ATTR_LID` (u32): LID of an InfiniBand port.
+pub const RDMA_NLDEV_ATTR_LID: u16 = 9;
+/// `RDMA_NLDEV_ATTR_SM_LID` (u32): LID of the subnet manager of an InfiniBand port.
+pub const RDMA_NLDEV_ATTR_SM_LID: u16 = 10;
+/// `RDMA_NLDEV_ATTR_LMC` (u8): LID mask count of an InfiniBand port.
+pub const RDMA_NLDEV_ATTR_LMC: u16 = 11;
+/// `RDMA_NLDEV_ATTR_PORT_STATE` (u8): logical port state.
+pub const RDMA_NLDEV_ATTR_PORT_STATE: u16 = 12;
+/// `RDMA_NLDEV_ATTR_PORT_PHYS_STATE` (u8): physical port state.
+pub const RDMA_NLDEV_ATTR_PORT_PHYS_STATE: u16 = 13;
+/// `RDMA_NLDEV_ATTR_DEV_NODE_TYPE` (u8): node type (`RDMA_NODE_*`, as `ibv_node_type`).
+pub const RDMA_NLDEV_ATTR_DEV_NODE_TYPE: u16 = 14;
+/// `RDMA_NLDEV_ATTR_NDEV_INDEX` (u32): ifindex of a port's netdev.
+pub const RDMA_NLDEV_ATTR_NDEV_INDEX: u16 = 50;
+/// `RDMA_NLDEV_ATTR_NDEV_NAME` (string): name of a port's netdev.
+pub const RDMA_NLDEV_ATTR_NDEV_NAME: u16 = 51;
+/// `RDMA_NLDEV_ATTR_LINK_TYPE` (string): the software driver of a `NEWLINK` (`rxe`, `siw`).
+pub const RDMA_NLDEV_ATTR_LINK_TYPE: u16 = 65;
+/// `RDMA_NLDEV_ATTR_DEV_PROTOCOL` (string): `ib`, `roce`, `iw`, `opa` or `usnic`.
+pub const RDMA_NLDEV_ATTR_DEV_PROTOCOL: u16 = 67;
+/// `RDMA_NLDEV_ATTR_CHARDEV_TYPE` (string): the client of `GET_CHARDEV` (`uverbs`).
+pub const RDMA_NLDEV_ATTR_CHARDEV_TYPE: u16 = 69;
+/// `RDMA_NLDEV_ATTR_CHARDEV_NAME` (string): the `/dev` name of the node (`uverbs0`).
+pub const RDMA_NLDEV_ATTR_CHARDEV_NAME: u16 = 70;
+/// `RDMA_NLDEV_ATTR_CHARDEV_ABI` (u64): the client's ABI version; for uverbs the driver's
+/// `uverbs_abi_ver` (rxe 2, siw 1), not the core uverbs ABI 6.
+pub const RDMA_NLDEV_ATTR_CHARDEV_ABI: u16 = 71;
+/// `RDMA_NLDEV_ATTR_CHARDEV` (u64): the node's `dev_t`, as the kernel's `huge_encode_dev`.
+pub const RDMA_NLDEV_ATTR_CHARDEV: u16 = 72;
+/// `RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID` (declared u64, sent by the kernel as a u32): the
+/// device's `rdma_driver_id`; absent for drivers without driver-id binding.
+pub const RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID: u16 = 73;

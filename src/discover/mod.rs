@@ -1,0 +1,458 @@
+//! Device discovery: which RDMA devices exist, what they are, and where their uverbs
+//! character device is, without opening anything.
+//!
+//! [`Discovery`] asks the kernel over RDMA netlink first (nldev `GET` dump, then
+//! `GET_CHARDEV` per device, as libibverbs does since rdma-core 24), and falls back to
+//! sysfs (`/sys/class/infiniband`, `/sys/class/infiniband_verbs`) when netlink is not
+//! available or answers nonsense. Either way, the sysfs attributes netlink lacks
+//! (`node_desc`, `board_id`, `hw_rev`, the bound kernel driver, ...) are added when
+//! sysfs is readable.
+//!
+//! ```no_run
+//! use uverbs::discover::Discovery;
+//!
+//! for dev in Discovery::new().devices()? {
+//!     let node = dev.uverbs.as_ref().map_or("-".into(), |u| u.path.display().to_string());
+//!     println!("{} {} {} {}", dev.name, dev.node_guid, dev.transport.as_raw(), node);
+//! }
+//! # Ok::<(), uverbs::error::Error>(())
+//! ```
+//!
+//! Every path is injectable ([`Discovery::sysfs_root`], [`Discovery::dev_root`]) so the
+//! sysfs path runs on fixture trees; turn netlink off ([`Discovery::netlink`]) there, or
+//! the host's real devices are reported.
+
+pub mod netlink;
+pub mod sysfs;
+
+use std::path::{Path, PathBuf};
+
+use crate::abi::ioctl_verbs::*;
+#[allow(unused_imports)] // for the docs
+use crate::abi::IB_USER_VERBS_ABI_VERSION;
+use crate::error::{Error, Op, Result};
+use crate::types::{Guid, NodeType, TransportType};
+
+/// Where and how to look for devices. Built with [`Discovery::new`] and the chainable
+/// setters; [`Discovery::devices`] does the work.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovery {
+    sysfs_root: PathBuf,
+    dev_root: PathBuf,
+    netlink: bool,
+}
+
+impl Default for Discovery {
+    fn default() -> Self {
+        Discovery {
+            sysfs_root: PathBuf::from("/sys"),
+            dev_root: PathBuf::from("/dev"),
+            netlink: true,
+        }
+    }
+}
+
+/// Where the information about a device came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Source {
+    /// RDMA netlink (nldev), completed from sysfs.
+    Netlink,
+    /// Sysfs only.
+    Sysfs,
+}
+
+/// The uverbs character device of an RDMA device (`/dev/infiniband/uverbsN`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct UverbsDev {
+    /// The node's name (`uverbs0`).
+    pub name: String,
+    /// The node's path: `<dev_root>/infiniband/<name>`.
+    pub path: PathBuf,
+    /// The device number's major, as the kernel reports it (231 for the first 32 devices,
+    /// a dynamic major past that: never assume 231).
+    pub major: u32,
+    /// The device number's minor.
+    pub minor: u32,
+    /// The driver's uverbs ABI version (`ib_device_ops.uverbs_abi_ver`: netlink
+    /// `CHARDEV_ABI`, sysfs `infiniband_verbs/uverbsN/abi_version`): the version of the
+    /// driver-specific udata layouts, e.g. 2 for rxe and 1 for siw. It is **not** the
+    /// core uverbs ABI (6, [`IB_USER_VERBS_ABI_VERSION`]), which is class-wide: see
+    /// [`Discovery::core_abi_version`].
+    pub abi_version: u32,
+}
+
+impl UverbsDev {
+    /// Checks that [`path`](Self::path) is a character device with the device number the
+    /// kernel reported (as libibverbs does before trusting a node: a stale or hand-made
+    /// `/dev` entry, or a container's, may point elsewhere).
+    ///
+    /// Errors: [`Error::Os`] with op `"stat"` and the errno (`ENOENT` when the node is
+    /// missing, e.g. no udev/devtmpfs in a container); [`Error::DevMismatch`] when the
+    /// node is not a character device or its number differs.
+    pub fn check_node(&self) -> Result<()> {
+        let st = rustix::fs::stat(&self.path).map_err(|errno| Error::Os {
+            op: Op::new("stat", &self.name),
+            errno,
+        })?;
+        let is_chr = rustix::fs::FileType::from_raw_mode(st.st_mode)
+            == rustix::fs::FileType::CharacterDevice;
+        let (found_major, found_minor) = if is_chr {
+            (rustix::fs::major(st.st_rdev), rustix::fs::minor(st.st_rdev))
+        } else {
+            (0, 0)
+        };
+        if !is_chr || (found_major, found_minor) != (self.major, self.minor) {
+            return Err(Error::DevMismatch {
+                op: Op::new("stat", &self.name),
+                path: self.path.clone(),
+                found_major,
+                found_minor,
+                expected_major: self.major,
+                expected_minor: self.minor,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One RDMA device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DeviceInfo {
+    /// The device name (`rxe0`, `mlx5_0`).
+    pub name: String,
+    /// The kernel's device index (netlink `DEV_INDEX`); `None` from sysfs.
+    pub index: Option<u32>,
+    /// The node type.
+    pub node_type: NodeType,
+    /// The transport, derived from the node type as libibverbs does.
+    pub transport: TransportType,
+    /// The node GUID.
+    pub node_guid: Guid,
+    /// The system image GUID, when reported.
+    pub sys_image_guid: Option<Guid>,
+    /// The firmware version (netlink `FW_VERSION` or sysfs `fw_ver`); empty when the
+    /// device has none (software devices).
+    pub fw_ver: String,
+    /// The last port number: the port count of a channel adapter (netlink `PORT_INDEX`
+    /// of the `GET` answer; sysfs: the highest entry of `ports/`).
+    pub port_count: u32,
+    /// The uverbs node; `None` when the device has none (`ib_uverbs` not loaded, or a
+    /// device without user-space verbs).
+    pub uverbs: Option<UverbsDev>,
+    /// The `rdma_driver_id` to put in every ioctl header (netlink `UVERBS_DRIVER_ID`);
+    /// `None` when unknown (sysfs, kernels before 5.3, drivers without driver-id
+    /// binding). See [`DeviceInfo::driver_id_guess`].
+    pub driver_id: Option<u32>,
+    /// Where the information came from.
+    pub source: Source,
+    /// The protocol (netlink `DEV_PROTOCOL`, since Linux 5.3): `ib`, `roce`, `iw`, `opa`,
+    /// `usnic`.
+    pub protocol: Option<String>,
+    /// The device capability flags (netlink `CAP_FLAGS`: the kernel's `IB_DEVICE_*` set).
+    pub cap_flags: Option<u64>,
+    /// The node description (sysfs `node_desc`).
+    pub node_desc: Option<String>,
+    /// The HCA type (sysfs `hca_type`, some drivers only).
+    pub hca_type: Option<String>,
+    /// The hardware revision (sysfs `hw_rev`, some drivers only).
+    pub hw_rev: Option<String>,
+    /// The board id (sysfs `board_id`, some drivers only), as `ibv_devinfo` prints it.
+    pub board_id: Option<String>,
+    /// The kernel driver bound to the device's parent (basename of sysfs
+    /// `device/driver`, e.g. `mlx5_core`); `None` for software devices without one.
+    pub kernel_driver: Option<String>,
+    /// The parent netdev of a software device (sysfs `parent`, rxe only).
+    pub parent: Option<String>,
+}
+
+/// Driver ids by the kernel driver bound to the device's parent (sysfs `device/driver`).
+const BY_KERNEL_DRIVER: &[(&str, u32)] = &[
+    ("mlx5_core", RDMA_DRIVER_MLX5),
+    ("mlx5_ib", RDMA_DRIVER_MLX5),
+    ("mlx4_core", RDMA_DRIVER_MLX4),
+    ("mlx4_ib", RDMA_DRIVER_MLX4),
+    ("ib_mthca", RDMA_DRIVER_MTHCA),
+    ("cxgb4", RDMA_DRIVER_CXGB4),
+    ("iw_cxgb4", RDMA_DRIVER_CXGB4),
+    ("bnxt_en", RDMA_DRIVER_BNXT_RE),
+    ("bnxt_re", RDMA_DRIVER_BNXT_RE),
+    ("be2net", RDMA_DRIVER_OCRDMA),
+    ("ocrdma", RDMA_DRIVER_OCRDMA),
+    ("ice", RDMA_DRIVER_IRDMA),
+    ("i40e", RDMA_DRIVER_IRDMA),
+    ("idpf", RDMA_DRIVER_IRDMA),
+    ("irdma", RDMA_DRIVER_IRDMA),
+    ("vmw_pvrdma", RDMA_DRIVER_VMW_PVRDMA),
+    ("qede", RDMA_DRIVER_QEDR),
+    ("qedr", RDMA_DRIVER_QEDR),
+    ("hns3", RDMA_DRIVER_HNS),
+    ("hns_roce_hw_v2", RDMA_DRIVER_HNS),
+    ("enic", RDMA_DRIVER_USNIC),
+    ("usnic_verbs", RDMA_DRIVER_USNIC),
+    ("hfi1", RDMA_DRIVER_HFI1),
+    ("ib_qib", RDMA_DRIVER_QIB),
+    ("efa", RDMA_DRIVER_EFA),
+    ("erdma", RDMA_DRIVER_ERDMA),
+    ("mana", RDMA_DRIVER_MANA),
+    ("mana_ib", RDMA_DRIVER_MANA),
+    ("ionic", RDMA_DRIVER_IONIC),
+    ("ionic_rdma", RDMA_DRIVER_IONIC),
+];
+
+/// Driver ids by the default device name prefix of each driver. Longer prefixes first.
+const BY_NAME_PREFIX: &[(&str, u32)] = &[
+    ("mlx5_", RDMA_DRIVER_MLX5),
+    ("mlx4_", RDMA_DRIVER_MLX4),
+    ("mthca", RDMA_DRIVER_MTHCA),
+    ("cxgb4_", RDMA_DRIVER_CXGB4),
+    ("bnxt_re", RDMA_DRIVER_BNXT_RE),
+    ("ocrdma", RDMA_DRIVER_OCRDMA),
+    ("irdma", RDMA_DRIVER_IRDMA),
+    ("i40iw", RDMA_DRIVER_IRDMA),
+    ("vmw_pvrdma", RDMA_DRIVER_VMW_PVRDMA),
+    ("qedr", RDMA_DRIVER_QEDR),
+    ("hns", RDMA_DRIVER_HNS),
+    ("usnic_", RDMA_DRIVER_USNIC),
+    ("rxe", RDMA_DRIVER_RXE),
+    ("hfi1_", RDMA_DRIVER_HFI1),
+    ("qib", RDMA_DRIVER_QIB),
+    ("efa_", RDMA_DRIVER_EFA),
+    ("siw", RDMA_DRIVER_SIW),
+    ("erdma_", RDMA_DRIVER_ERDMA),
+    ("mana_", RDMA_DRIVER_MANA),
+    ("ionic_", RDMA_DRIVER_IONIC),
+];
+
+impl DeviceInfo {
+    /// A guess of the `rdma_driver_id` for when [`driver_id`](Self::driver_id) is
+    /// unknown (sysfs discovery, old kernels): from the kernel driver bound to the
+    /// device's parent (`mlx5_core` → `RDMA_DRIVER_MLX5`), else from the driver's default
+    /// device name prefix (`rxe`, `siw`, `mlx5_`, `efa_`, ...). Software devices have no
+    /// parent driver of their own: rxe is recognised by its sysfs `parent` attribute, siw
+    /// by its node description (`Software iWARP stack`), then both by name.
+    ///
+    /// Only a guess: a hardware device whose parent driver is not in the table and whose
+    /// name is not the driver's default (udev's `rdma_rename`, `rdma dev set ... name`)
+    /// is not recognised, and a renamed device can be misread. Verify it before use (an `INVOKE_WRITE` probe fails with `EINVAL` for a wrong
+    /// driver id, before anything else is checked).
+    pub fn driver_id_guess(&self) -> Option<u32> {
+        // `parent` (the netdev) is an rxe-only sysfs attribute; an rxe device's
+        // `device/driver`, if any, is its netdev's, so look at `parent` first.
+        if self.parent.is_some() {
+            return Some(RDMA_DRIVER_RXE);
+        }
+        if let Some(drv) = &self.kernel_driver {
+            if let Some(&(_, id)) = BY_KERNEL_DRIVER.iter().find(|(n, _)| n == drv) {
+                return Some(id);
+            }
+        }
+        if self.kernel_driver.is_none()
+            && self.node_type == NodeType::Rnic
+            && self.node_desc.as_deref() == Some(SIW_NODE_DESC)
+        {
+            return Some(RDMA_DRIVER_SIW);
+        }
+        by_prefix(&self.name)
+    }
+}
+
+/// The node description siw gives its devices.
+const SIW_NODE_DESC: &str = "Software iWARP stack";
+
+fn by_prefix(name: &str) -> Option<u32> {
+    BY_NAME_PREFIX
+        .iter()
+        .find(|(p, _)| name.starts_with(p))
+        .map(|&(_, id)| id)
+}
+
+impl Discovery {
+    /// Looks in `/sys` and `/dev`, netlink first.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The sysfs mount point (default `/sys`).
+    pub fn sysfs_root(mut self, p: impl Into<PathBuf>) -> Self {
+        self.sysfs_root = p.into();
+        self
+    }
+
+    /// The devtmpfs mount point (default `/dev`): nodes are `<dev_root>/infiniband/uverbsN`.
+    pub fn dev_root(mut self, p: impl Into<PathBuf>) -> Self {
+        self.dev_root = p.into();
+        self
+    }
+
+    /// Whether to ask RDMA netlink first (default `true`). Turn it off to read sysfs
+    /// only, e.g. on a fixture tree.
+    pub fn netlink(mut self, on: bool) -> Self {
+        self.netlink = on;
+        self
+    }
+
+    /// All RDMA devices, sorted by name: from netlink (completed from sysfs) when enabled
+    /// and working, else from sysfs. No device (or no `ib_core`) gives an empty list.
+    pub fn devices(&self) -> Result<Vec<DeviceInfo>> {
+        if self.netlink {
+            if let Ok(v) = self.devices_from_netlink() {
+                return Ok(v);
+            }
+        }
+        self.devices_from_sysfs()
+    }
+
+    /// The device called `name`; [`Error::NoSuchDevice`] if there is none.
+    pub fn device(&self, name: &str) -> Result<DeviceInfo> {
+        if self.netlink {
+            if let Ok(v) = self.devices_from_netlink() {
+                return v
+                    .into_iter()
+                    .find(|d| d.name == name)
+                    .ok_or_else(|| no_such(name));
+            }
+        }
+        let dir = sysfs::class_dir(&self.sysfs_root).join(name);
+        if name.is_empty() || name.contains('/') || name.starts_with('.') || !dir.exists() {
+            return Err(no_such(name));
+        }
+        let nodes = sysfs::uverbs_nodes(&self.sysfs_root, &self.dev_root)?;
+        self.sysfs_device(name, &nodes)
+    }
+
+    /// The devices as RDMA netlink reports them (completed from sysfs), sorted by name,
+    /// without the sysfs fallback: for diagnostics and tests.
+    pub fn devices_from_netlink(&self) -> Result<Vec<DeviceInfo>> {
+        let mut sock = netlink::NlSocket::open()?;
+        let devs = sock.devices()?;
+        let mut nodes = None;
+        let mut out = Vec::with_capacity(devs.len());
+        for d in devs {
+            let (uverbs, driver_id) = match sock.uverbs_chardev(d.index) {
+                Ok(c) => (
+                    Some(UverbsDev {
+                        path: self.dev_root.join("infiniband").join(&c.name),
+                        name: c.name,
+                        major: c.major,
+                        minor: c.minor,
+                        abi_version: u32::try_from(c.abi).unwrap_or(u32::MAX),
+                    }),
+                    c.driver_id,
+                ),
+                // The kernel said no (no ib_uverbs, no uverbs for this device, or a
+                // kernel before 5.3 without GET_CHARDEV): look in sysfs.
+                Err(e) if e.errno().is_some() => {
+                    let nodes = match &nodes {
+                        Some(n) => n,
+                        None => nodes.insert(
+                            sysfs::uverbs_nodes(&self.sysfs_root, &self.dev_root)
+                                .unwrap_or_default(),
+                        ),
+                    };
+                    let u = nodes
+                        .iter()
+                        .find(|(ib, _)| *ib == d.name)
+                        .map(|(_, u)| u.clone());
+                    (u, None)
+                }
+                Err(e) => return Err(e),
+            };
+            // Best effort: sysfs may be absent or another namespace's.
+            let sys = sysfs::read_device(&self.sysfs_root, &d.name, false).unwrap_or_default();
+            let node_type = NodeType::from_raw(u32::from(d.node_type));
+            let fw_ver = d.fw_version.or(sys.fw_ver).unwrap_or_default();
+            out.push(DeviceInfo {
+                name: d.name,
+                index: Some(d.index),
+                node_type,
+                transport: node_type.transport(),
+                node_guid: Guid(d.node_guid),
+                sys_image_guid: d.sys_image_guid.map(Guid).or(sys.sys_image_guid),
+                fw_ver,
+                port_count: d.port_count,
+                uverbs,
+                driver_id,
+                source: Source::Netlink,
+                protocol: d.protocol,
+                cap_flags: d.cap_flags,
+                node_desc: sys.node_desc,
+                hca_type: sys.hca_type,
+                hw_rev: sys.hw_rev,
+                board_id: sys.board_id,
+                kernel_driver: sys.kernel_driver,
+                parent: sys.parent,
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    /// The devices as sysfs reports them, sorted by name, without netlink. A malformed
+    /// `node_type`, `node_guid` or `sys_image_guid` is an [`Error::Protocol`] naming the
+    /// file.
+    pub fn devices_from_sysfs(&self) -> Result<Vec<DeviceInfo>> {
+        let names = sysfs::device_names(&self.sysfs_root)?;
+        let nodes = sysfs::uverbs_nodes(&self.sysfs_root, &self.dev_root)?;
+        let mut out = Vec::with_capacity(names.len());
+        for n in names {
+            out.push(self.sysfs_device(&n, &nodes)?);
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    fn sysfs_device(&self, name: &str, nodes: &[(String, UverbsDev)]) -> Result<DeviceInfo> {
+        let s = sysfs::read_device(&self.sysfs_root, name, true)?;
+        let node_type = s.node_type.unwrap_or(NodeType::Unspecified);
+        Ok(DeviceInfo {
+            name: name.to_owned(),
+            index: None,
+            node_type,
+            transport: node_type.transport(),
+            node_guid: s.node_guid.unwrap_or_default(),
+            sys_image_guid: s.sys_image_guid,
+            fw_ver: s.fw_ver.unwrap_or_default(),
+            port_count: s.port_count.unwrap_or(0),
+            uverbs: nodes
+                .iter()
+                .find(|(ib, _)| ib == name)
+                .map(|(_, u)| u.clone()),
+            driver_id: None,
+            source: Source::Sysfs,
+            protocol: None,
+            cap_flags: None,
+            node_desc: s.node_desc,
+            hca_type: s.hca_type,
+            hw_rev: s.hw_rev,
+            board_id: s.board_id,
+            kernel_driver: s.kernel_driver,
+            parent: s.parent,
+        })
+    }
+
+    /// The core uverbs ABI version of the kernel (sysfs
+    /// `class/infiniband_verbs/abi_version`; 6 since Linux 2.6.x, the only version this
+    /// crate speaks, [`IB_USER_VERBS_ABI_VERSION`]). `None` when the file is absent
+    /// (`ib_uverbs` not loaded, or no sysfs); netlink does not report it.
+    pub fn core_abi_version(&self) -> Result<Option<u32>> {
+        sysfs::core_abi_version(&self.sysfs_root)
+    }
+
+    /// The sysfs root in use.
+    pub fn sysfs_path(&self) -> &Path {
+        &self.sysfs_root
+    }
+
+    /// The dev root in use.
+    pub fn dev_path(&self) -> &Path {
+        &self.dev_root
+    }
+}
+
+fn no_such(name: &str) -> Error {
+    Error::NoSuchDevice {
+        name: name.to_owned(),
+    }
+}

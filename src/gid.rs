@@ -1,0 +1,255 @@
+//! GID and P_Key tables.
+//!
+//! The GID table comes from the QUERY_GID_TABLE ioctl (one call for every port, since
+//! Linux 5.10), single entries from QUERY_GID_ENTRY, with sysfs as the fallback on
+//! older kernels. P_Keys exist only in sysfs (as in libibverbs).
+
+use core::fmt;
+use std::net::Ipv6Addr;
+use std::path::Path;
+
+use zerocopy::IntoBytes;
+
+use crate::abi::ib_uverbs_gid_entry;
+use crate::context::Context;
+use crate::error::{Error, Op, Result};
+use crate::method;
+use crate::types::GidType;
+
+/// A 128-bit GID, in network byte order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[doc(alias = "ibv_gid")]
+pub struct Gid(pub [u8; 16]);
+
+impl Gid {
+    /// The subnet prefix (first 8 bytes).
+    pub fn subnet_prefix(&self) -> u64 {
+        u64::from_be_bytes(self.0[..8].try_into().unwrap_or([0; 8]))
+    }
+    /// The interface id (last 8 bytes).
+    pub fn interface_id(&self) -> u64 {
+        u64::from_be_bytes(self.0[8..].try_into().unwrap_or([0; 8]))
+    }
+    /// True when all bytes are zero (an empty table slot).
+    pub fn is_zero(&self) -> bool {
+        self.0 == [0; 16]
+    }
+    /// The GID as an IPv6 address (an IPv4-mapped one for RoCE v2 over IPv4).
+    pub fn to_ipv6(&self) -> Ipv6Addr {
+        Ipv6Addr::from(self.0)
+    }
+    /// Parses the sysfs form `fe80:0000:0000:0000:0200:00ff:fe00:0000`.
+    pub fn parse_sysfs(text: &str) -> Option<Gid> {
+        let mut out = [0u8; 16];
+        let mut groups = 0;
+        for (i, g) in text.trim().split(':').enumerate() {
+            if i >= 8 || g.len() != 4 {
+                return None;
+            }
+            let v = u16::from_str_radix(g, 16).ok()?;
+            out[i * 2..i * 2 + 2].copy_from_slice(&v.to_be_bytes());
+            groups += 1;
+        }
+        (groups == 8).then_some(Gid(out))
+    }
+}
+
+impl fmt::Display for Gid {
+    /// Eight groups of four hex digits, like sysfs and `ibv_devinfo`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, pair) in self.0.chunks(2).enumerate() {
+            if i > 0 {
+                f.write_str(":")?;
+            }
+            write!(f, "{:02x}{:02x}", pair[0], pair[1])?;
+        }
+        Ok(())
+    }
+}
+
+/// One valid entry of a port's GID table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[doc(alias = "ibv_gid_entry")]
+pub struct GidEntry {
+    /// The GID.
+    pub gid: Gid,
+    /// Index in the port's table.
+    pub index: u32,
+    /// Port number.
+    pub port: u32,
+    /// Type (IB, RoCE v1, RoCE v2).
+    pub gid_type: GidType,
+    /// ifindex of the network device the GID belongs to, 0 if none.
+    pub netdev_ifindex: u32,
+}
+
+impl GidEntry {
+    /// Decodes the kernel's entry.
+    pub fn from_raw(e: &ib_uverbs_gid_entry) -> Self {
+        let mut gid = [0u8; 16];
+        gid.copy_from_slice(e.gid.as_bytes());
+        GidEntry {
+            gid: Gid(gid),
+            index: e.gid_index,
+            port: e.port_num,
+            gid_type: GidType::from_raw(e.gid_type),
+            netdev_ifindex: e.netdev_ifindex,
+        }
+    }
+}
+
+impl Context {
+    /// Every valid GID of every port, in one QUERY_GID_TABLE call (Linux 5.10 and later),
+    /// falling back to sysfs. `max_entries` bounds the answer; use the sum of the ports'
+    /// `gid_tbl_len`.
+    #[doc(alias = "ibv_query_gid_table")]
+    pub fn query_gid_table(&self, max_entries: usize) -> Result<Vec<GidEntry>> {
+        let mut raw = vec![ib_uverbs_gid_entry::default(); max_entries.max(1)];
+        let mut n = 0u64;
+        let mut buf = method::query_gid_table(self.driver_id(), &mut raw, &mut n);
+        match self.ioctl(&mut buf) {
+            Ok(()) => {
+                let n = usize::try_from(n).unwrap_or(usize::MAX).min(raw.len());
+                Ok(raw[..n].iter().map(GidEntry::from_raw).collect())
+            }
+            Err(e) if e == rustix::io::Errno::PROTONOSUPPORT || e == rustix::io::Errno::NOTTY => {
+                let mut all = Vec::new();
+                for port in 1..=u32::from(self.port_count()) {
+                    all.extend(self.sysfs_gids(port)?);
+                }
+                Ok(all)
+            }
+            Err(e) => Err(Error::from_errno(Op::new("QUERY_GID_TABLE", self.name()), e)),
+        }
+    }
+
+    /// One GID table entry by QUERY_GID_ENTRY; `Ok(None)` for an empty slot.
+    #[doc(alias = "ibv_query_gid_ex")]
+    pub fn query_gid(&self, port: u32, index: u32) -> Result<Option<GidEntry>> {
+        self.check_port("QUERY_GID_ENTRY", port)?;
+        let mut raw = ib_uverbs_gid_entry::default();
+        let mut buf = method::query_gid_entry(self.driver_id(), port, index, &mut raw);
+        match self.ioctl(&mut buf) {
+            Ok(()) => Ok(Some(GidEntry::from_raw(&raw))),
+            Err(rustix::io::Errno::NODATA) => Ok(None),
+            Err(e) => Err(Error::from_errno(
+                Op::port("QUERY_GID_ENTRY", self.name(), port),
+                e,
+            )),
+        }
+    }
+
+    /// The GIDs of a port read from sysfs (`/sys/class/infiniband/DEV/ports/N/gids`).
+    pub fn sysfs_gids(&self, port: u32) -> Result<Vec<GidEntry>> {
+        sysfs_gids(self.sysfs_root(), self.name(), port)
+    }
+
+    /// The P_Key table of a port from sysfs, in host order (bit 15: full membership).
+    /// Stops at the first index that cannot be read.
+    #[doc(alias = "ibv_query_pkey")]
+    pub fn query_pkeys(&self, port: u32) -> Result<Vec<u16>> {
+        self.check_port("query P_Keys", port)?;
+        sysfs_pkeys(self.sysfs_root(), self.name(), port)
+    }
+}
+
+/// The valid GIDs of a port from a sysfs tree rooted at `sysfs_root`: nonzero entries,
+/// with the type from `gid_attrs/types` and the netdev from `gid_attrs/ndevs`.
+pub fn sysfs_gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>> {
+    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}"));
+    let op = || Op::port("read GIDs", device, port);
+    let rd = std::fs::read_dir(dir.join("gids")).map_err(|e| Error::Os {
+        op: op(),
+        errno: rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO),
+    })?;
+    let mut out = Vec::new();
+    for ent in rd.flatten() {
+        let Some(index) = ent.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(ent.path()) else {
+            continue;
+        };
+        let Some(gid) = Gid::parse_sysfs(&text) else {
+            continue;
+        };
+        if gid.is_zero() {
+            continue;
+        }
+        let gid_type = match std::fs::read_to_string(dir.join(format!("gid_attrs/types/{index}"))) {
+            Ok(t) if t.trim() == "RoCE v2" => GidType::RoceV2,
+            Ok(t) if t.trim() == "IB/RoCE v1" => {
+                // The same name serves IB GIDs and RoCE v1: the link layer decides.
+                let ll = std::fs::read_to_string(dir.join("link_layer")).unwrap_or_default();
+                if ll.trim() == "Ethernet" {
+                    GidType::RoceV1
+                } else {
+                    GidType::Ib
+                }
+            }
+            _ => GidType::Ib,
+        };
+        let netdev_ifindex = std::fs::read_to_string(dir.join(format!("gid_attrs/ndevs/{index}")))
+            .ok()
+            .and_then(|n| ifindex_of(sysfs_root, n.trim()))
+            .unwrap_or(0);
+        out.push(GidEntry {
+            gid,
+            index,
+            port,
+            gid_type,
+            netdev_ifindex,
+        });
+    }
+    out.sort_by_key(|e| e.index);
+    Ok(out)
+}
+
+/// The P_Keys of a port from a sysfs tree rooted at `sysfs_root`.
+pub fn sysfs_pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
+    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}/pkeys"));
+    let mut out = Vec::new();
+    for i in 0..=u16::MAX as u32 {
+        let Ok(text) = std::fs::read_to_string(dir.join(i.to_string())) else {
+            break;
+        };
+        let t = text.trim();
+        let v = t.strip_prefix("0x").unwrap_or(t);
+        match u16::from_str_radix(v, 16) {
+            Ok(p) => out.push(p),
+            Err(_) => {
+                return Err(Error::Protocol {
+                    op: Op::port("read P_Keys", device, port),
+                    detail: format!("P_Key {i} is not a 16-bit hex number: {t:?}"),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The ifindex of a network interface from sysfs (`class/net/NAME/ifindex`).
+pub fn ifindex_of(sysfs_root: &Path, name: &str) -> Option<u32> {
+    if name.is_empty() || name.contains('/') {
+        return None;
+    }
+    std::fs::read_to_string(sysfs_root.join(format!("class/net/{name}/ifindex")))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// The name of the network interface with `ifindex`, from sysfs.
+pub fn netdev_name(sysfs_root: &Path, ifindex: u32) -> Option<String> {
+    if ifindex == 0 {
+        return None;
+    }
+    for ent in std::fs::read_dir(sysfs_root.join("class/net")).ok()?.flatten() {
+        let name = ent.file_name().to_string_lossy().into_owned();
+        if ifindex_of(sysfs_root, &name) == Some(ifindex) {
+            return Some(name);
+        }
+    }
+    None
+}

@@ -1,0 +1,218 @@
+//! Helpers shared by the tests that run inside the VM rig.
+//!
+//! Such tests are `#[ignore]`d with the reason, so that on a machine without RDMA devices
+//! they show as ignored, never as passed; the rig runs them with `--include-ignored` and
+//! sets `UVERBS_TEST_DEVICES`. Run by hand without it, they fail and say why.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use uverbs::{DeviceAttr, GidEntry, PortAttr};
+
+/// The reason given to `#[ignore]` on every device test.
+pub const NEEDS_DEVICES: &str = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig";
+
+/// The devices the rig created (env `UVERBS_TEST_DEVICES`, comma separated).
+pub fn devices() -> Vec<String> {
+    let v = std::env::var("UVERBS_TEST_DEVICES").unwrap_or_default();
+    let list: Vec<String> = v
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    assert!(
+        !list.is_empty(),
+        "UVERBS_TEST_DEVICES is not set: this test needs real RDMA devices; \
+         run it in the VM rig (tests/vm/run-tests.sh)"
+    );
+    list
+}
+
+/// The kernel series the rig booted (`6.1`, `6.12`), for messages.
+pub fn kernel() -> String {
+    std::env::var("UVERBS_VM_KERNEL").unwrap_or_else(|_| "host".into())
+}
+
+/// Keys the oracle prints that the kernel does not report: rdma-core fills them from
+/// provider data (mlx5's driver response) or its own tables. For rxe and siw they must
+/// be 0 there, which the test checks.
+pub const PROVIDER_ONLY: &[&str] = &[
+    "ex.tso_caps.max_tso",
+    "ex.tso_caps.supported_qpts",
+    "ex.rss_caps.rx_hash_fields_mask",
+    "ex.rss_caps.rx_hash_function",
+    "ex.packet_pacing_caps.qp_rate_limit_min",
+    "ex.packet_pacing_caps.qp_rate_limit_max",
+    "ex.packet_pacing_caps.supported_qpts",
+    "ex.pci_atomic_caps.fetch_add",
+    "ex.pci_atomic_caps.compare_swap",
+    "ex.pci_atomic_caps.swap",
+];
+
+/// Keys the crate reports that rdma-core 44 (Debian bookworm) has no field for.
+pub const NEWER_THAN_RDMA_CORE_44: &[&str] = &["active_speed_ex"];
+
+/// Parses `key=value` lines.
+pub fn parse_lines(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The oracle's `dev.*` and `ex.*` keys from the crate's device attributes.
+pub fn device_lines(d: &DeviceAttr, m: &mut BTreeMap<String, String>) {
+    let mut put = |k: &str, v: String| {
+        m.insert(k.to_string(), v);
+    };
+    put("dev.fw_ver", d.fw_ver.to_string());
+    put("dev.node_guid", format!("0x{:016x}", d.node_guid.0));
+    put("dev.sys_image_guid", format!("0x{:016x}", d.sys_image_guid.0));
+    put("dev.max_mr_size", d.max_mr_size.to_string());
+    put("dev.page_size_cap", d.page_size_cap.to_string());
+    put("dev.vendor_id", d.vendor_id.to_string());
+    put("dev.vendor_part_id", d.vendor_part_id.to_string());
+    put("dev.hw_ver", d.hw_ver.to_string());
+    // libibverbs' fields are C ints: print the u32 the kernel sent as a signed int.
+    let i = |v: u32| (v as i32).to_string();
+    put("dev.max_qp", i(d.max_qp));
+    put("dev.max_qp_wr", i(d.max_qp_wr));
+    put("dev.device_cap_flags", (d.device_cap_flags.bits() as u32).to_string());
+    put("dev.max_sge", i(d.max_sge));
+    put("dev.max_sge_rd", i(d.max_sge_rd));
+    put("dev.max_cq", i(d.max_cq));
+    put("dev.max_cqe", i(d.max_cqe));
+    put("dev.max_mr", i(d.max_mr));
+    put("dev.max_pd", i(d.max_pd));
+    put("dev.max_qp_rd_atom", i(d.max_qp_rd_atom));
+    put("dev.max_ee_rd_atom", i(d.max_ee_rd_atom));
+    put("dev.max_res_rd_atom", i(d.max_res_rd_atom));
+    put("dev.max_qp_init_rd_atom", i(d.max_qp_init_rd_atom));
+    put("dev.max_ee_init_rd_atom", i(d.max_ee_init_rd_atom));
+    put("dev.atomic_cap", i(d.atomic_cap.as_raw()));
+    put("dev.max_ee", i(d.max_ee));
+    put("dev.max_rdd", i(d.max_rdd));
+    put("dev.max_mw", i(d.max_mw));
+    put("dev.max_raw_ipv6_qp", i(d.max_raw_ipv6_qp));
+    put("dev.max_raw_ethy_qp", i(d.max_raw_ethy_qp));
+    put("dev.max_mcast_grp", i(d.max_mcast_grp));
+    put("dev.max_mcast_qp_attach", i(d.max_mcast_qp_attach));
+    put("dev.max_total_mcast_qp_attach", i(d.max_total_mcast_qp_attach));
+    put("dev.max_ah", i(d.max_ah));
+    put("dev.max_fmr", i(d.max_fmr));
+    put("dev.max_map_per_fmr", i(d.max_map_per_fmr));
+    put("dev.max_srq", i(d.max_srq));
+    put("dev.max_srq_wr", i(d.max_srq_wr));
+    put("dev.max_srq_sge", i(d.max_srq_sge));
+    put("dev.max_pkeys", d.max_pkeys.to_string());
+    put("dev.local_ca_ack_delay", d.local_ca_ack_delay.to_string());
+    put("dev.phys_port_cnt", d.phys_port_cnt.to_string());
+    put("ex.odp_caps.general_caps", d.odp_caps.general_caps.bits().to_string());
+    put("ex.odp_caps.rc_odp_caps", d.odp_caps.rc_odp_caps.bits().to_string());
+    put("ex.odp_caps.uc_odp_caps", d.odp_caps.uc_odp_caps.bits().to_string());
+    put("ex.odp_caps.ud_odp_caps", d.odp_caps.ud_odp_caps.bits().to_string());
+    put("ex.completion_timestamp_mask", d.completion_timestamp_mask.to_string());
+    put("ex.hca_core_clock", d.hca_core_clock.to_string());
+    put("ex.device_cap_flags_ex", d.device_cap_flags_ex.bits().to_string());
+    put("ex.rss_caps.supported_qpts", d.rss_caps.supported_qpts.to_string());
+    put(
+        "ex.rss_caps.max_rwq_indirection_tables",
+        d.rss_caps.max_rwq_indirection_tables.to_string(),
+    );
+    put(
+        "ex.rss_caps.max_rwq_indirection_table_size",
+        d.rss_caps.max_rwq_indirection_table_size.to_string(),
+    );
+    put("ex.max_wq_type_rq", d.max_wq_type_rq.to_string());
+    put("ex.raw_packet_caps", d.raw_packet_caps.bits().to_string());
+    put("ex.tm_caps.max_rndv_hdr_size", d.tm_caps.max_rndv_hdr_size.to_string());
+    put("ex.tm_caps.max_num_tags", d.tm_caps.max_num_tags.to_string());
+    put("ex.tm_caps.flags", d.tm_caps.flags.to_string());
+    put("ex.tm_caps.max_ops", d.tm_caps.max_ops.to_string());
+    put("ex.tm_caps.max_sge", d.tm_caps.max_sge.to_string());
+    put("ex.cq_mod_caps.max_cq_count", d.cq_mod_caps.max_cq_count.to_string());
+    put("ex.cq_mod_caps.max_cq_period", d.cq_mod_caps.max_cq_period.to_string());
+    put("ex.max_dm_size", d.max_dm_size.to_string());
+    put("ex.xrc_odp_caps", d.xrc_odp_caps.bits().to_string());
+}
+
+/// The oracle's `port.N.*` keys from the crate's port attributes.
+pub fn port_lines(n: u32, p: &PortAttr, m: &mut BTreeMap<String, String>) {
+    let mut put = |k: &str, v: String| {
+        m.insert(format!("port.{n}.{k}"), v);
+    };
+    put("state", p.state.as_raw().to_string());
+    put("max_mtu", p.max_mtu.as_raw().to_string());
+    put("active_mtu", p.active_mtu.as_raw().to_string());
+    put("gid_tbl_len", (p.gid_tbl_len as i32).to_string());
+    put("port_cap_flags", p.port_cap_flags.bits().to_string());
+    put("max_msg_sz", p.max_msg_sz.to_string());
+    put("bad_pkey_cntr", p.bad_pkey_cntr.to_string());
+    put("qkey_viol_cntr", p.qkey_viol_cntr.to_string());
+    put("pkey_tbl_len", p.pkey_tbl_len.to_string());
+    put("lid", p.lid.to_string());
+    put("sm_lid", p.sm_lid.to_string());
+    put("lmc", p.lmc.to_string());
+    put("max_vl_num", p.max_vl_num.to_string());
+    put("sm_sl", p.sm_sl.to_string());
+    put("subnet_timeout", p.subnet_timeout.to_string());
+    put("init_type_reply", p.init_type_reply.to_string());
+    put("active_width", p.active_width.as_raw().to_string());
+    put("active_speed", p.active_speed.to_string());
+    put("phys_state", p.phys_state.as_raw().to_string());
+    put("link_layer", p.link_layer.as_raw().to_string());
+    put("flags", p.flags.bits().to_string());
+    put("port_cap_flags2", p.port_cap_flags2.bits().to_string());
+    put("active_speed_ex", p.active_speed_ex.to_string());
+}
+
+/// The oracle's `gid.P.I.*` keys from GID entries.
+pub fn gid_lines(gids: &[GidEntry], m: &mut BTreeMap<String, String>) {
+    for g in gids {
+        let k = format!("gid.{}.{}", g.port, g.index);
+        let hex: String = g.gid.0.iter().map(|b| format!("{b:02x}")).collect();
+        m.insert(format!("{k}.gid"), hex);
+        m.insert(format!("{k}.type"), g.gid_type.as_raw().to_string());
+        m.insert(format!("{k}.ndev_ifindex"), g.netdev_ifindex.to_string());
+    }
+}
+
+/// Values that move between two reads (counters) are compared loosely.
+pub fn is_counter(k: &str) -> bool {
+    k.ends_with(".bad_pkey_cntr") || k.ends_with(".qkey_viol_cntr")
+}
+
+/// Asserts that every key of the oracle's answer equals the crate's (with the
+/// documented exceptions), and that the crate reports nothing the oracle lacks.
+pub fn compare(dev: &str, ours: &BTreeMap<String, String>, theirs: &BTreeMap<String, String>) {
+    let mut diffs = Vec::new();
+    for (k, v) in theirs {
+        match ours.get(k) {
+            Some(o) if o == v || is_counter(k) => {}
+            Some(o) => diffs.push(format!("{k}: uverbs {o}, libibverbs {v}")),
+            None if PROVIDER_ONLY.contains(&k.as_str()) => {
+                assert_eq!(v, "0", "{dev}: provider-only {k} is non-zero in libibverbs")
+            }
+            None => diffs.push(format!("{k}: missing in uverbs (libibverbs {v})")),
+        }
+    }
+    for k in ours.keys() {
+        let field = k.rsplit('.').next().unwrap_or(k);
+        if !theirs.contains_key(k) && !NEWER_THAN_RDMA_CORE_44.contains(&field) {
+            diffs.push(format!("{k}: reported by uverbs ({}), absent in libibverbs", ours[k]));
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "{dev} on kernel {}: {} difference(s) with libibverbs:\n  {}",
+        kernel(),
+        diffs.len(),
+        diffs.join("\n  ")
+    );
+    println!(
+        "{dev} (kernel {}): {} attributes equal libibverbs'",
+        kernel(),
+        theirs.len()
+    );
+}
+

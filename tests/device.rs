@@ -1,0 +1,140 @@
+//! Device tests: every attribute the crate reports equals what libibverbs reports for the
+//! same device. They run inside the VM rig (real kernel, rxe and siw devices, rdma-core's
+//! libibverbs); elsewhere they print why they are skipped.
+//!
+//! The oracle (`tests/vm/oracle.c`, built against libibverbs in the rig) prints
+//! `key=value` lines; `our_lines` prints the same keys from the crate's answers.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use common::{compare, device_lines, parse_lines, port_lines};
+
+use uverbs::{CallPath, Context, Discovery, Error, OpenOptions};
+
+fn oracle(dev: &str) -> BTreeMap<String, String> {
+    let bin = std::env::var("UVERBS_ORACLE").expect("UVERBS_ORACLE names the oracle binary");
+    let out = Command::new(&bin)
+        .arg(dev)
+        .output()
+        .unwrap_or_else(|e| panic!("running {bin}: {e}"));
+    assert!(
+        out.status.success(),
+        "oracle {dev} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_lines(&String::from_utf8_lossy(&out.stdout))
+}
+
+fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    let d = ctx.query_device().expect("query_device");
+    device_lines(&d, &mut m);
+    m.insert("ex.phys_port_cnt_ex".into(), ctx.port_count().to_string());
+    m.insert("ctx.num_comp_vectors".into(), ctx.num_comp_vectors().to_string());
+    let mut total = 0usize;
+    for n in 1..=u32::from(ctx.port_count()) {
+        let p = ctx.query_port(n).expect("query_port");
+        total += p.gid_tbl_len as usize;
+        port_lines(n, &p, &mut m);
+        for (i, pkey) in ctx.query_pkeys(n).expect("P_Keys").iter().enumerate() {
+            m.insert(format!("pkey.{n}.{i}"), format!("0x{pkey:04x}"));
+        }
+    }
+    common::gid_lines(&ctx.query_gid_table(total).expect("GID table"), &mut m);
+    m
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn every_attribute_matches_libibverbs() {
+    let devs = common::devices();
+    for dev in &devs {
+        let info = Discovery::new().device(dev).expect("discover");
+        let ctx = Context::open(&info).expect("open");
+        let theirs = oracle(dev);
+        let ours = our_lines(&ctx);
+        compare(dev, &ours, &theirs);
+    }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn write_fallbacks_match_the_ioctl_path() {
+    let devs = common::devices();
+    for dev in &devs {
+        let info = Discovery::new().device(dev).expect("discover");
+        let via_ioctl = OpenOptions::new()
+            .get_context(CallPath::Ioctl)
+            .open(&info)
+            .expect("GET_CONTEXT by ioctl");
+        assert_eq!(via_ioctl.get_context_path(), CallPath::Ioctl);
+        let via_write = OpenOptions::new()
+            .get_context(CallPath::Write)
+            .open(&info)
+            .expect("GET_CONTEXT by write()");
+        assert_eq!(via_write.get_context_path(), CallPath::Write);
+        assert_eq!(via_ioctl.num_comp_vectors(), via_write.num_comp_vectors());
+        for ctx in [&via_ioctl, &via_write] {
+            for n in 1..=u32::from(ctx.port_count()) {
+                let a = ctx.query_port_via(n, CallPath::Ioctl).expect("QUERY_PORT ioctl");
+                let b = ctx.query_port_via(n, CallPath::Write).expect("QUERY_PORT write()");
+                // The write() response is the 40-byte legacy one: no port_cap_flags2 or
+                // active_speed_ex. Everything else is the same.
+                let mut a_legacy = a;
+                a_legacy.port_cap_flags2 = Default::default();
+                a_legacy.active_speed_ex = 0;
+                assert_eq!(a_legacy, b, "{dev} port {n}: ioctl and write() differ");
+            }
+            let ex = ctx.query_device_via(CallPath::Ioctl).expect("QUERY_DEVICE ioctl");
+            let w = ctx.query_device_via(CallPath::Write).expect("QUERY_DEVICE write()");
+            assert_eq!(ex, w, "{dev}: ex QUERY_DEVICE by ioctl and by write() differ");
+        }
+        println!("{dev}: write() GET_CONTEXT, QUERY_PORT and QUERY_DEVICE match the ioctls");
+    }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn bad_ports_are_refused_before_any_syscall() {
+    let devs = common::devices();
+    for dev in &devs {
+        let ctx = Context::open_by_name(dev).expect("open");
+        let count = u32::from(ctx.port_count());
+        for bad in [0, count + 1, 255, u32::MAX] {
+            match ctx.query_port(bad) {
+                Err(Error::NoSuchPort { op, port_count }) => {
+                    assert_eq!(port_count, count);
+                    assert_eq!(op.port, Some(bad));
+                    assert_eq!(op.device, *dev);
+                    let msg = Error::NoSuchPort { op, port_count }.to_string();
+                    assert!(msg.contains(dev.as_str()) && msg.contains(&bad.to_string()), "{msg}");
+                }
+                other => panic!("{dev} port {bad}: expected NoSuchPort, got {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn sysfs_discovery_agrees_with_netlink() {
+    let devs = common::devices();
+    let nl = Discovery::new().devices().expect("netlink discovery");
+    let sy = Discovery::new().netlink(false).devices().expect("sysfs discovery");
+    assert_eq!(nl.len(), sy.len());
+    for dev in &devs {
+        let a = nl.iter().find(|d| &d.name == dev).expect("netlink lists it");
+        let b = sy.iter().find(|d| &d.name == dev).expect("sysfs lists it");
+        assert_eq!(a.node_guid, b.node_guid, "{dev}");
+        assert_eq!(a.node_type, b.node_type, "{dev}");
+        assert_eq!(a.port_count, b.port_count, "{dev}");
+        assert_eq!(a.uverbs, b.uverbs, "{dev}");
+        // sysfs has no driver id: the probe must find the one netlink reports.
+        let ctx = OpenOptions::new().open(b).expect("open from sysfs discovery");
+        assert_eq!(Some(ctx.driver_id()), a.driver_id, "{dev}: probed driver id");
+    }
+    println!("{} device(s): sysfs and netlink discovery agree", devs.len());
+}
