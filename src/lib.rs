@@ -71,12 +71,10 @@ pub mod port;
 mod sys;
 pub mod types;
 
-pub use cache::PortCache;
 pub use context::{CallPath, Context, OpenOptions, OpenTarget};
 pub use device_attr::{DeviceAttr, FwVersion};
 pub use discover::{DeviceInfo, Discovery};
 pub use error::{Error, Op, Result};
-pub use event::{Event, EventStream, Next};
 pub use gid::{Gid, GidEntry};
 pub use port::PortAttr;
 pub use types::*;
