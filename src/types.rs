@@ -45,7 +45,9 @@ macro_rules! open_enum {
                 }
             }
 
-            /// The libibverbs name of the value (`IBV_...`), `None` when unknown.
+            /// The C name of the value: libibverbs' `IBV_...` where `<infiniband/verbs.h>` has
+            /// one, else the kernel's `IB_...` (widths, speeds, physical states); `None`
+            /// when unknown.
             pub const fn c_name(self) -> Option<&'static str> {
                 match self {
                     $( Self::$var => Some($cname), )*
@@ -126,19 +128,19 @@ open_enum! {
     /// Physical state of a port (`enum ibv_port_phys_state`, IBTA PortPhysicalState).
     pub enum PhysState: u8 {
         /// Sleep.
-        Sleep = 1 => "IBV_PORT_PHYS_STATE_SLEEP",
+        Sleep = 1 => "IB_PORT_PHYS_STATE_SLEEP",
         /// Polling.
-        Polling = 2 => "IBV_PORT_PHYS_STATE_POLLING",
+        Polling = 2 => "IB_PORT_PHYS_STATE_POLLING",
         /// Disabled.
-        Disabled = 3 => "IBV_PORT_PHYS_STATE_DISABLED",
+        Disabled = 3 => "IB_PORT_PHYS_STATE_DISABLED",
         /// Port configuration training.
-        PortConfigurationTraining = 4 => "IBV_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING",
+        PortConfigurationTraining = 4 => "IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING",
         /// Link up.
-        LinkUp = 5 => "IBV_PORT_PHYS_STATE_LINK_UP",
+        LinkUp = 5 => "IB_PORT_PHYS_STATE_LINK_UP",
         /// Link error recovery.
-        LinkErrorRecovery = 6 => "IBV_PORT_PHYS_STATE_LINK_ERROR_RECOVERY",
+        LinkErrorRecovery = 6 => "IB_PORT_PHYS_STATE_LINK_ERROR_RECOVERY",
         /// PHY test.
-        PhyTest = 7 => "IBV_PORT_PHYS_STATE_PHY_TEST",
+        PhyTest = 7 => "IB_PORT_PHYS_STATE_PHY_TEST",
     }
 }
 

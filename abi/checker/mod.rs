@@ -1,0 +1,50 @@
+//! The uverbs ABI checker, shared by `tests/abi_check.rs` and `tests/abi_manifest.rs`
+//! (each includes it with `#[path = "../abi/checker/mod.rs"] mod checker;`).
+//!
+//! * [`manifest`] parses `abi/manifest.txt`, the single list of what the crate mirrors.
+//! * [`generate`] turns it into the Rust table (`abi/generated/rust_table.rs`, checked in)
+//!   and into the C probes (written to a scratch directory at test time).
+//! * [`probe`] compiles and runs a probe with the system C compiler.
+//! * [`compare`] compares what the probe printed with the Rust table.
+//! * [`scan`] lists the public structs and constants of `src/abi` and `src/driver`, so that
+//!   anything added there and missing from the manifest is found.
+//! * [`table`] holds the types the generated Rust table fills in.
+//!
+//! See `abi/README.md` for how to run the check and how to add entries.
+#![allow(dead_code)]
+
+pub mod compare;
+pub mod generate;
+pub mod manifest;
+pub mod probe;
+pub mod scan;
+pub mod table;
+
+use std::path::PathBuf;
+
+/// A path inside the repository.
+pub fn repo_path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Whether this run is CI (`CI=true`), where a check that cannot run is a failure.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// A check could not run: fail in CI, print the reason and skip elsewhere.
+pub fn skip_or_fail(check: &str, why: &str) {
+    if in_ci() {
+        panic!("ABI check ({check}) cannot run in CI: {why}");
+    }
+    say(&format!(
+        "ABI check ({check}) SKIPPED: {why} (this fails when CI=true)"
+    ));
+}
+
+/// Prints a line that `cargo test` shows even for a passing test: written to the stderr
+/// file descriptor directly, past the test harness's capture of `print!`.
+pub fn say(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}

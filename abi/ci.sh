@@ -1,0 +1,16 @@
+#!/bin/sh
+# The ABI check on both kernels, for CI (.ci/run calls this after `cargo test`, which has
+# already checked the system headers, Linux 6.1 from linux-libc-dev):
+#   1. the system headers again (cheap; makes this script complete on its own),
+#   2. the Linux 6.12 uapi headers from Debian's linux-headers-6.12.*-common.
+# Needs gcc, linux-libc-dev and libibverbs-dev (apt-get install gcc linux-libc-dev
+# libibverbs-dev); with CI=true a missing one is a failure, not a skip.
+set -eu
+cd "$(dirname "$0")/.."
+
+echo "== ABI check: system headers"
+cargo test --test abi_check --test abi_manifest
+
+echo "== ABI check: Linux 6.12 uapi headers"
+headers="$(abi/headers-6.12.sh)"
+UVERBS_ABI_HEADERS="$headers" cargo test --test abi_check
