@@ -7,45 +7,10 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-use std::process::Command;
 
-use common::{compare, device_lines, parse_lines, port_lines};
+use common::{compare, oracle, our_lines};
 
 use uverbs::{CallPath, Context, Discovery, Error, OpenOptions};
-
-fn oracle(dev: &str) -> BTreeMap<String, String> {
-    let bin = std::env::var("UVERBS_ORACLE").expect("UVERBS_ORACLE names the oracle binary");
-    let out = Command::new(&bin)
-        .arg(dev)
-        .output()
-        .unwrap_or_else(|e| panic!("running {bin}: {e}"));
-    assert!(
-        out.status.success(),
-        "oracle {dev} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    parse_lines(&String::from_utf8_lossy(&out.stdout))
-}
-
-fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
-    let mut m = BTreeMap::new();
-    let d = ctx.query_device().expect("query_device");
-    device_lines(&d, &mut m);
-    m.insert("ex.phys_port_cnt_ex".into(), ctx.port_count().to_string());
-    m.insert("ctx.num_comp_vectors".into(), ctx.num_comp_vectors().to_string());
-    let mut total = 0usize;
-    for n in 1..=u32::from(ctx.port_count()) {
-        let p = ctx.query_port(n).expect("query_port");
-        total += p.gid_tbl_len as usize;
-        port_lines(n, &p, &mut m);
-        for (i, pkey) in ctx.query_pkeys(n).expect("P_Keys").iter().enumerate() {
-            m.insert(format!("pkey.{n}.{i}"), format!("0x{pkey:04x}"));
-        }
-    }
-    common::gid_lines(&ctx.query_gid_table(total).expect("GID table"), &mut m);
-    m
-}
 
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]

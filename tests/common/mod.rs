@@ -7,7 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use uverbs::{DeviceAttr, GidEntry, PortAttr};
+use std::process::Command;
+
+use uverbs::{Context, DeviceAttr, GidEntry, PortAttr};
 
 /// The reason given to `#[ignore]` on every device test.
 pub const NEEDS_DEVICES: &str = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig";
@@ -214,5 +216,41 @@ pub fn compare(dev: &str, ours: &BTreeMap<String, String>, theirs: &BTreeMap<Str
         kernel(),
         theirs.len()
     );
+}
+
+
+/// Runs the libibverbs oracle (`UVERBS_ORACLE`) on a device and parses its lines.
+pub fn oracle(dev: &str) -> BTreeMap<String, String> {
+    let bin = std::env::var("UVERBS_ORACLE").expect("UVERBS_ORACLE names the oracle binary");
+    let out = Command::new(&bin)
+        .arg(dev)
+        .output()
+        .unwrap_or_else(|e| panic!("running {bin}: {e}"));
+    assert!(
+        out.status.success(),
+        "oracle {dev} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_lines(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// The oracle's keys from the crate's answers on an open context.
+pub fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
+    let mut m = BTreeMap::new();
+    let d = ctx.query_device().expect("query_device");
+    device_lines(&d, &mut m);
+    m.insert("ex.phys_port_cnt_ex".into(), ctx.port_count().to_string());
+    m.insert("ctx.num_comp_vectors".into(), ctx.num_comp_vectors().to_string());
+    let mut total = 0usize;
+    for n in 1..=u32::from(ctx.port_count()) {
+        let p = ctx.query_port(n).expect("query_port");
+        total += p.gid_tbl_len as usize;
+        port_lines(n, &p, &mut m);
+        for (i, pkey) in ctx.query_pkeys(n).expect("P_Keys").iter().enumerate() {
+            m.insert(format!("pkey.{n}.{i}"), format!("0x{pkey:04x}"));
+        }
+    }
+    gid_lines(&ctx.query_gid_table(total).expect("GID table"), &mut m);
+    m
 }
 

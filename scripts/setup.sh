@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# setup.sh - install what building and testing uverbs needs on a Debian (bookworm)
+# machine: C compiler and headers for the ABI check, rdma-core's libibverbs-dev for the
+# verbs.h check and the VM oracle, QEMU for the VM rig, the musl Rust target for the
+# static binary. Idempotent; needs root for apt (skipped when everything is present).
+set -euo pipefail
+
+need=()
+command -v cc >/dev/null || need+=(gcc)
+command -v make >/dev/null || need+=(make)
+command -v readelf >/dev/null || need+=(binutils)
+command -v xz >/dev/null || need+=(xz-utils)
+command -v zstd >/dev/null || need+=(zstd)
+command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+command -v musl-gcc >/dev/null || need+=(musl-tools)
+[ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
+[ -e /usr/include/rdma/ib_user_verbs.h ] || need+=(linux-libc-dev)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: apt-get install ${need[*]}" >&2
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup: these packages are missing and installing them needs root: ${need[*]}" >&2
+    exit 1
+  fi
+  apt-get update -q >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+fi
+if ! rustup target list --installed 2>/dev/null | grep -qx x86_64-unknown-linux-musl; then
+  echo "setup: rustup target add x86_64-unknown-linux-musl" >&2
+  rustup target add x86_64-unknown-linux-musl >/dev/null
+fi
+for c in rustfmt clippy; do
+  rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" >/dev/null
+done
