@@ -47,6 +47,10 @@
 //! - [`attr`] and [`method`]: the ioctl attribute array and one builder per method.
 //! - [`context`]: [`Context`], the open device, and its queries; [`gid`]: GID and P_Key
 //!   tables.
+//! - [`event`]: the device's async events (`ASYNC_EVENT_ALLOC`), pollable; [`cache`]:
+//!   [`PortCache`], port attributes from memory, refreshed by those events.
+//! - [`ipoib`]: the netdevs of a port (like `ibdev2netdev`) and IPoIB interfaces (mode,
+//!   MTU, P_Key, the 20-byte hardware address), from sysfs.
 //! - [`discover`]: devices from RDMA netlink or sysfs, with injectable roots.
 //! - [`types`], [`port`], [`device_attr`]: the typed answers. Enums keep values they do
 //!   not know (`Unknown(raw)`), flag sets keep unknown bits.
@@ -60,21 +64,26 @@
 
 pub mod abi;
 pub mod attr;
+pub mod cache;
 pub mod context;
 pub mod device_attr;
 pub mod discover;
 pub mod driver;
 pub mod error;
+pub mod event;
 pub mod gid;
+pub mod ipoib;
 pub mod method;
 pub mod port;
 mod sys;
 pub mod types;
 
+pub use cache::PortCache;
 pub use context::{CallPath, Context, OpenOptions, OpenTarget};
 pub use device_attr::{DeviceAttr, FwVersion};
 pub use discover::{DeviceInfo, Discovery};
 pub use error::{Error, Op, Result};
+pub use event::{Event, EventStream, Next};
 pub use gid::{Gid, GidEntry};
 pub use port::PortAttr;
 pub use types::*;

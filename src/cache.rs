@@ -1,0 +1,307 @@
+//! A port attribute cache kept fresh by the device's async events.
+//!
+//! [`PortCache`] answers [`query_port`](PortCache::query_port) from memory and re-asks
+//! the kernel only for a port that an event said may have changed. The cache owns its
+//! own [`EventStream`], so it sees every event whatever else reads events of the same
+//! context.
+//!
+//! ## Staleness guarantee
+//!
+//! Every event that the kernel had queued on the cache's event file when
+//! `query_port` starts is applied before the answer: the call first drains the file
+//! (non-blocking reads until it is empty) and then re-queries every port an event
+//! touched. So the answer is never older than the last event the kernel delivered.
+//!
+//! It can still be older than the port itself for a short while: drivers change the
+//! port's state first and then dispatch the event, which the RDMA core delivers from
+//! a workqueue (`ib_dispatch_event` → `ib_wq`, Linux 6.1 and 6.12 alike). Between the
+//! change and the event's arrival a direct [`Context::query_port`] may already see the
+//! new state while the cache still answers the old one. A caller that must see a
+//! change it caused itself should wait for the event ([`PortCache::wait`]) or call
+//! [`PortCache::refresh_all`].
+//!
+//! Port fields that change without an event (the `bad_pkey_cntr` and `qkey_viol_cntr`
+//! counters, and on some drivers the MTU) are as of the last refresh.
+//!
+//! ## What refreshes what
+//!
+//! | event | effect |
+//! |---|---|
+//! | `PORT_ACTIVE`, `PORT_ERR`, `LID_CHANGE`, `PKEY_CHANGE`, `SM_CHANGE`, `CLIENT_REREGISTER`, `GID_CHANGE` | that port is re-queried on next use |
+//! | `DEVICE_SPEED_CHANGE`, a port event with an impossible port, an unknown event type | every port is re-queried |
+//! | `DEVICE_FATAL` (or the end of the stream) | the cache is dead: every query fails with [`Error::DeviceGone`] |
+//! | QP, CQ, SRQ and WQ events | nothing |
+//!
+//! ## Cost
+//!
+//! A query of an unchanged port costs one `read(2)` that returns `EAGAIN`, and no
+//! allocation. [`CacheStats`] counts hits and refreshes.
+
+use core::ops::Deref;
+use core::time::Duration;
+use std::os::fd::{AsFd, BorrowedFd};
+
+use rustix::io::Errno;
+
+use crate::context::Context;
+use crate::error::{Error, Op, Result};
+use crate::event::{Event, EventScope, EventStream, Next};
+use crate::port::PortAttr;
+use crate::types::EventType;
+
+/// At most this many events are read by one drain; if more are queued, every port is
+/// re-queried (which covers whatever the unread events say) and the rest are read by
+/// the next call.
+const MAX_DRAIN: usize = 4096;
+
+/// Counters of a [`PortCache`], for tests and monitoring.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Queries answered from memory.
+    pub hits: u64,
+    /// QUERY_PORT calls made to fill or refresh a port (the initial fill included).
+    pub refreshes: u64,
+    /// Events read from the event file.
+    pub events: u64,
+    /// Events that marked at least one port stale.
+    pub invalidations: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    attr: Option<PortAttr>,
+    stale: bool,
+}
+
+/// Port attributes of one device, cached and invalidated by async events.
+///
+/// `C` is how the cache holds its [`Context`]: `&Context` (`PortCache<&Context>`) or an owning
+/// pointer such as `Arc<Context>` for a cache that outlives the scope that opened the
+/// device. Queries take `&mut self` (they read events and update counters); share a
+/// cache between threads behind a `Mutex`.
+///
+/// ```no_run
+/// # fn main() -> uverbs::Result<()> {
+/// let ctx = uverbs::Context::open_by_name("rxe0")?;
+/// let mut cache = uverbs::PortCache::new(&ctx)?;
+/// let state = cache.query_port(1)?.state; // from memory unless an event came
+/// # let _ = state;
+/// # Ok(())
+/// # }
+/// ```
+///
+/// Owning the context, to keep the cache in a long-lived struct:
+///
+/// ```no_run
+/// # fn main() -> uverbs::Result<()> {
+/// use std::sync::Arc;
+/// let ctx = Arc::new(uverbs::Context::open_by_name("rxe0")?);
+/// let cache: uverbs::PortCache<Arc<uverbs::Context>> = uverbs::PortCache::new(ctx.clone())?;
+/// # let _ = cache;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct PortCache<C: Deref<Target = Context>> {
+    ctx: C,
+    events: EventStream,
+    ports: Vec<Slot>,
+    dead: Option<Event>,
+    stats: CacheStats,
+}
+
+impl<C: Deref<Target = Context>> PortCache<C> {
+    /// Opens an event stream on `ctx` (see [`Context::events`]), then queries every
+    /// port. The stream is opened first, so no change between the two is missed.
+    pub fn new(ctx: C) -> Result<Self> {
+        let events = ctx.events()?;
+        Self::with_events(ctx, events)
+    }
+
+    /// A cache fed by an event stream of the same context that the caller opened (e.g.
+    /// with [`Context::events_via`]). The stream must not have been read from since it
+    /// was opened, or the changes it reported would be missed.
+    pub fn with_events(ctx: C, events: EventStream) -> Result<Self> {
+        let n = usize::from(ctx.port_count());
+        let mut cache = PortCache {
+            ctx,
+            events,
+            ports: vec![
+                Slot {
+                    attr: None,
+                    stale: true
+                };
+                n
+            ],
+            dead: None,
+            stats: CacheStats::default(),
+        };
+        cache.refresh_all()?;
+        Ok(cache)
+    }
+
+    /// The context.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// The counters.
+    pub fn stats(&self) -> CacheStats {
+        self.stats
+    }
+
+    /// The attributes of `port` (from 1): from memory, after applying every event
+    /// queued so far (see the [module documentation](self) for the exact guarantee).
+    ///
+    /// Fails with [`Error::NoSuchPort`] for a port the device does not have, with
+    /// [`Error::DeviceGone`] once `DEVICE_FATAL` has been seen, and with the error of
+    /// QUERY_PORT when a refresh fails (the port stays stale and is retried next time).
+    #[doc(alias = "ibv_query_port")]
+    pub fn query_port(&mut self, port: u32) -> Result<PortAttr> {
+        let i = self.ctx.check_port("QUERY_PORT (cached)", port)? as usize - 1;
+        self.process_events()?;
+        self.check_alive(port)?;
+        let slot = self.ports[i];
+        match (slot.stale, slot.attr) {
+            (false, Some(attr)) => {
+                self.stats.hits += 1;
+                Ok(attr)
+            }
+            _ => self.refresh(port),
+        }
+    }
+
+    /// The cached attributes of `port` as they are, without reading events or calling
+    /// the kernel; `None` if the port is not cached or is known to be stale.
+    pub fn peek(&self, port: u32) -> Option<PortAttr> {
+        let i = usize::try_from(port).ok()?.checked_sub(1)?;
+        let slot = self.ports.get(i)?;
+        if slot.stale || self.dead.is_some() {
+            None
+        } else {
+            slot.attr
+        }
+    }
+
+    /// Re-queries every port now, after applying the queued events.
+    pub fn refresh_all(&mut self) -> Result<()> {
+        self.process_events()?;
+        self.check_alive(0)?;
+        for slot in &mut self.ports {
+            slot.stale = true;
+        }
+        for p in 1..=self.ports.len() as u32 {
+            self.refresh(p)?;
+        }
+        Ok(())
+    }
+
+    /// Reads every queued event and marks the ports they concern stale (without
+    /// querying them). Returns the number of events read. Call it when the cache's fd
+    /// ([`AsFd`]) polls readable, to keep [`peek`](Self::peek) accurate.
+    pub fn process_events(&mut self) -> Result<usize> {
+        let mut n = 0;
+        while self.dead.is_none() {
+            if n == MAX_DRAIN {
+                self.invalidate_all();
+                break;
+            }
+            match self.events.try_read()? {
+                Next::Empty => break,
+                Next::End => {
+                    self.dead.get_or_insert(Event {
+                        kind: EventType::DeviceFatal,
+                        element: 0,
+                    });
+                }
+                Next::Event(ev) => {
+                    n += 1;
+                    self.stats.events += 1;
+                    self.apply(&ev);
+                }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Waits until an event is queued (or the stream ended), at most `timeout`, then
+    /// applies the queued events. Returns the number of events applied (0 on timeout).
+    pub fn wait(&mut self, timeout: Option<Duration>) -> Result<usize> {
+        if self.dead.is_none() {
+            self.events.wait(timeout)?;
+        }
+        self.process_events()
+    }
+
+    /// The `DEVICE_FATAL` event (or end of stream) that killed the cache, if any.
+    pub fn fatal(&self) -> Option<Event> {
+        self.dead
+    }
+
+    fn apply(&mut self, ev: &Event) {
+        match ev.kind {
+            EventType::DeviceFatal => {
+                self.dead = Some(*ev);
+                self.stats.invalidations += 1;
+            }
+            EventType::PortActive
+            | EventType::PortErr
+            | EventType::LidChange
+            | EventType::PkeyChange
+            | EventType::SmChange
+            | EventType::ClientReregister
+            | EventType::GidChange => {
+                self.stats.invalidations += 1;
+                match ev.scope() {
+                    EventScope::Port(p) if p as usize <= self.ports.len() => {
+                        self.ports[p as usize - 1].stale = true;
+                    }
+                    // A port number the device does not have: trust nothing.
+                    _ => self.invalidate_all(),
+                }
+            }
+            EventType::DeviceSpeedChange | EventType::Unknown(_) => {
+                self.stats.invalidations += 1;
+                self.invalidate_all();
+            }
+            // QP, CQ, SRQ and WQ events do not change ports.
+            _ => {}
+        }
+    }
+
+    fn invalidate_all(&mut self) {
+        for slot in &mut self.ports {
+            slot.stale = true;
+        }
+    }
+
+    fn check_alive(&self, port: u32) -> Result<()> {
+        match self.dead {
+            None => Ok(()),
+            Some(_) => Err(Error::DeviceGone {
+                op: if port == 0 {
+                    Op::new("QUERY_PORT (cached)", self.ctx.name())
+                } else {
+                    Op::port("QUERY_PORT (cached)", self.ctx.name(), port)
+                },
+                errno: Errno::IO,
+            }),
+        }
+    }
+
+    fn refresh(&mut self, port: u32) -> Result<PortAttr> {
+        let attr = self.ctx.query_port(port)?;
+        self.stats.refreshes += 1;
+        let slot = &mut self.ports[port as usize - 1];
+        slot.attr = Some(attr);
+        slot.stale = false;
+        Ok(attr)
+    }
+}
+
+impl<C: Deref<Target = Context>> AsFd for PortCache<C> {
+    /// The cache's event file: readable when an event is queued.
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.events.as_fd()
+    }
+}
