@@ -84,16 +84,16 @@ open_enum! {
 }
 
 impl PortState {
-    /// The name `ibv_devinfo` prints (`PORT_ACTIVE`), or `None` when unknown.
+    /// The name rdma-core 44's `ibv_devinfo` prints (`PORT_ACTIVE`); `None` where it
+    /// prints "invalid state" (NOP, ACTIVE_DEFER and unknown values).
     pub const fn devinfo_name(self) -> Option<&'static str> {
         match self {
-            Self::Nop => Some("PORT_NOP"),
+            Self::Nop => None,
             Self::Down => Some("PORT_DOWN"),
             Self::Init => Some("PORT_INIT"),
             Self::Armed => Some("PORT_ARMED"),
             Self::Active => Some("PORT_ACTIVE"),
-            Self::ActiveDefer => Some("PORT_ACTIVE_DEFER"),
-            Self::Unknown(_) => None,
+            Self::ActiveDefer | Self::Unknown(_) => None,
         }
     }
 }

@@ -20,18 +20,29 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 fn check(kernel: &str, dev: &str) -> usize {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kernel").join(kernel);
-    let cap = common::parse_lines(&std::fs::read_to_string(dir.join(format!("{dev}.capture"))).unwrap());
-    let theirs = common::parse_lines(&std::fs::read_to_string(dir.join(format!("{dev}.oracle"))).unwrap());
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/kernel")
+        .join(kernel);
+    let cap =
+        common::parse_lines(&std::fs::read_to_string(dir.join(format!("{dev}.capture"))).unwrap());
+    let theirs =
+        common::parse_lines(&std::fs::read_to_string(dir.join(format!("{dev}.oracle"))).unwrap());
     let driver_id: u32 = cap["driver_id"].parse().unwrap();
     let mut ours = BTreeMap::new();
 
     let raw = unhex(&cap["query_device.ex"]);
-    let fw = driver::format_fw_ver(driver_id, u64::from_ne_bytes(raw[..8].try_into().unwrap()), &cap["fw_text"]);
+    let fw = driver::format_fw_ver(
+        driver_id,
+        u64::from_ne_bytes(raw[..8].try_into().unwrap()),
+        &cap["fw_text"],
+    );
     let d = DeviceAttr::from_ex_bytes(&raw, fw);
     common::device_lines(&d, &mut ours);
     ours.insert("ex.phys_port_cnt_ex".into(), d.phys_port_cnt.to_string());
-    ours.insert("ctx.num_comp_vectors".into(), cap["num_comp_vectors"].clone());
+    ours.insert(
+        "ctx.num_comp_vectors".into(),
+        cap["num_comp_vectors"].clone(),
+    );
 
     for port in 1..=u32::from(d.phys_port_cnt) {
         let ioctl = PortAttr::from_resp_bytes(&unhex(&cap[&format!("query_port.{port}.ioctl")]));
@@ -40,7 +51,10 @@ fn check(kernel: &str, dev: &str) -> usize {
         let mut legacy = ioctl;
         legacy.port_cap_flags2 = Default::default();
         legacy.active_speed_ex = 0;
-        assert_eq!(legacy, write, "{kernel}/{dev} port {port}: write() answer differs");
+        assert_eq!(
+            legacy, write,
+            "{kernel}/{dev} port {port}: write() answer differs"
+        );
         common::port_lines(port, &ioctl, &mut ours);
     }
     // P_Keys come from sysfs, not from the kernel's ioctl answers: take the oracle's.
@@ -81,8 +95,12 @@ fn active_speed_ex_is_reported_from_6_7_on() {
     // Observed: 0 (reserved) on 6.1, 1 (SDR) on 6.12, for both drivers.
     for (kernel, expect) in [("6.1", 0u32), ("6.12", 1u32)] {
         for dev in ["rxe0", "siw0"] {
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/kernel").join(kernel);
-            let cap = common::parse_lines(&std::fs::read_to_string(dir.join(format!("{dev}.capture"))).unwrap());
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/kernel")
+                .join(kernel);
+            let cap = common::parse_lines(
+                &std::fs::read_to_string(dir.join(format!("{dev}.capture"))).unwrap(),
+            );
             let p = PortAttr::from_resp_bytes(&unhex(&cap["query_port.1.ioctl"]));
             assert_eq!(p.active_speed_ex, expect, "{kernel}/{dev}");
             assert_eq!(p.speed(), uverbs::Speed::Sdr, "{kernel}/{dev}");

@@ -7,7 +7,6 @@
 
 mod common;
 
-
 use common::{compare, oracle, our_lines};
 
 use uverbs::{CallPath, Context, Discovery, Error, OpenOptions};
@@ -44,8 +43,12 @@ fn write_fallbacks_match_the_ioctl_path() {
         assert_eq!(via_ioctl.num_comp_vectors(), via_write.num_comp_vectors());
         for ctx in [&via_ioctl, &via_write] {
             for n in 1..=u32::from(ctx.port_count()) {
-                let a = ctx.query_port_via(n, CallPath::Ioctl).expect("QUERY_PORT ioctl");
-                let b = ctx.query_port_via(n, CallPath::Write).expect("QUERY_PORT write()");
+                let a = ctx
+                    .query_port_via(n, CallPath::Ioctl)
+                    .expect("QUERY_PORT ioctl");
+                let b = ctx
+                    .query_port_via(n, CallPath::Write)
+                    .expect("QUERY_PORT write()");
                 // The write() response is the 40-byte legacy one: no port_cap_flags2 or
                 // active_speed_ex. Everything else is the same.
                 let mut a_legacy = a;
@@ -53,9 +56,16 @@ fn write_fallbacks_match_the_ioctl_path() {
                 a_legacy.active_speed_ex = 0;
                 assert_eq!(a_legacy, b, "{dev} port {n}: ioctl and write() differ");
             }
-            let ex = ctx.query_device_via(CallPath::Ioctl).expect("QUERY_DEVICE ioctl");
-            let w = ctx.query_device_via(CallPath::Write).expect("QUERY_DEVICE write()");
-            assert_eq!(ex, w, "{dev}: ex QUERY_DEVICE by ioctl and by write() differ");
+            let ex = ctx
+                .query_device_via(CallPath::Ioctl)
+                .expect("QUERY_DEVICE ioctl");
+            let w = ctx
+                .query_device_via(CallPath::Write)
+                .expect("QUERY_DEVICE write()");
+            assert_eq!(
+                ex, w,
+                "{dev}: ex QUERY_DEVICE by ioctl and by write() differ"
+            );
         }
         println!("{dev}: write() GET_CONTEXT, QUERY_PORT and QUERY_DEVICE match the ioctls");
     }
@@ -75,7 +85,10 @@ fn bad_ports_are_refused_before_any_syscall() {
                     assert_eq!(op.port, Some(bad));
                     assert_eq!(op.device, *dev);
                     let msg = Error::NoSuchPort { op, port_count }.to_string();
-                    assert!(msg.contains(dev.as_str()) && msg.contains(&bad.to_string()), "{msg}");
+                    assert!(
+                        msg.contains(dev.as_str()) && msg.contains(&bad.to_string()),
+                        "{msg}"
+                    );
                 }
                 other => panic!("{dev} port {bad}: expected NoSuchPort, got {other:?}"),
             }
@@ -88,18 +101,33 @@ fn bad_ports_are_refused_before_any_syscall() {
 fn sysfs_discovery_agrees_with_netlink() {
     let devs = common::devices();
     let nl = Discovery::new().devices().expect("netlink discovery");
-    let sy = Discovery::new().netlink(false).devices().expect("sysfs discovery");
+    let sy = Discovery::new()
+        .netlink(false)
+        .devices()
+        .expect("sysfs discovery");
     assert_eq!(nl.len(), sy.len());
     for dev in &devs {
-        let a = nl.iter().find(|d| &d.name == dev).expect("netlink lists it");
+        let a = nl
+            .iter()
+            .find(|d| &d.name == dev)
+            .expect("netlink lists it");
         let b = sy.iter().find(|d| &d.name == dev).expect("sysfs lists it");
         assert_eq!(a.node_guid, b.node_guid, "{dev}");
         assert_eq!(a.node_type, b.node_type, "{dev}");
         assert_eq!(a.port_count, b.port_count, "{dev}");
         assert_eq!(a.uverbs, b.uverbs, "{dev}");
         // sysfs has no driver id: the probe must find the one netlink reports.
-        let ctx = OpenOptions::new().open(b).expect("open from sysfs discovery");
-        assert_eq!(Some(ctx.driver_id()), a.driver_id, "{dev}: probed driver id");
+        let ctx = OpenOptions::new()
+            .open(b)
+            .expect("open from sysfs discovery");
+        assert_eq!(
+            Some(ctx.driver_id()),
+            a.driver_id,
+            "{dev}: probed driver id"
+        );
     }
-    println!("{} device(s): sysfs and netlink discovery agree", devs.len());
+    println!(
+        "{} device(s): sysfs and netlink discovery agree",
+        devs.len()
+    );
 }

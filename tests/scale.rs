@@ -13,7 +13,10 @@ fn every_device_enumerated_and_matching() {
     let found = Discovery::new().devices().expect("discovery");
     let names: Vec<&str> = found.iter().map(|d| d.name.as_str()).collect();
     for dev in &expected {
-        assert!(names.contains(&dev.as_str()), "{dev} not discovered (found {names:?})");
+        assert!(
+            names.contains(&dev.as_str()),
+            "{dev} not discovered (found {names:?})"
+        );
     }
     let mut attrs = 0;
     for info in &found {

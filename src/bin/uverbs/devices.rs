@@ -1,0 +1,114 @@
+//! `uverbs devices` and the `ibv_devices` personality: the usable devices and their node
+//! GUIDs, as rdma-core's `ibv_devices` prints them (it takes no options and ignores its
+//! arguments).
+
+use crate::devlist;
+use crate::getopt::{Getopt, LongOpt};
+use crate::io::{pad16, Io};
+use crate::report::Ident;
+
+pub const HELP: &str = "\
+Usage: uverbs devices [--json]
+List the RDMA devices usable through uverbs and their node GUIDs, as rdma-core's
+ibv_devices does.
+
+Options:
+      --json   print JSON: every discovery field of each device
+               (schema: docs/json-schema.md, \"schema_version\": 1)
+  -h, --help   print this help
+
+Exit status: 0 success (also with no device); 1 no RDMA subsystem; 2 usage error.
+";
+
+fn table(io: &mut Io, l: &devlist::DeviceList) {
+    let mut o = Vec::new();
+    o.extend_from_slice(b"    ");
+    o.extend_from_slice(&pad16(b"device"));
+    o.extend_from_slice(b"\t   node GUID\n");
+    o.extend_from_slice(b"    ");
+    o.extend_from_slice(&pad16(b"------"));
+    o.extend_from_slice(b"\t----------------\n");
+    for d in &l.usable {
+        o.extend_from_slice(b"    ");
+        o.extend_from_slice(&pad16(d.name.as_bytes()));
+        o.extend_from_slice(format!("\t{:016x}\n", d.node_guid.0).as_bytes());
+    }
+    io.out(o);
+}
+
+/// `ibv_devices` (arguments ignored).
+pub fn compat(io: &mut Io, _argv0: &[u8], _args: &[Vec<u8>]) -> i32 {
+    if let Some(w) = crate::io::memlock_warning() {
+        io.err(w);
+    }
+    match devlist::list() {
+        Ok(l) => {
+            table(io, &l);
+            0
+        }
+        Err(_) => {
+            io.err_line("Failed to get IB devices list: Function not implemented");
+            1
+        }
+    }
+}
+
+const LONGS: &[LongOpt] = &[
+    LongOpt {
+        name: "json",
+        has_arg: false,
+        val: b'j',
+    },
+    LongOpt {
+        name: "help",
+        has_arg: false,
+        val: b'h',
+    },
+];
+
+fn usage_error(io: &mut Io, msg: &str) -> i32 {
+    io.err_line(&format!(
+        "uverbs devices: {msg} (try 'uverbs devices --help')"
+    ));
+    2
+}
+
+/// `uverbs devices ARGS`.
+pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
+    let mut g = Getopt::new(args, "h", LONGS);
+    let mut json = false;
+    while let Some(r) = g.next_opt() {
+        match r {
+            Ok((b'j', _)) => json = true,
+            Ok((b'h', _)) => {
+                io.out(HELP);
+                return 0;
+            }
+            Ok((c, _)) => return usage_error(io, &format!("unexpected option '{}'", c as char)),
+            Err(e) => return usage_error(io, &e.short_message()),
+        }
+    }
+    if let Some(extra) = g.operands.first() {
+        return usage_error(
+            io,
+            &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
+        );
+    }
+    let l = match devlist::list() {
+        Ok(l) => l,
+        Err(_) => {
+            io.err_line(&format!(
+                "Failed to get IB devices list: {}",
+                devlist::NO_SUBSYSTEM
+            ));
+            return 1;
+        }
+    };
+    if json {
+        let ids: Vec<Ident> = l.usable.iter().map(Ident::from).collect();
+        io.out(crate::json::devices_doc(&ids).pretty());
+    } else {
+        table(io, &l);
+    }
+    0
+}

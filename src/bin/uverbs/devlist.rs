@@ -1,0 +1,113 @@
+//! The device list as rdma-core's `ibv_get_device_list()` builds it: the devices RDMA
+//! netlink reports (sysfs when netlink is unavailable), in the kernel's device index
+//! order, keeping only those with a uverbs character device whose node exists in
+//! `/dev/infiniband`. Devices left out are kept with the reason, for clear messages.
+
+use std::path::Path;
+
+use uverbs::discover::{DeviceInfo, Discovery};
+
+/// Why a device is not usable through uverbs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Skipped {
+    /// No uverbs character device (ib_uverbs not loaded, or a kernel without
+    /// `CONFIG_INFINIBAND_USER_ACCESS`).
+    NoUverbs,
+    /// The kernel has a uverbs device but its node is missing from `/dev/infiniband`
+    /// (a container without the device nodes).
+    NoNode(String),
+}
+
+/// The outcome of listing.
+#[derive(Debug, Default)]
+pub struct DeviceList {
+    /// The usable devices, in rdma-core's order.
+    pub usable: Vec<DeviceInfo>,
+    /// RDMA devices left out, with the reason.
+    pub skipped: Vec<(String, Skipped)>,
+}
+
+/// Listing failed as a whole: rdma-core's `ibv_get_device_list()` returns NULL with
+/// `ENOSYS` when neither RDMA netlink nor `/sys/class/infiniband_verbs` is there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoRdmaSubsystem;
+
+/// Lists the devices as rdma-core does.
+pub fn list() -> Result<DeviceList, NoRdmaSubsystem> {
+    let disc = Discovery::new();
+    let all = match disc.devices_from_netlink() {
+        Ok(v) => v,
+        Err(_) => {
+            // rdma-core's fallback reads /sys/class/infiniband_verbs; without it the
+            // whole call fails with ENOSYS.
+            if std::fs::read_dir(disc.sysfs_path().join("class/infiniband_verbs")).is_err() {
+                return Err(NoRdmaSubsystem);
+            }
+            disc.devices_from_sysfs().map_err(|_| NoRdmaSubsystem)?
+        }
+    };
+    Ok(split(all))
+}
+
+/// Keeps the usable devices, in kernel index order (netlink dump order).
+pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
+    all.sort_by_key(|d| d.index.unwrap_or(u32::MAX));
+    let mut out = DeviceList::default();
+    for d in all {
+        match &d.uverbs {
+            None => out.skipped.push((d.name.clone(), Skipped::NoUverbs)),
+            Some(u) if !node_exists(&u.path) => out.skipped.push((
+                d.name.clone(),
+                Skipped::NoNode(u.path.display().to_string()),
+            )),
+            Some(_) => out.usable.push(d),
+        }
+    }
+    out
+}
+
+fn node_exists(p: &Path) -> bool {
+    // rdma-core only stat()s the node here; permissions are checked by open().
+    std::fs::metadata(p).is_ok()
+}
+
+/// A one-line explanation of why there is no usable device, for `uverbs` mode.
+pub fn why_none(list: &DeviceList) -> Option<String> {
+    if list.skipped.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = list.skipped.iter().map(|(n, _)| n.as_str()).collect();
+    if list.skipped.iter().all(|(_, s)| *s == Skipped::NoUverbs) {
+        return Some(format!(
+            "RDMA device(s) {} have no uverbs device: load the ib_uverbs module (or the kernel lacks CONFIG_INFINIBAND_USER_ACCESS)",
+            names.join(", ")
+        ));
+    }
+    let parts: Vec<String> = list
+        .skipped
+        .iter()
+        .map(|(n, s)| match s {
+            Skipped::NoUverbs => format!("{n} has no uverbs device (load ib_uverbs)"),
+            Skipped::NoNode(p) => format!(
+                "{n}: {p} does not exist (in a container, mount /dev/infiniband from the host)"
+            ),
+        })
+        .collect();
+    Some(parts.join("; "))
+}
+
+/// Why a named device is not usable, for `uverbs` mode.
+pub fn why_skipped(list: &DeviceList, name: &[u8]) -> Option<String> {
+    let (n, s) = list.skipped.iter().find(|(n, _)| n.as_bytes() == name)?;
+    Some(match s {
+        Skipped::NoUverbs => format!(
+            "{n} has no uverbs device: load the ib_uverbs module (or the kernel lacks CONFIG_INFINIBAND_USER_ACCESS)"
+        ),
+        Skipped::NoNode(p) => format!(
+            "{n}: {p} does not exist (in a container, mount /dev/infiniband from the host)"
+        ),
+    })
+}
+
+/// The one-line message when there is no RDMA subsystem at all, for `uverbs` mode.
+pub const NO_SUBSYSTEM: &str = "this kernel has no RDMA devices: RDMA netlink does not answer and /sys/class/infiniband_verbs is missing (load ib_core, ib_uverbs and a device driver)";

@@ -1,0 +1,137 @@
+//! Output with C stdio's buffering, so that stdout and stderr interleave as they do in
+//! rdma-core's tools even when both go to one file (`>log 2>&1`): stderr is unbuffered;
+//! stdout is line-buffered on a terminal, else fully buffered as glibc does it, in
+//! blocks of the file's `st_blksize` (below 8192; else 8192), a full block being
+//! written when the next byte arrives, and the rest at exit.
+//! Write errors (a closed pipe) are ignored: the exit status stays the command's.
+
+use std::io::IsTerminal;
+
+enum Mode {
+    Line,
+    Block(usize),
+}
+
+pub struct Io {
+    mode: Mode,
+    buf: Vec<u8>,
+}
+
+fn write_fd(stderr: bool, mut b: &[u8]) {
+    while !b.is_empty() {
+        let r = if stderr {
+            rustix::io::write(std::io::stderr(), b)
+        } else {
+            rustix::io::write(std::io::stdout(), b)
+        };
+        match r {
+            Ok(0) => return,
+            Ok(n) => b = &b[n..],
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return,
+        }
+    }
+}
+
+impl Io {
+    pub fn new() -> Self {
+        let out = std::io::stdout();
+        let mode = if out.is_terminal() {
+            Mode::Line
+        } else {
+            // glibc's _IO_file_doallocate: BUFSIZ unless 0 < st_blksize < BUFSIZ.
+            // st_blksize is i64 on x86_64, narrower elsewhere.
+            #[allow(clippy::unnecessary_cast)]
+            let blk = rustix::fs::fstat(&out).map_or(0, |st| st.st_blksize as i64);
+            Mode::Block(if blk > 0 && blk < 8192 {
+                blk as usize
+            } else {
+                8192
+            })
+        };
+        Io {
+            mode,
+            buf: Vec::new(),
+        }
+    }
+
+    pub fn out(&mut self, b: impl AsRef<[u8]>) {
+        let mut data = b.as_ref();
+        match self.mode {
+            Mode::Line => {
+                self.buf.extend_from_slice(data);
+                if let Some(p) = self.buf.iter().rposition(|&c| c == b'\n') {
+                    write_fd(false, &self.buf[..=p]);
+                    self.buf.drain(..=p);
+                }
+            }
+            Mode::Block(n) => {
+                let take = (n - self.buf.len()).min(data.len());
+                self.buf.extend_from_slice(&data[..take]);
+                data = &data[take..];
+                if !data.is_empty() {
+                    write_fd(false, &self.buf);
+                    self.buf.clear();
+                    let whole = data.len() - data.len() % n;
+                    write_fd(false, &data[..whole]);
+                    self.buf.extend_from_slice(&data[whole..]);
+                }
+            }
+        }
+    }
+
+    pub fn err(&mut self, b: impl AsRef<[u8]>) {
+        write_fd(true, b.as_ref());
+    }
+
+    /// One line on stderr (a newline is added).
+    pub fn err_line(&mut self, s: &str) {
+        let mut v = Vec::with_capacity(s.len() + 1);
+        v.extend_from_slice(s.as_bytes());
+        v.push(b'\n');
+        self.err(v);
+    }
+
+    pub fn flush(&mut self) {
+        write_fd(false, &self.buf);
+        self.buf.clear();
+    }
+}
+
+/// libibverbs' start-up warning (printed by `ibverbs_init()` on the first device list):
+/// a non-root process whose locked-memory limit is 32 KiB or less is told so. Read from
+/// /proc (no libc); silent when /proc is unreadable.
+pub fn memlock_warning() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let euid: u32 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    if euid == 0 {
+        return None;
+    }
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let soft = limits
+        .lines()
+        .find_map(|l| l.strip_prefix("Max locked memory"))?
+        .split_whitespace()
+        .next()?;
+    let soft: u64 = soft.parse().ok()?; // "unlimited" does not parse: no warning.
+    (soft <= 32768).then(|| {
+        format!(
+            "libibverbs: Warning: RLIMIT_MEMLOCK is {soft} bytes.\n    This will severely limit memory registrations.\n"
+        )
+    })
+}
+
+/// Byte-wise `printf("%-16s")`.
+pub fn pad16(name: &[u8]) -> Vec<u8> {
+    let mut v = name.to_vec();
+    while v.len() < 16 {
+        v.push(b' ');
+    }
+    v
+}

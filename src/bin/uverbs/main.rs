@@ -1,0 +1,133 @@
+//! `uverbs`: RDMA device information without libibverbs, in one static file.
+//!
+//! Multi-call: invoked under a name from [`PERSONALITIES`] (`ibv_devinfo`,
+//! `ibv_devices`, through a symlink or hard link) it takes rdma-core's options and
+//! prints rdma-core's output; otherwise the first argument names a subcommand from
+//! [`COMMANDS`]. New subcommands are one entry in that table.
+
+#![forbid(unsafe_code)]
+
+mod devices;
+mod devinfo;
+mod devlist;
+mod getopt;
+mod io;
+mod json;
+mod report;
+mod text;
+
+use std::os::unix::ffi::OsStringExt;
+
+use io::Io;
+
+/// A subcommand: `uverbs NAME ARGS...`.
+struct Command {
+    name: &'static str,
+    summary: &'static str,
+    run: fn(&mut Io, &[Vec<u8>]) -> i32,
+}
+
+/// The subcommands, in help order.
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "devinfo",
+        summary: "attributes of RDMA devices and ports (ibv_devinfo's output; --json)",
+        run: devinfo::uverbs,
+    },
+    Command {
+        name: "devices",
+        summary: "RDMA devices and their node GUIDs (ibv_devices's output; --json)",
+        run: devices::uverbs,
+    },
+];
+
+/// A personality: the program run under this name (basename of argv[0]), or as
+/// `uverbs NAME ARGS...`, behaves as rdma-core's tool of that name. It gets argv[0] as
+/// given, which rdma-core prints in its messages.
+type Personality = fn(&mut Io, &[u8], &[Vec<u8>]) -> i32;
+const PERSONALITIES: &[(&str, Personality)] = &[
+    ("ibv_devinfo", devinfo::compat),
+    ("ibv_devices", devices::compat),
+];
+
+const VERSION: &str = concat!("uverbs ", env!("CARGO_PKG_VERSION"), "\n");
+
+fn help() -> String {
+    let mut h = String::from(concat!(
+        "uverbs ",
+        env!("CARGO_PKG_VERSION"),
+        ": RDMA device information from the kernel's uverbs interface, without libibverbs\n\n",
+        "Usage: uverbs COMMAND [OPTIONS]\n",
+        "       uverbs --help | --version\n\nCommands:\n"
+    ));
+    for c in COMMANDS {
+        h.push_str(&format!("  {:<9} {}\n", c.name, c.summary));
+    }
+    h.push_str(
+        "\n'uverbs COMMAND --help' describes a command.\n\n\
+         Invoked as ibv_devinfo or ibv_devices (a symlink or hard link to this file), or as\n\
+         'uverbs ibv_devinfo ARGS', it takes rdma-core's options and prints rdma-core's\n\
+         output, byte for byte.\n",
+    );
+    h
+}
+
+fn uverbs_main(io: &mut Io, args: &[Vec<u8>]) -> i32 {
+    let Some(first) = args.first() else {
+        io.out(help());
+        return 0;
+    };
+    match first.as_slice() {
+        b"-h" | b"--help" | b"help" => {
+            io.out(help());
+            return 0;
+        }
+        b"-V" | b"--version" => {
+            io.out(VERSION);
+            return 0;
+        }
+        _ => {}
+    }
+    if let Some(c) = COMMANDS
+        .iter()
+        .find(|c| c.name.as_bytes() == first.as_slice())
+    {
+        return (c.run)(io, &args[1..]);
+    }
+    if let Some((name, p)) = PERSONALITIES
+        .iter()
+        .find(|(n, _)| n.as_bytes() == first.as_slice())
+    {
+        return p(io, name.as_bytes(), &args[1..]);
+    }
+    let what = String::from_utf8_lossy(first);
+    let msg = if first.starts_with(b"-") {
+        format!("uverbs: unknown option '{what}' (try 'uverbs --help')")
+    } else {
+        format!("uverbs: unknown command '{what}' (try 'uverbs --help')")
+    };
+    io.err_line(&msg);
+    2
+}
+
+fn basename(p: &[u8]) -> &[u8] {
+    match p.iter().rposition(|&b| b == b'/') {
+        Some(i) => &p[i + 1..],
+        None => p,
+    }
+}
+
+fn main() {
+    let args: Vec<Vec<u8>> = std::env::args_os().map(OsStringExt::into_vec).collect();
+    let argv0 = args.first().cloned().unwrap_or_else(|| b"uverbs".to_vec());
+    let rest = args.get(1..).unwrap_or(&[]);
+    let mut io = Io::new();
+    let base = basename(&argv0);
+    let code = match PERSONALITIES.iter().find(|(n, _)| n.as_bytes() == base) {
+        Some((_, p)) => p(&mut io, &argv0, rest),
+        None => uverbs_main(&mut io, rest),
+    };
+    io.flush();
+    // As C's exit(): the low 8 bits (ibv_devinfo's -1 is 255).
+    std::process::exit(code & 0xff);
+}

@@ -1,0 +1,346 @@
+//! What is known about one device: gathered from the kernel in the order rdma-core's
+//! `ibv_devinfo` asks, stopping at the first failure as it does, then rendered as text
+//! (`text.rs`) or JSON (`json.rs`). The renderers only see this model, so they are
+//! tested with fixed values.
+
+use std::path::Path;
+
+use uverbs::context::Context;
+use uverbs::device_attr::DeviceAttr;
+use uverbs::discover::DeviceInfo;
+use uverbs::error::Error;
+use uverbs::gid::GidEntry;
+use uverbs::port::PortAttr;
+use uverbs::types::{Guid, NodeType, TransportType};
+
+/// The uverbs node of a device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UverbsNode {
+    pub name: String,
+    pub path: String,
+    pub major: u32,
+    pub minor: u32,
+    pub abi_version: u32,
+}
+
+/// A device as discovery reports it (the bin's copy of [`DeviceInfo`], which cannot be
+/// built outside the library).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Ident {
+    pub name: String,
+    pub index: Option<u32>,
+    pub node_type: Option<NodeType>,
+    pub transport: Option<TransportType>,
+    pub node_guid: Guid,
+    pub sys_image_guid: Option<Guid>,
+    pub fw_ver: String,
+    pub port_count: u32,
+    pub uverbs: Option<UverbsNode>,
+    pub driver_id: Option<u32>,
+    pub protocol: Option<String>,
+    pub cap_flags: Option<u64>,
+    pub node_desc: Option<String>,
+    pub hca_type: Option<String>,
+    pub hw_rev: Option<String>,
+    pub board_id: Option<String>,
+    pub kernel_driver: Option<String>,
+    pub parent: Option<String>,
+}
+
+impl Ident {
+    pub fn node_type(&self) -> NodeType {
+        self.node_type.unwrap_or(NodeType::Unknown(0))
+    }
+    pub fn transport(&self) -> TransportType {
+        self.transport.unwrap_or(TransportType::Unknown(-1))
+    }
+}
+
+impl From<&DeviceInfo> for Ident {
+    fn from(d: &DeviceInfo) -> Self {
+        Ident {
+            name: d.name.clone(),
+            index: d.index,
+            node_type: Some(d.node_type),
+            transport: Some(d.transport),
+            node_guid: d.node_guid,
+            sys_image_guid: d.sys_image_guid,
+            fw_ver: d.fw_ver.clone(),
+            port_count: d.port_count,
+            uverbs: d.uverbs.as_ref().map(|u| UverbsNode {
+                name: u.name.clone(),
+                path: u.path.display().to_string(),
+                major: u.major,
+                minor: u.minor,
+                abi_version: u.abi_version,
+            }),
+            driver_id: d.driver_id,
+            protocol: d.protocol.clone(),
+            cap_flags: d.cap_flags,
+            node_desc: d.node_desc.clone(),
+            hca_type: d.hca_type.clone(),
+            hw_rev: d.hw_rev.clone(),
+            board_id: d.board_id.clone(),
+            kernel_driver: d.kernel_driver.clone(),
+            parent: d.parent.clone(),
+        }
+    }
+}
+
+/// Where gathering stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// The device could not be opened (`ibv_open_device`).
+    Open(Error),
+    /// QUERY_DEVICE failed.
+    QueryDevice(Error),
+    /// The requested port is past the device's port count.
+    BadPort { port: u8, port_count: u8 },
+    /// QUERY_PORT of this port failed.
+    QueryPort(u32, Error),
+    /// QUERY_GID_ENTRY of this port and index failed.
+    QueryGid(u32, u32, Error),
+    /// QUERY_GID_TABLE failed (JSON only; the ports are complete, without GIDs).
+    QueryGidTable(Error),
+}
+
+impl Failure {
+    /// `ibv_devinfo`'s return code for this failure (OR-ed over devices, then the exit
+    /// status): 1 open, 2 query device, 4 bad port, the errno for a port, -1 for a GID.
+    pub fn rc(&self) -> i32 {
+        match self {
+            Failure::Open(_) => 1,
+            Failure::QueryDevice(_) => 2,
+            Failure::BadPort { .. } => 4,
+            Failure::QueryPort(_, e) => e.errno().map_or(EINVAL, |e| e.raw_os_error()),
+            Failure::QueryGid(..) | Failure::QueryGidTable(_) => -1,
+        }
+    }
+
+    /// Short stage name (JSON `error.stage`).
+    pub fn stage(&self) -> &'static str {
+        match self {
+            Failure::Open(_) => "open",
+            Failure::QueryDevice(_) => "query_device",
+            Failure::BadPort { .. } => "port",
+            Failure::QueryPort(..) => "query_port",
+            Failure::QueryGid(..) => "query_gid",
+            Failure::QueryGidTable(_) => "query_gid_table",
+        }
+    }
+
+    /// The library error, when there is one.
+    pub fn error(&self) -> Option<&Error> {
+        match self {
+            Failure::Open(e)
+            | Failure::QueryDevice(e)
+            | Failure::QueryPort(_, e)
+            | Failure::QueryGid(_, _, e)
+            | Failure::QueryGidTable(e) => Some(e),
+            Failure::BadPort { .. } => None,
+        }
+    }
+}
+
+/// The errno `ibv_query_port` would return when the library error carries none.
+const EINVAL: i32 = 22;
+
+/// One GID table entry, with the name of its netdev.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GidView {
+    pub entry: GidEntry,
+    pub netdev: Option<String>,
+}
+
+/// One port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortReport {
+    pub num: u32,
+    pub attr: PortAttr,
+    /// The valid GIDs (index order) below `gid_tbl_len`, when asked for.
+    pub gids: Vec<GidView>,
+    /// The P_Key table (sysfs), when asked for and readable.
+    pub pkeys: Option<Vec<u16>>,
+}
+
+/// Everything about one device.
+#[derive(Debug)]
+pub struct HcaReport {
+    pub ident: Ident,
+    /// `board_id` as rdma-core reads it (sysfs; `None`: not printed).
+    pub board_id: Option<Vec<u8>>,
+    pub attr: Option<DeviceAttr>,
+    pub num_comp_vectors: u32,
+    /// The driver id the context uses.
+    pub driver_id: Option<u32>,
+    pub ports: Vec<PortReport>,
+    pub failure: Option<Failure>,
+}
+
+impl HcaReport {
+    /// The return code `ibv_devinfo` gives this device.
+    pub fn rc(&self) -> i32 {
+        self.failure.as_ref().map_or(0, Failure::rc)
+    }
+}
+
+/// How to read GIDs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GidMode {
+    /// Not at all.
+    None,
+    /// Index by index, as `ibv_devinfo -v` does (QUERY_GID_ENTRY for each index below
+    /// `gid_tbl_len`; an empty slot is skipped, any other error stops).
+    PerIndex,
+    /// In one QUERY_GID_TABLE call.
+    Table,
+}
+
+/// What to gather.
+#[derive(Debug, Clone, Copy)]
+pub struct Want {
+    /// `ibv_devinfo -i`: 0 for every port.
+    pub port: u8,
+    pub gids: GidMode,
+    /// P_Keys and netdev names (JSON).
+    pub extras: bool,
+}
+
+/// `board_id` exactly as `ibv_read_sysfs_file()` gives it to `ibv_devinfo`: at most 256
+/// bytes, one trailing newline dropped, printed only when something is left, cut at a NUL.
+pub fn read_board_id(sysfs_root: &Path, name: &str) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(
+        sysfs_root
+            .join("class/infiniband")
+            .join(name)
+            .join("board_id"),
+    )
+    .ok()?;
+    let mut buf = [0u8; 256];
+    // One read(), as in C; sysfs returns the whole attribute at once.
+    let mut len = f.read(&mut buf).ok()?;
+    if len == 0 {
+        return None;
+    }
+    if buf[len - 1] == b'\n' {
+        len -= 1;
+    } else if len == buf.len() {
+        return None;
+    }
+    if len == 0 {
+        return None;
+    }
+    let s = &buf[..len];
+    let end = s.iter().position(|&b| b == 0).unwrap_or(len);
+    Some(s[..end].to_vec())
+}
+
+/// Opens `info` and gathers what `want` asks, in `ibv_devinfo`'s order.
+pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
+    let sysfs = Path::new("/sys");
+    let mut r = HcaReport {
+        ident: Ident::from(info),
+        board_id: None,
+        attr: None,
+        num_comp_vectors: 0,
+        driver_id: None,
+        ports: Vec::new(),
+        failure: None,
+    };
+    let ctx = match Context::open(info) {
+        Ok(c) => c,
+        Err(e) => {
+            r.failure = Some(Failure::Open(e));
+            return r;
+        }
+    };
+    r.driver_id = Some(ctx.driver_id());
+    r.num_comp_vectors = ctx.num_comp_vectors();
+    let attr = match ctx.query_device() {
+        Ok(a) => a,
+        Err(e) => {
+            r.failure = Some(Failure::QueryDevice(e));
+            return r;
+        }
+    };
+    r.attr = Some(attr);
+    if want.port != 0 && want.port > attr.phys_port_cnt {
+        r.failure = Some(Failure::BadPort {
+            port: want.port,
+            port_count: attr.phys_port_cnt,
+        });
+        return r;
+    }
+    r.board_id = read_board_id(sysfs, &info.name);
+    for port in 1..=u32::from(attr.phys_port_cnt) {
+        if want.port != 0 && port != u32::from(want.port) {
+            continue;
+        }
+        let pa = match ctx.query_port(port) {
+            Ok(p) => p,
+            Err(e) => {
+                r.failure = Some(Failure::QueryPort(port, e));
+                return r;
+            }
+        };
+        let mut pr = PortReport {
+            num: port,
+            attr: pa,
+            gids: Vec::new(),
+            pkeys: None,
+        };
+        if want.gids == GidMode::PerIndex {
+            for i in 0..pa.gid_tbl_len {
+                match ctx.query_gid(port, i) {
+                    Ok(Some(e)) => pr.gids.push(GidView {
+                        entry: e,
+                        netdev: None,
+                    }),
+                    Ok(None) => {}
+                    Err(e) => {
+                        r.ports.push(pr);
+                        r.failure = Some(Failure::QueryGid(port, i, e));
+                        return r;
+                    }
+                }
+            }
+        }
+        if want.extras {
+            pr.pkeys = ctx.query_pkeys(port).ok();
+        }
+        r.ports.push(pr);
+    }
+    if want.gids == GidMode::Table {
+        let total: usize = r.ports.iter().map(|p| p.attr.gid_tbl_len as usize).sum();
+        // The table call covers every port: size it for all of them.
+        let all_ports_total = if want.port == 0 {
+            total
+        } else {
+            (1..=u32::from(attr.phys_port_cnt))
+                .map(|p| ctx.query_port(p).map_or(0, |a| a.gid_tbl_len as usize))
+                .sum()
+        };
+        match ctx.query_gid_table(all_ports_total.max(total)) {
+            Ok(entries) => {
+                for e in entries {
+                    if let Some(p) = r.ports.iter_mut().find(|p| p.num == e.port) {
+                        if e.index < p.attr.gid_tbl_len {
+                            let netdev = if want.extras {
+                                uverbs::gid::netdev_name(sysfs, e.netdev_ifindex)
+                            } else {
+                                None
+                            };
+                            p.gids.push(GidView { entry: e, netdev });
+                        }
+                    }
+                }
+                for p in &mut r.ports {
+                    p.gids.sort_by_key(|g| g.entry.index);
+                }
+            }
+            Err(e) => r.failure = Some(Failure::QueryGidTable(e)),
+        }
+    }
+    r
+}

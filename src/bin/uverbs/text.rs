@@ -1,0 +1,744 @@
+//! The text of rdma-core's `ibv_devinfo` (version 44, as Debian 12 ships it), byte for
+//! byte: field order, tabs, number formats (C `%d` of `int` fields, `%x`, `%X`), the
+//! names it gives enum values (its own, including "invalid ..." for unknown values), the
+//! capability lists with their "Unknown flags" lines, and the GID lines (RoCE v2 GIDs
+//! through glibc's `inet_ntop`).
+
+use std::fmt::Write as _;
+
+use uverbs::device_attr::DeviceAttr;
+use uverbs::port::PortAttr;
+use uverbs::types::{GidType, LinkLayer, TransportType};
+
+use crate::report::{Failure, GidView, HcaReport, PortReport};
+
+/// Which wording to use for failures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// rdma-core's lines, exactly.
+    Compat,
+    /// rdma-core's lines where they say what is wrong; more precise ones where they do not
+    /// (an open failure names the device, the node and the cause).
+    Uverbs,
+}
+
+fn transport_str(t: TransportType) -> &'static str {
+    match t.as_raw() {
+        0 => "InfiniBand",
+        1 => "iWARP",
+        2 => "usNIC",
+        3 => "usNIC UDP",
+        4 => "unspecified",
+        _ => "invalid transport",
+    }
+}
+
+fn port_state_str(s: u8) -> &'static str {
+    match s {
+        1 => "PORT_DOWN",
+        2 => "PORT_INIT",
+        3 => "PORT_ARMED",
+        4 => "PORT_ACTIVE",
+        _ => "invalid state",
+    }
+}
+
+fn phys_state_str(s: u8) -> &'static str {
+    match s {
+        1 => "SLEEP",
+        2 => "POLLING",
+        3 => "DISABLED",
+        // rdma-core's spelling.
+        4 => "PORT_CONFIGURATION TRAINNING",
+        5 => "LINK_UP",
+        6 => "LINK_ERROR_RECOVERY",
+        7 => "PHY TEST",
+        _ => "invalid physical state",
+    }
+}
+
+fn atomic_cap_str(a: u32) -> &'static str {
+    match a {
+        0 => "ATOMIC_NONE",
+        1 => "ATOMIC_HCA",
+        2 => "ATOMIC_GLOB",
+        _ => "invalid atomic capability",
+    }
+}
+
+fn mtu_str(m: u8) -> &'static str {
+    match m {
+        1 => "256",
+        2 => "512",
+        3 => "1024",
+        4 => "2048",
+        5 => "4096",
+        _ => "invalid MTU",
+    }
+}
+
+fn width_str(w: u8) -> &'static str {
+    match w {
+        1 => "1",
+        2 => "4",
+        4 => "8",
+        8 => "12",
+        16 => "2",
+        _ => "invalid width",
+    }
+}
+
+fn speed_str(s: u8) -> &'static str {
+    match s {
+        1 => "2.5 Gbps",
+        2 => "5.0 Gbps",
+        4 | 8 => "10.0 Gbps",
+        16 => "14.0 Gbps",
+        32 => "25.0 Gbps",
+        64 => "50.0 Gbps",
+        128 => "100.0 Gbps",
+        _ => "invalid speed",
+    }
+}
+
+fn vl_str(v: u8) -> &'static str {
+    match v {
+        1 => "1",
+        2 => "2",
+        3 => "4",
+        4 => "8",
+        5 => "15",
+        _ => "invalid value",
+    }
+}
+
+fn link_layer_str(l: LinkLayer) -> &'static str {
+    match l.as_raw() {
+        0 => "Unspecified",
+        1 => "InfiniBand",
+        2 => "Ethernet",
+        _ => "Unknown",
+    }
+}
+
+/// `%04x:%04x:%04x:%04x` of a host-order GUID.
+fn guid_str(v: u64) -> String {
+    format!(
+        "{:04x}:{:04x}:{:04x}:{:04x}",
+        (v >> 48) & 0xffff,
+        (v >> 32) & 0xffff,
+        (v >> 16) & 0xffff,
+        v & 0xffff
+    )
+}
+
+/// glibc's `inet_ntop(AF_INET6)`: lower-case hex words without leading zeros, the first
+/// longest run of two or more zero words as `::`, and a dotted IPv4 tail for IPv4-mapped
+/// (`::ffff:a.b.c.d`) and IPv4-compatible (`::a.b.c.d`) addresses.
+pub fn inet_ntop6(b: &[u8; 16]) -> String {
+    let words: Vec<u16> = b
+        .chunks(2)
+        .map(|c| u16::from_be_bytes([c[0], c[1]]))
+        .collect();
+    let (mut best_base, mut best_len) = (usize::MAX, 0usize);
+    let (mut cur_base, mut cur_len) = (usize::MAX, 0usize);
+    for (i, &w) in words.iter().enumerate() {
+        if w == 0 {
+            if cur_base == usize::MAX {
+                cur_base = i;
+                cur_len = 1;
+            } else {
+                cur_len += 1;
+            }
+        } else if cur_base != usize::MAX {
+            if best_base == usize::MAX || cur_len > best_len {
+                best_base = cur_base;
+                best_len = cur_len;
+            }
+            cur_base = usize::MAX;
+        }
+    }
+    if cur_base != usize::MAX && (best_base == usize::MAX || cur_len > best_len) {
+        best_base = cur_base;
+        best_len = cur_len;
+    }
+    if best_base != usize::MAX && best_len < 2 {
+        best_base = usize::MAX;
+    }
+    let mut s = String::new();
+    let mut i = 0;
+    while i < 8 {
+        if best_base != usize::MAX && i >= best_base && i < best_base + best_len {
+            if i == best_base {
+                s.push(':');
+            }
+            i += 1;
+            continue;
+        }
+        if i != 0 {
+            s.push(':');
+        }
+        if i == 6 && best_base == 0 && (best_len == 6 || (best_len == 5 && words[5] == 0xffff)) {
+            let _ = write!(s, "{}.{}.{}.{}", b[12], b[13], b[14], b[15]);
+            return s;
+        }
+        let _ = write!(s, "{:x}", words[i]);
+        i += 1;
+    }
+    if best_base != usize::MAX && best_base + best_len == 8 {
+        s.push(':');
+    }
+    s
+}
+
+macro_rules! line {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+fn device_cap_flags(o: &mut String, f: u32) {
+    const NAMES: &[(u32, &str)] = &[
+        (1 << 0, "RESIZE_MAX_WR"),
+        (1 << 1, "BAD_PKEY_CNTR"),
+        (1 << 2, "BAD_QKEY_CNTR"),
+        (1 << 3, "RAW_MULTI"),
+        (1 << 4, "AUTO_PATH_MIG"),
+        (1 << 5, "CHANGE_PHY_PORT"),
+        (1 << 6, "UD_AV_PORT_ENFORCE"),
+        (1 << 7, "CURR_QP_STATE_MOD"),
+        (1 << 8, "SHUTDOWN_PORT"),
+        (1 << 9, "INIT_TYPE"),
+        (1 << 10, "PORT_ACTIVE_EVENT"),
+        (1 << 11, "SYS_IMAGE_GUID"),
+        (1 << 12, "RC_RNR_NAK_GEN"),
+        (1 << 13, "SRQ_RESIZE"),
+        (1 << 14, "N_NOTIFY_CQ"),
+        (1 << 17, "MEM_WINDOW"),
+        (1 << 18, "UD_IP_CSUM"),
+        (1 << 20, "XRC"),
+        (1 << 21, "MEM_MGT_EXTENSIONS"),
+        (1 << 23, "MEM_WINDOW_TYPE_2A"),
+        (1 << 24, "MEM_WINDOW_TYPE_2B"),
+        (1 << 25, "RC_IP_CSUM"),
+        (1 << 26, "RAW_IP_CSUM"),
+        (1 << 29, "MANAGED_FLOW_STEERING"),
+    ];
+    let mut known = 0u32;
+    for &(bit, name) in NAMES {
+        known |= bit;
+        if f & bit != 0 {
+            line!(o, "\t\t\t\t\t{name}");
+        }
+    }
+    if f & !known != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", f & !known);
+    }
+}
+
+fn odp_trans_caps(o: &mut String, t: u32) {
+    const NAMES: &[(u32, &str)] = &[
+        (1 << 0, "SUPPORT_SEND"),
+        (1 << 1, "SUPPORT_RECV"),
+        (1 << 2, "SUPPORT_WRITE"),
+        (1 << 3, "SUPPORT_READ"),
+        (1 << 4, "SUPPORT_ATOMIC"),
+        (1 << 5, "SUPPORT_SRQ"),
+    ];
+    if t == 0 {
+        line!(o, "\t\t\t\t\tNO SUPPORT");
+        return;
+    }
+    let mut known = 0u32;
+    for &(bit, name) in NAMES {
+        known |= bit;
+        if t & bit != 0 {
+            line!(o, "\t\t\t\t\t{name}");
+        }
+    }
+    if t & !known != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", t & !known);
+    }
+}
+
+fn odp_caps(o: &mut String, a: &DeviceAttr) {
+    let g = a.odp_caps.general_caps.bits();
+    line!(o, "\tgeneral_odp_caps:");
+    if g & 1 != 0 {
+        line!(o, "\t\t\t\t\tODP_SUPPORT");
+    }
+    if g & 2 != 0 {
+        line!(o, "\t\t\t\t\tODP_SUPPORT_IMPLICIT");
+    }
+    if g & !3 != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", g & !3);
+    }
+    line!(o, "\trc_odp_caps:");
+    odp_trans_caps(o, a.odp_caps.rc_odp_caps.bits());
+    line!(o, "\tuc_odp_caps:");
+    odp_trans_caps(o, a.odp_caps.uc_odp_caps.bits());
+    line!(o, "\tud_odp_caps:");
+    odp_trans_caps(o, a.odp_caps.ud_odp_caps.bits());
+    line!(o, "\txrc_odp_caps:");
+    odp_trans_caps(o, a.xrc_odp_caps.bits());
+}
+
+/// `1 << IBV_QPT_RAW_PACKET | 1 << IBV_QPT_UD`.
+const QPT_RAW_PACKET: u32 = 1 << 8;
+const QPT_UD: u32 = 1 << 4;
+
+fn supported_qpts(o: &mut String, q: u32) {
+    line!(o, "\t\tsupported_qp:");
+    if q & QPT_RAW_PACKET != 0 {
+        line!(o, "\t\t\t\t\tSUPPORT_RAW_PACKET");
+    }
+    if q & QPT_UD != 0 {
+        line!(o, "\t\t\t\t\tSUPPORT_UD");
+    }
+    let unknown = q & !(QPT_RAW_PACKET | QPT_UD);
+    if unknown != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
+    }
+}
+
+fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
+    let d = |v: u32| v as i32;
+    line!(o, "\tmax_mr_size:\t\t\t0x{:x}", a.max_mr_size);
+    line!(o, "\tpage_size_cap:\t\t\t0x{:x}", a.page_size_cap);
+    line!(o, "\tmax_qp:\t\t\t\t{}", d(a.max_qp));
+    line!(o, "\tmax_qp_wr:\t\t\t{}", d(a.max_qp_wr));
+    let flags = a.device_cap_flags.bits() as u32;
+    line!(o, "\tdevice_cap_flags:\t\t0x{flags:08x}");
+    device_cap_flags(o, flags);
+    line!(o, "\tmax_sge:\t\t\t{}", d(a.max_sge));
+    line!(o, "\tmax_sge_rd:\t\t\t{}", d(a.max_sge_rd));
+    line!(o, "\tmax_cq:\t\t\t\t{}", d(a.max_cq));
+    line!(o, "\tmax_cqe:\t\t\t{}", d(a.max_cqe));
+    line!(o, "\tmax_mr:\t\t\t\t{}", d(a.max_mr));
+    line!(o, "\tmax_pd:\t\t\t\t{}", d(a.max_pd));
+    line!(o, "\tmax_qp_rd_atom:\t\t\t{}", d(a.max_qp_rd_atom));
+    line!(o, "\tmax_ee_rd_atom:\t\t\t{}", d(a.max_ee_rd_atom));
+    line!(o, "\tmax_res_rd_atom:\t\t{}", d(a.max_res_rd_atom));
+    line!(o, "\tmax_qp_init_rd_atom:\t\t{}", d(a.max_qp_init_rd_atom));
+    line!(o, "\tmax_ee_init_rd_atom:\t\t{}", d(a.max_ee_init_rd_atom));
+    let atomic = a.atomic_cap.as_raw();
+    line!(
+        o,
+        "\tatomic_cap:\t\t\t{} ({})",
+        atomic_cap_str(atomic),
+        atomic as i32
+    );
+    line!(o, "\tmax_ee:\t\t\t\t{}", d(a.max_ee));
+    line!(o, "\tmax_rdd:\t\t\t{}", d(a.max_rdd));
+    line!(o, "\tmax_mw:\t\t\t\t{}", d(a.max_mw));
+    line!(o, "\tmax_raw_ipv6_qp:\t\t{}", d(a.max_raw_ipv6_qp));
+    line!(o, "\tmax_raw_ethy_qp:\t\t{}", d(a.max_raw_ethy_qp));
+    line!(o, "\tmax_mcast_grp:\t\t\t{}", d(a.max_mcast_grp));
+    line!(o, "\tmax_mcast_qp_attach:\t\t{}", d(a.max_mcast_qp_attach));
+    line!(
+        o,
+        "\tmax_total_mcast_qp_attach:\t{}",
+        d(a.max_total_mcast_qp_attach)
+    );
+    line!(o, "\tmax_ah:\t\t\t\t{}", d(a.max_ah));
+    line!(o, "\tmax_fmr:\t\t\t{}", d(a.max_fmr));
+    if a.max_fmr != 0 {
+        line!(o, "\tmax_map_per_fmr:\t\t{}", d(a.max_map_per_fmr));
+    }
+    line!(o, "\tmax_srq:\t\t\t{}", d(a.max_srq));
+    if a.max_srq != 0 {
+        line!(o, "\tmax_srq_wr:\t\t\t{}", d(a.max_srq_wr));
+        line!(o, "\tmax_srq_sge:\t\t\t{}", d(a.max_srq_sge));
+    }
+    line!(o, "\tmax_pkeys:\t\t\t{}", a.max_pkeys);
+    line!(o, "\tlocal_ca_ack_delay:\t\t{}", a.local_ca_ack_delay);
+    odp_caps(o, a);
+    if a.completion_timestamp_mask != 0 {
+        line!(
+            o,
+            "\tcompletion timestamp_mask:\t\t\t0x{:016x}",
+            a.completion_timestamp_mask
+        );
+    } else {
+        line!(o, "\tcompletion_timestamp_mask not supported");
+    }
+    if a.hca_core_clock != 0 {
+        line!(o, "\thca_core_clock:\t\t\t{}kHZ", a.hca_core_clock);
+    } else {
+        line!(o, "\tcore clock not supported");
+    }
+    let raw = a.raw_packet_caps.bits();
+    if raw != 0 {
+        line!(o, "\traw packet caps:");
+        if raw & 1 != 0 {
+            line!(o, "\t\t\t\t\tC-VLAN stripping offload");
+        }
+        if raw & 2 != 0 {
+            line!(o, "\t\t\t\t\tScatter FCS offload");
+        }
+        if raw & 4 != 0 {
+            line!(o, "\t\t\t\t\tIP csum offload");
+        }
+        if raw & 8 != 0 {
+            line!(o, "\t\t\t\t\tDelay drop");
+        }
+    }
+    let ex = a.device_cap_flags_ex.bits();
+    line!(o, "\tdevice_cap_flags_ex:\t\t0x{ex:X}");
+    let ex_high = ex & 0xffff_ffff_0000_0000;
+    const RAW_SCATTER_FCS: u64 = 1 << 34;
+    const PCI_WRITE_END_PADDING: u64 = 1 << 36;
+    if ex_high & RAW_SCATTER_FCS != 0 {
+        line!(o, "\t\t\t\t\tRAW_SCATTER_FCS");
+    }
+    if ex_high & PCI_WRITE_END_PADDING != 0 {
+        line!(o, "\t\t\t\t\tPCI_WRITE_END_PADDING");
+    }
+    let unknown = ex_high & !(RAW_SCATTER_FCS | PCI_WRITE_END_PADDING);
+    if unknown != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
+    }
+    // TSO capabilities are reported by providers only (mlx5), never by the kernel's
+    // QUERY_DEVICE: 0 here, as rdma-core's rxe and siw providers report.
+    line!(o, "\ttso_caps:");
+    line!(o, "\t\tmax_tso:\t\t\t0");
+    line!(o, "\trss_caps:");
+    line!(
+        o,
+        "\t\tmax_rwq_indirection_tables:\t\t\t{}",
+        a.rss_caps.max_rwq_indirection_tables
+    );
+    line!(
+        o,
+        "\t\tmax_rwq_indirection_table_size:\t\t\t{}",
+        a.rss_caps.max_rwq_indirection_table_size
+    );
+    // rx_hash_function and rx_hash_fields_mask are provider-only fields too.
+    line!(o, "\t\trx_hash_function:\t\t\t\t0x0");
+    line!(o, "\t\trx_hash_fields_mask:\t\t\t\t0x0");
+    if a.rss_caps.supported_qpts != 0 {
+        supported_qpts(o, a.rss_caps.supported_qpts);
+    }
+    line!(o, "\tmax_wq_type_rq:\t\t\t{}", a.max_wq_type_rq);
+    // Packet pacing: provider-only as well.
+    line!(o, "\tpacket_pacing_caps:");
+    line!(o, "\t\tqp_rate_limit_min:\t0kbps");
+    line!(o, "\t\tqp_rate_limit_max:\t0kbps");
+    let tm = &a.tm_caps;
+    if tm.max_num_tags != 0 {
+        line!(o, "\tmax_rndv_hdr_size:\t\t{}", tm.max_rndv_hdr_size);
+        line!(o, "\tmax_num_tags:\t\t\t{}", tm.max_num_tags);
+        line!(o, "\tmax_ops:\t\t\t{}", tm.max_ops);
+        line!(o, "\tmax_sge:\t\t\t{}", tm.max_sge);
+        line!(o, "\tflags:");
+        if tm.flags & 1 != 0 {
+            line!(o, "\t\t\t\t\tIBV_TM_CAP_RC");
+        }
+    } else {
+        line!(o, "\ttag matching not supported");
+    }
+    let cq = &a.cq_mod_caps;
+    if cq.max_cq_count != 0 && cq.max_cq_period != 0 {
+        line!(o, "\n\tcq moderation caps:");
+        line!(o, "\t\tmax_cq_count:\t{}", cq.max_cq_count);
+        line!(o, "\t\tmax_cq_period:\t{} us\n", cq.max_cq_period);
+    }
+    if a.max_dm_size != 0 {
+        line!(
+            o,
+            "\tmaximum available device memory:\t{}Bytes\n",
+            a.max_dm_size
+        );
+    }
+    line!(o, "\tnum_comp_vectors:\t\t{}", num_comp_vectors as i32);
+}
+
+fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: TransportType) {
+    line!(o, "\t\tport:\t{num}");
+    let st = p.state.as_raw();
+    line!(o, "\t\t\tstate:\t\t\t{} ({})", port_state_str(st), st);
+    let m = p.max_mtu.as_raw();
+    line!(o, "\t\t\tmax_mtu:\t\t{} ({})", mtu_str(m), m);
+    let m = p.active_mtu.as_raw();
+    line!(o, "\t\t\tactive_mtu:\t\t{} ({})", mtu_str(m), m);
+    line!(o, "\t\t\tsm_lid:\t\t\t{}", p.sm_lid);
+    line!(o, "\t\t\tport_lid:\t\t{}", p.lid);
+    line!(o, "\t\t\tport_lmc:\t\t0x{:02x}", p.lmc);
+    line!(o, "\t\t\tlink_layer:\t\t{}", link_layer_str(p.link_layer));
+    if !verbose {
+        return;
+    }
+    line!(o, "\t\t\tmax_msg_sz:\t\t0x{:x}", p.max_msg_sz);
+    line!(
+        o,
+        "\t\t\tport_cap_flags:\t\t0x{:08x}",
+        p.port_cap_flags.bits()
+    );
+    line!(
+        o,
+        "\t\t\tport_cap_flags2:\t0x{:04x}",
+        p.port_cap_flags2.bits()
+    );
+    line!(
+        o,
+        "\t\t\tmax_vl_num:\t\t{} ({})",
+        vl_str(p.max_vl_num),
+        p.max_vl_num
+    );
+    line!(o, "\t\t\tbad_pkey_cntr:\t\t0x{:x}", p.bad_pkey_cntr);
+    line!(o, "\t\t\tqkey_viol_cntr:\t\t0x{:x}", p.qkey_viol_cntr);
+    line!(o, "\t\t\tsm_sl:\t\t\t{}", p.sm_sl);
+    line!(o, "\t\t\tpkey_tbl_len:\t\t{}", p.pkey_tbl_len);
+    line!(o, "\t\t\tgid_tbl_len:\t\t{}", p.gid_tbl_len as i32);
+    line!(o, "\t\t\tsubnet_timeout:\t\t{}", p.subnet_timeout);
+    line!(o, "\t\t\tinit_type_reply:\t{}", p.init_type_reply);
+    let w = p.active_width.as_raw();
+    line!(o, "\t\t\tactive_width:\t\t{}X ({})", width_str(w), w);
+    // rdma-core 44 prints the 8-bit active_speed (not active_speed_ex).
+    line!(
+        o,
+        "\t\t\tactive_speed:\t\t{} ({})",
+        speed_str(p.active_speed),
+        p.active_speed
+    );
+    if transport.as_raw() == 0 {
+        let ps = p.phys_state.as_raw();
+        line!(o, "\t\t\tphys_state:\t\t{} ({})", phys_state_str(ps), ps);
+    }
+}
+
+fn gid_line(o: &mut String, g: &GidView, link_layer: LinkLayer) {
+    let raw = g.entry.gid.0;
+    // ibv_devinfo skips GIDs whose interface id (bytes 8..15) is zero.
+    if raw[8..].iter().all(|&b| b == 0) {
+        return;
+    }
+    // ibv_query_gid_type(): IB and RoCE v1 are "IB/RoCE v1", anything else "RoCE v2".
+    let v2 = !matches!(g.entry.gid_type, GidType::Ib | GidType::RoceV1);
+    let suffix = if link_layer.as_raw() == 2 {
+        if v2 {
+            ", RoCE v2"
+        } else {
+            ", RoCE v1"
+        }
+    } else {
+        ""
+    };
+    let i = g.entry.index as i32;
+    if v2 {
+        line!(o, "\t\t\tGID[{i:3}]:\t\t{}{suffix}", inet_ntop6(&raw));
+    } else {
+        let mut s = String::new();
+        for (k, pair) in raw.chunks(2).enumerate() {
+            if k > 0 {
+                s.push(':');
+            }
+            let _ = write!(s, "{:02x}{:02x}", pair[0], pair[1]);
+        }
+        line!(o, "\t\t\tGID[{i:3}]:\t\t{s}{suffix}");
+    }
+}
+
+fn port_block(o: &mut String, pr: &PortReport, verbose: bool, transport: TransportType) {
+    port_lines(o, &pr.attr, pr.num, verbose, transport);
+    if verbose {
+        for g in &pr.gids {
+            gid_line(o, g, pr.attr.link_layer);
+        }
+    }
+}
+
+/// The error line for a failure (with its newline).
+pub fn failure_line(f: &Failure, name: &str, flavor: Flavor) -> String {
+    let detail = |s: &str| match (flavor, f.error()) {
+        (Flavor::Uverbs, Some(e)) => format!("{s}: {e}\n"),
+        _ => format!("{s}\n"),
+    };
+    match f {
+        Failure::Open(e) => match flavor {
+            Flavor::Compat => "Failed to open device\n".to_string(),
+            Flavor::Uverbs => format!("uverbs: {e}\n"),
+        },
+        Failure::QueryDevice(_) => detail("Failed to query device props"),
+        Failure::BadPort { .. } => "Invalid port requested for device\n".to_string(),
+        Failure::QueryPort(p, _) => detail(&format!("Failed to query port {p} props")),
+        Failure::QueryGid(p, i, _) => detail(&format!(
+            "Failed to query gid to port {p}, index {}",
+            *i as i32
+        )),
+        Failure::QueryGidTable(_) => detail(&format!("Failed to query the GID table of {name}")),
+    }
+}
+
+/// Renders one device as `ibv_devinfo` prints it: stdout text and stderr text.
+pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, String) {
+    let mut o = String::new();
+    let mut e = String::new();
+    let early = matches!(
+        r.failure,
+        Some(Failure::Open(_) | Failure::QueryDevice(_) | Failure::BadPort { .. })
+    );
+    let attr = match (&r.attr, early) {
+        (Some(a), false) => a,
+        _ => {
+            if let Some(f) = &r.failure {
+                e.push_str(&failure_line(f, &r.ident.name, flavor));
+            }
+            return (o, e);
+        }
+    };
+    let transport = r.ident.transport();
+    line!(o, "hca_id:\t{}", r.ident.name);
+    line!(
+        o,
+        "\ttransport:\t\t\t{} ({})",
+        transport_str(transport),
+        transport.as_raw()
+    );
+    if !attr.fw_ver.is_empty() {
+        line!(o, "\tfw_ver:\t\t\t\t{}", attr.fw_ver);
+    }
+    line!(o, "\tnode_guid:\t\t\t{}", guid_str(attr.node_guid.0));
+    line!(
+        o,
+        "\tsys_image_guid:\t\t\t{}",
+        guid_str(attr.sys_image_guid.0)
+    );
+    line!(o, "\tvendor_id:\t\t\t0x{:04x}", attr.vendor_id);
+    line!(o, "\tvendor_part_id:\t\t\t{}", attr.vendor_part_id as i32);
+    line!(o, "\thw_ver:\t\t\t\t0x{:X}", attr.hw_ver);
+    if let Some(b) = &r.board_id {
+        line!(o, "\tboard_id:\t\t\t{}", String::from_utf8_lossy(b));
+    }
+    line!(o, "\tphys_port_cnt:\t\t\t{}", attr.phys_port_cnt);
+    if verbose {
+        verbose_device(&mut o, attr, r.num_comp_vectors);
+    }
+    for pr in &r.ports {
+        port_block(&mut o, pr, verbose, transport);
+        if let Some(f @ Failure::QueryGid(p, _, _)) = &r.failure {
+            if *p == pr.num {
+                e.push_str(&failure_line(f, &r.ident.name, flavor));
+                return (o, e);
+            }
+        }
+        o.push('\n');
+    }
+    if let Some(f @ Failure::QueryPort(..)) = &r.failure {
+        e.push_str(&failure_line(f, &r.ident.name, flavor));
+    }
+    (o, e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ntop(s: &str) -> String {
+        let a: std::net::Ipv6Addr = s.parse().unwrap();
+        inet_ntop6(&a.octets())
+    }
+
+    #[test]
+    fn inet_ntop_like_glibc() {
+        assert_eq!(
+            ntop("fe80::f406:94ff:fe33:4244"),
+            "fe80::f406:94ff:fe33:4244"
+        );
+        assert_eq!(ntop("::ffff:169.254.1.1"), "::ffff:169.254.1.1");
+        // IPv4-compatible: glibc prints a dotted tail (Rust does not).
+        assert_eq!(ntop("::1.2.3.4"), "::1.2.3.4");
+        assert_eq!(ntop("::1"), "::1");
+        assert_eq!(ntop("::"), "::");
+        assert_eq!(ntop("1::"), "1::");
+        assert_eq!(ntop("1:0:0:2:0:0:0:3"), "1:0:0:2::3");
+        assert_eq!(ntop("1:0:0:2:0:0:3:4"), "1::2:0:0:3:4");
+        assert_eq!(ntop("1:0:2:3:4:5:6:7"), "1:0:2:3:4:5:6:7");
+        assert_eq!(ntop("2001:db8::ffff:0:1"), "2001:db8::ffff:0:1");
+    }
+
+    use crate::json::tests::rxe0_fixture;
+    use uverbs::error::{Error, Op};
+
+    fn einval(what: &'static str) -> Error {
+        Error::InvalidArgument {
+            op: Op::new(what, "rxe0"),
+            errno: rustix::io::Errno::INVAL,
+        }
+    }
+
+    #[test]
+    fn unknown_device_cap_flags_ex_of_linux_6_12() {
+        // rxe on 6.12 (observed): bits 38-40 (flush and atomic write) are unknown to
+        // rdma-core 44.
+        let mut r = rxe0_fixture();
+        if let Some(a) = r.attr.as_mut() {
+            a.device_cap_flags_ex =
+                uverbs::types::DeviceCapFlags::from_bits_retain(0x1C0_0122_3C76);
+        }
+        let (out, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(out.contains(
+            "\tdevice_cap_flags_ex:\t\t0x1C001223C76\n\t\t\t\t\tUnknown flags: 0x1C000000000\n\ttso_caps:"
+        ));
+    }
+
+    #[test]
+    fn gid_failure_stops_inside_the_port() {
+        let mut r = rxe0_fixture();
+        r.failure = Some(Failure::QueryGid(1, 5, einval("QUERY_GID_ENTRY")));
+        let (out, err) = render_hca(&r, true, Flavor::Compat);
+        assert!(
+            out.ends_with("GID[  1]:\t\t::ffff:169.254.1.1, RoCE v2\n"),
+            "{out}"
+        );
+        assert_eq!(err, "Failed to query gid to port 1, index 5\n");
+        assert_eq!(r.rc(), -1);
+        let (_, err) = render_hca(&r, true, Flavor::Uverbs);
+        assert!(err.starts_with("Failed to query gid to port 1, index 5: QUERY_GID_ENTRY on rxe0"));
+    }
+
+    #[test]
+    fn early_failures() {
+        let mut r = rxe0_fixture();
+        r.failure = Some(Failure::BadPort {
+            port: 2,
+            port_count: 1,
+        });
+        assert_eq!(
+            render_hca(&r, false, Flavor::Compat),
+            (String::new(), "Invalid port requested for device\n".into())
+        );
+        assert_eq!(r.rc(), 4);
+        r.failure = Some(Failure::QueryDevice(einval("QUERY_DEVICE")));
+        assert_eq!(
+            render_hca(&r, false, Flavor::Compat).1,
+            "Failed to query device props\n"
+        );
+        assert_eq!(r.rc(), 2);
+        r.attr = None;
+        r.failure = Some(Failure::Open(Error::PermissionDenied {
+            op: Op::new("open", "rxe0"),
+            path: "/dev/infiniband/uverbs0".into(),
+            hint: "run as root",
+        }));
+        assert_eq!(
+            render_hca(&r, false, Flavor::Compat),
+            (String::new(), "Failed to open device\n".into())
+        );
+        assert_eq!(
+            render_hca(&r, false, Flavor::Uverbs).1,
+            "uverbs: open on rxe0: permission denied opening /dev/infiniband/uverbs0: run as root\n"
+        );
+        assert_eq!(r.rc(), 1);
+    }
+
+    #[test]
+    fn port_failure_after_the_ports_before_it() {
+        let mut r = rxe0_fixture();
+        r.failure = Some(Failure::QueryPort(2, einval("QUERY_PORT")));
+        let (out, err) = render_hca(&r, false, Flavor::Compat);
+        assert!(out.ends_with("link_layer:\t\tEthernet\n\n"));
+        assert_eq!(err, "Failed to query port 2 props\n");
+        assert_eq!(r.rc(), 22);
+    }
+}

@@ -1,0 +1,632 @@
+//! The `uverbs` command against rdma-core's `ibv_devinfo` and `ibv_devices`, on real
+//! devices: run in a VM guest that has rxe/siw devices and rdma-core's tools on PATH.
+//!
+//! Ignored on the host (it needs real devices); run with --include-ignored it needs two
+//! variables, and fails without them:
+//!   UVERBS_TEST_DEVICES  the devices to exercise, comma-separated (rxe0,siw0)
+//!   UVERBS_BIN           the uverbs binary in the guest
+//!
+//! Every case runs rdma-core's tool and ours, as `uverbs devinfo ARGS` and through a
+//! symlink named `ibv_devinfo` (argv[0] "ibv_devinfo", as rdma-core's is when found on
+//! PATH), and requires the same stdout, stderr and exit status, byte for byte. Cases of
+//! argument errors run through the symlink only: there `uverbs devinfo` deliberately
+//! prints one line and exits 2. A JSON case checks that `uverbs devinfo --json` is
+//! valid JSON with one entry per device and the port states of the text output.
+//!
+//! In the guest:
+//!   UVERBS_TEST_DEVICES=rxe0,siw0 UVERBS_BIN=/path/uverbs cli_compat-HASH --test-threads=1
+
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::Command;
+
+#[derive(Debug, PartialEq, Eq)]
+struct Run {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    status: Option<i32>,
+}
+
+fn run(cmd: &mut Command) -> Run {
+    match cmd.output() {
+        Ok(o) => Run {
+            stdout: o.stdout,
+            stderr: o.stderr,
+            status: o.status.code(),
+        },
+        Err(e) => Run {
+            stdout: Vec::new(),
+            stderr: format!("<could not run {cmd:?}: {e}>").into_bytes(),
+            status: None,
+        },
+    }
+}
+
+/// A small line diff (longest common subsequence), `-` rdma-core, `+` uverbs.
+fn diff(a: &[u8], b: &[u8]) -> String {
+    let a: Vec<String> = String::from_utf8_lossy(a)
+        .lines()
+        .map(|l| l.replace('\t', "\\t"))
+        .collect();
+    let b: Vec<String> = String::from_utf8_lossy(b)
+        .lines()
+        .map(|l| l.replace('\t', "\\t"))
+        .collect();
+    let (n, m) = (a.len(), b.len());
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (0, 0);
+    let mut out = String::new();
+    let mut shown = 0;
+    while (i < n || j < m) && shown < 80 {
+        if i < n && j < m && a[i] == b[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out.push_str(&format!("    - {:4} {}\n", i + 1, a[i]));
+            i += 1;
+        } else {
+            out.push_str(&format!("    + {:4} {}\n", j + 1, b[j]));
+            j += 1;
+        }
+        shown += 1;
+    }
+    if out.is_empty() {
+        out.push_str("    (the same lines; they differ in the final newline)\n");
+    }
+    out
+}
+
+/// Compares two runs; returns a report of the differences.
+fn compare(what: &str, reference: &Run, ours: &Run) -> Option<String> {
+    if reference == ours {
+        return None;
+    }
+    let mut r = format!("DIFFERENT: {what}\n");
+    if reference.status != ours.status {
+        r.push_str(&format!(
+            "  exit status: rdma-core {:?}, uverbs {:?}\n",
+            reference.status, ours.status
+        ));
+    }
+    if reference.stdout != ours.stdout {
+        r.push_str("  stdout (- rdma-core, + uverbs):\n");
+        r.push_str(&diff(&reference.stdout, &ours.stdout));
+    }
+    if reference.stderr != ours.stderr {
+        r.push_str("  stderr (- rdma-core, + uverbs):\n");
+        r.push_str(&diff(&reference.stderr, &ours.stderr));
+    }
+    Some(r)
+}
+
+struct Env {
+    devices: Vec<String>,
+    bin: PathBuf,
+    links: PathBuf,
+}
+
+fn setup(tag: &str) -> Option<Env> {
+    let (Some(devs), Some(bin)) = (
+        std::env::var_os("UVERBS_TEST_DEVICES"),
+        std::env::var_os("UVERBS_BIN"),
+    ) else {
+        panic!(
+            "{tag}: no comparison with rdma-core can be made here: set UVERBS_TEST_DEVICES=rxe0,siw0 and UVERBS_BIN=/path/to/uverbs in a VM guest with rdma-core's ibv_devinfo and ibv_devices on PATH (tests/vm/run-tests.sh does)"
+        );
+    };
+    let devices: Vec<String> = devs
+        .to_string_lossy()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    assert!(!devices.is_empty(), "UVERBS_TEST_DEVICES names no device");
+    let bin = PathBuf::from(bin);
+    assert!(bin.is_file(), "UVERBS_BIN={} is not a file", bin.display());
+    let links =
+        std::env::temp_dir().join(format!("uverbs-cli-compat-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&links);
+    std::fs::create_dir_all(&links).expect("temp dir");
+    for name in ["ibv_devinfo", "ibv_devices"] {
+        std::os::unix::fs::symlink(&bin, links.join(name)).expect("symlink");
+    }
+    Some(Env {
+        devices,
+        bin,
+        links,
+    })
+}
+
+/// The same with stdout and stderr into one file (`>file 2>&1`): the interleaving of
+/// the two streams, which depends on stdio buffering, must match too.
+fn combined(cmd: &mut Command, file: &std::path::Path) -> Run {
+    let f = std::fs::File::create(file).expect("temp file");
+    let g = f.try_clone().expect("dup");
+    let status = cmd.stdout(f).stderr(g).status().ok().and_then(|s| s.code());
+    Run {
+        stdout: std::fs::read(file).unwrap_or_default(),
+        stderr: Vec::new(),
+        status,
+    }
+}
+
+/// rdma-core's tool, found on PATH.
+fn reference(tool: &str, args: &[String]) -> Run {
+    run(Command::new(tool).args(args))
+}
+
+/// Ours through the symlink, with argv[0] as rdma-core's gets it.
+fn via_link(env: &Env, tool: &str, args: &[String]) -> Run {
+    run(Command::new(env.links.join(tool)).arg0(tool).args(args))
+}
+
+/// Ours as a subcommand: `uverbs devinfo ARGS`.
+fn via_subcommand(env: &Env, sub: &str, args: &[String]) -> Run {
+    run(Command::new(&env.bin).arg(sub).args(args))
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn devinfo_and_devices_match_rdma_core() {
+    let Some(env) = setup("text") else { return };
+    // (arguments, compare `uverbs devinfo` too)
+    let mut cases: Vec<(Vec<String>, bool)> =
+        vec![(s(&[]), true), (s(&["-v"]), true), (s(&["-l"]), true)];
+    for d in &env.devices {
+        cases.push((s(&["-d", d]), true));
+        cases.push((s(&["-d", d, "-v"]), true));
+        cases.push((s(&["-d", d, "-i", "1"]), true));
+        cases.push((s(&["-d", d, "-i", "2"]), true));
+        cases.push((s(&["-d", d, "-i", "1", "-v"]), true));
+        cases.push((
+            s(&[&format!("--ib-dev={d}"), "--ib-port", "1", "--verbose"]),
+            true,
+        ));
+        // getopt and strtol details: clusters, hex, 8-bit truncation.
+        cases.push((s(&[&format!("-vd{d}"), "-i", "0x1"]), false));
+        cases.push((s(&["-d", d, "-i", "257"]), false));
+    }
+    cases.extend([
+        (s(&["-d", "nosuch"]), true),
+        (s(&["-i", "1"]), true),
+        (s(&["-i", "2"]), true),
+        (s(&["-v", "-i", "1"]), true),
+        // Argument errors: rdma-core's messages and usage (symlink only).
+        (s(&["-i", "0"]), false),
+        (s(&["-i", "-1"]), false),
+        (s(&["-x"]), false),
+        (s(&["-d"]), false),
+        (s(&["--ib"]), false),
+        (s(&["--list=3"]), false),
+        (s(&["--ib-dev"]), false),
+        (s(&["--foo=bar"]), false),
+        (s(&["--verb", "-l"]), false),
+        (s(&["-l", "-x"]), false),
+        (s(&["extra", "-l"]), false),
+        (s(&["--", "-x"]), false),
+    ]);
+
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (args, subcommand_too) in &cases {
+        let want = reference("ibv_devinfo", args);
+        assert!(
+            want.status.is_some(),
+            "rdma-core's ibv_devinfo did not run: {}",
+            String::from_utf8_lossy(&want.stderr)
+        );
+        let what = format!("ibv_devinfo {}", args.join(" "));
+        failures.extend(compare(
+            &format!("{what} (symlink)"),
+            &want,
+            &via_link(&env, "ibv_devinfo", args),
+        ));
+        compared += 1;
+        if !want.stderr.is_empty() && !want.stdout.is_empty() {
+            let file = env.links.join("combined");
+            let want = combined(Command::new("ibv_devinfo").args(args), &file);
+            let got = combined(
+                Command::new(env.links.join("ibv_devinfo"))
+                    .arg0("ibv_devinfo")
+                    .args(args),
+                &file,
+            );
+            failures.extend(compare(
+                &format!("{what} >file 2>&1 (symlink)"),
+                &want,
+                &got,
+            ));
+            compared += 1;
+        }
+        if *subcommand_too {
+            failures.extend(compare(
+                &format!("uverbs devinfo {}", args.join(" ")),
+                &want,
+                &via_subcommand(&env, "devinfo", args),
+            ));
+            compared += 1;
+        }
+    }
+    for args in [s(&[]), s(&["-v", "ignored"])] {
+        let want = reference("ibv_devices", &args);
+        let what = format!("ibv_devices {}", args.join(" "));
+        failures.extend(compare(
+            &format!("{what} (symlink)"),
+            &want,
+            &via_link(&env, "ibv_devices", &args),
+        ));
+        compared += 1;
+        if args.is_empty() {
+            failures.extend(compare(
+                "uverbs devices",
+                &want,
+                &via_subcommand(&env, "devices", &args),
+            ));
+            compared += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&env.links);
+    println!(
+        "compared {compared} runs with rdma-core; {} differ",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+// ---- a minimal JSON reader (validity, and what the checks below need) ----
+
+#[derive(Debug, Clone, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(v) => v.iter().find(|(k, _)| k == key).map(|(_, x)| x),
+            _ => None,
+        }
+    }
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(v) => v,
+            _ => &[],
+        }
+    }
+    fn str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn num(&self) -> Option<f64> {
+        match self {
+            Json::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+struct Parser<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+    fn err<T>(&self, what: &str) -> Result<T, String> {
+        Err(format!("{what} at byte {}", self.i))
+    }
+    fn lit(&mut self, s: &str, v: Json) -> Result<Json, String> {
+        if self.b[self.i..].starts_with(s.as_bytes()) {
+            self.i += s.len();
+            Ok(v)
+        } else {
+            self.err("bad literal")
+        }
+    }
+    fn value(&mut self) -> Result<Json, String> {
+        self.ws();
+        match self.b.get(self.i) {
+            None => self.err("unexpected end"),
+            Some(b'n') => self.lit("null", Json::Null),
+            Some(b't') => self.lit("true", Json::Bool(true)),
+            Some(b'f') => self.lit("false", Json::Bool(false)),
+            Some(b'"') => Ok(Json::Str(self.string()?)),
+            Some(b'[') => {
+                self.i += 1;
+                let mut v = Vec::new();
+                self.ws();
+                if self.b.get(self.i) == Some(&b']') {
+                    self.i += 1;
+                    return Ok(Json::Arr(v));
+                }
+                loop {
+                    v.push(self.value()?);
+                    self.ws();
+                    match self.b.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b']') => {
+                            self.i += 1;
+                            return Ok(Json::Arr(v));
+                        }
+                        _ => return self.err("expected , or ]"),
+                    }
+                }
+            }
+            Some(b'{') => {
+                self.i += 1;
+                let mut v = Vec::new();
+                self.ws();
+                if self.b.get(self.i) == Some(&b'}') {
+                    self.i += 1;
+                    return Ok(Json::Obj(v));
+                }
+                loop {
+                    self.ws();
+                    if self.b.get(self.i) != Some(&b'"') {
+                        return self.err("expected a key");
+                    }
+                    let k = self.string()?;
+                    self.ws();
+                    if self.b.get(self.i) != Some(&b':') {
+                        return self.err("expected :");
+                    }
+                    self.i += 1;
+                    v.push((k, self.value()?));
+                    self.ws();
+                    match self.b.get(self.i) {
+                        Some(b',') => self.i += 1,
+                        Some(b'}') => {
+                            self.i += 1;
+                            return Ok(Json::Obj(v));
+                        }
+                        _ => return self.err("expected , or }"),
+                    }
+                }
+            }
+            Some(c) if *c == b'-' || c.is_ascii_digit() => {
+                let start = self.i;
+                if self.b[self.i] == b'-' {
+                    self.i += 1;
+                }
+                let digits = |p: &mut Self| {
+                    let s = p.i;
+                    while p.i < p.b.len() && p.b[p.i].is_ascii_digit() {
+                        p.i += 1;
+                    }
+                    p.i > s
+                };
+                if !digits(self) {
+                    return self.err("bad number");
+                }
+                if self.b[start..].starts_with(b"0") && self.i - start > 1
+                    || self.b[start..].starts_with(b"-0") && self.i - start > 2
+                {
+                    return self.err("leading zero");
+                }
+                if self.b.get(self.i) == Some(&b'.') {
+                    self.i += 1;
+                    if !digits(self) {
+                        return self.err("bad fraction");
+                    }
+                }
+                if matches!(self.b.get(self.i), Some(b'e' | b'E')) {
+                    self.i += 1;
+                    if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
+                        self.i += 1;
+                    }
+                    if !digits(self) {
+                        return self.err("bad exponent");
+                    }
+                }
+                let t = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("x");
+                t.parse().map(Json::Num).or_else(|_| self.err("bad number"))
+            }
+            Some(_) => self.err("unexpected character"),
+        }
+    }
+    fn string(&mut self) -> Result<String, String> {
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            let Some(&c) = self.b.get(self.i) else {
+                return self.err("unterminated string");
+            };
+            self.i += 1;
+            match c {
+                b'"' => return String::from_utf8(out).or_else(|_| self.err("bad UTF-8")),
+                b'\\' => {
+                    let Some(&e) = self.b.get(self.i) else {
+                        return self.err("bad escape");
+                    };
+                    self.i += 1;
+                    match e {
+                        b'"' | b'\\' | b'/' => out.push(e),
+                        b'n' => out.push(b'\n'),
+                        b't' => out.push(b'\t'),
+                        b'r' => out.push(b'\r'),
+                        b'b' => out.push(8),
+                        b'f' => out.push(12),
+                        b'u' => {
+                            let h = self.b.get(self.i..self.i + 4).ok_or("short \\u")?;
+                            let v = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("x"), 16)
+                                .or_else(|_| self.err("bad \\u"))?;
+                            self.i += 4;
+                            let ch = char::from_u32(v).unwrap_or('\u{fffd}');
+                            out.extend_from_slice(ch.to_string().as_bytes());
+                        }
+                        _ => return self.err("bad escape"),
+                    }
+                }
+                c if c < 0x20 => return self.err("control character in string"),
+                c => out.push(c),
+            }
+        }
+    }
+}
+
+fn parse_json(text: &[u8]) -> Result<Json, String> {
+    let mut p = Parser { b: text, i: 0 };
+    let v = p.value()?;
+    p.ws();
+    if p.i != text.len() {
+        return p.err("trailing data");
+    }
+    Ok(v)
+}
+
+/// (device, port, state number) from `ibv_devinfo` text.
+fn text_port_states(text: &str) -> Vec<(String, u32, f64)> {
+    let mut out = Vec::new();
+    let (mut dev, mut port) = (String::new(), 0u32);
+    for l in text.lines() {
+        if let Some(d) = l.strip_prefix("hca_id:\t") {
+            dev = d.to_string();
+        } else if let Some(p) = l.strip_prefix("\t\tport:\t") {
+            port = p.trim().parse().unwrap_or(0);
+        } else if let Some(s) = l.strip_prefix("\t\t\tstate:\t\t\t") {
+            let n = s
+                .rsplit_once('(')
+                .and_then(|(_, r)| r.trim_end_matches(')').parse().ok())
+                .unwrap_or(-1.0);
+            out.push((dev.clone(), port, n));
+        }
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn json_is_valid_and_agrees_with_text() {
+    let Some(env) = setup("json") else { return };
+    let json = run(Command::new(&env.bin).args(["devinfo", "--json"]));
+    assert_eq!(
+        json.status,
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let doc = parse_json(&json.stdout).unwrap_or_else(|e| {
+        panic!(
+            "uverbs devinfo --json is not JSON: {e}\n{}",
+            String::from_utf8_lossy(&json.stdout)
+        )
+    });
+    assert_eq!(doc.get("schema_version").and_then(Json::num), Some(1.0));
+    let devs = doc.get("devices").map(Json::arr).unwrap_or(&[]);
+
+    let list = reference("ibv_devinfo", &s(&["-l"]));
+    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix('\t').map(String::from))
+        .collect();
+    let json_names: Vec<String> = devs
+        .iter()
+        .filter_map(|d| d.get("name").and_then(Json::str).map(String::from))
+        .collect();
+    assert_eq!(
+        json_names, names,
+        "one JSON entry per device, in ibv_devinfo's order"
+    );
+    for d in &env.devices {
+        assert!(json_names.contains(d), "{d} is missing from the JSON");
+    }
+
+    let text = reference("ibv_devinfo", &[]);
+    let want = text_port_states(&String::from_utf8_lossy(&text.stdout));
+    let mut got = Vec::new();
+    for d in devs {
+        assert_eq!(
+            d.get("error"),
+            Some(&Json::Null),
+            "device error in JSON: {d:?}"
+        );
+        let name = d.get("name").and_then(Json::str).unwrap_or("").to_string();
+        for p in d.get("ports").map(Json::arr).unwrap_or(&[]) {
+            let port = p.get("port").and_then(Json::num).unwrap_or(0.0) as u32;
+            let st = p
+                .get("state")
+                .and_then(|s| s.get("value"))
+                .and_then(Json::num)
+                .unwrap_or(-1.0);
+            got.push((name.clone(), port, st));
+        }
+    }
+    assert_eq!(got, want, "port states of --json and of ibv_devinfo");
+
+    let devices = run(Command::new(&env.bin).args(["devices", "--json"]));
+    assert_eq!(devices.status, Some(0));
+    let ddoc = parse_json(&devices.stdout).expect("uverbs devices --json is not JSON");
+    assert_eq!(
+        ddoc.get("devices").map(|v| v.arr().len()),
+        Some(names.len()),
+        "uverbs devices --json: one entry per device"
+    );
+    let _ = std::fs::remove_dir_all(&env.links);
+}
+
+#[test]
+fn diff_self_check() {
+    let d = diff(b"a\nb\tx\nc\n", b"a\nB\nc\nd\n");
+    assert_eq!(d, "    -    2 b\\tx\n    +    2 B\n    +    4 d\n");
+    assert!(compare(
+        "same",
+        &Run {
+            stdout: vec![],
+            stderr: vec![],
+            status: Some(0)
+        },
+        &Run {
+            stdout: vec![],
+            stderr: vec![],
+            status: Some(0)
+        }
+    )
+    .is_none());
+}
+
+#[test]
+fn json_reader_self_check() {
+    assert!(parse_json(br#"{"a": [1, -2.5e3, "x\n\u00e9", null, true], "b": {}}"#).is_ok());
+    for bad in [
+        &b"{"[..],
+        b"[1,]",
+        b"{\"a\" 1}",
+        b"01",
+        b"\"\x01\"",
+        b"[] x",
+        b"nul",
+    ] {
+        assert!(
+            parse_json(bad).is_err(),
+            "{:?}",
+            String::from_utf8_lossy(bad)
+        );
+    }
+}
