@@ -80,9 +80,10 @@ impl<'a, const N: usize> IoctlBuf<'a, N> {
         })
     }
 
-    /// A `PTR_IN` buffer: inline when it has 8 bytes or less, else by pointer.
+    /// A `PTR_IN` buffer: inline when it has 8 bytes or less, else by pointer. The
+    /// kernel's `len` is 16 bits: a longer buffer is sent as its first 65535 bytes.
     pub fn ptr_in(&mut self, attr_id: u16, data: &'a [u8], mandatory: bool) -> AttrSlot {
-        let len = u16::try_from(data.len()).expect("attribute longer than 64 KiB");
+        let len = u16::try_from(data.len()).unwrap_or(u16::MAX);
         let value = if data.len() <= 8 {
             let mut inline = [0u8; 8];
             inline[..data.len()].copy_from_slice(data);
@@ -99,9 +100,10 @@ impl<'a, const N: usize> IoctlBuf<'a, N> {
         })
     }
 
-    /// A `PTR_OUT` buffer, always by pointer.
+    /// A `PTR_OUT` buffer, always by pointer. The kernel's `len` is 16 bits: of a longer
+    /// buffer only the first 65535 bytes are offered (never more than the slice).
     pub fn ptr_out(&mut self, attr_id: u16, out: &'a mut [u8], mandatory: bool) -> AttrSlot {
-        let len = u16::try_from(out.len()).expect("attribute longer than 64 KiB");
+        let len = u16::try_from(out.len()).unwrap_or(u16::MAX);
         self.push(ib_uverbs_attr {
             attr_id,
             len,

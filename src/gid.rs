@@ -104,7 +104,11 @@ impl Context {
     /// `gid_tbl_len`.
     #[doc(alias = "ibv_query_gid_table")]
     pub fn query_gid_table(&self, max_entries: usize) -> Result<Vec<GidEntry>> {
-        let mut raw = vec![ib_uverbs_gid_entry::default(); max_entries.max(1)];
+        // The attribute length is 16 bits: at most 2047 entries of 32 bytes per call.
+        // The kernel returns valid entries only, so this bounds tables of up to 2047
+        // valid GIDs; a larger table makes the kernel answer EINVAL.
+        let cap = usize::from(u16::MAX) / core::mem::size_of::<ib_uverbs_gid_entry>();
+        let mut raw = vec![ib_uverbs_gid_entry::default(); max_entries.clamp(1, cap)];
         let mut n = 0u64;
         let mut buf = method::query_gid_table(self.driver_id(), &mut raw, &mut n);
         match self.ioctl(&mut buf) {
@@ -119,7 +123,10 @@ impl Context {
                 }
                 Ok(all)
             }
-            Err(e) => Err(Error::from_errno(Op::new("QUERY_GID_TABLE", self.name()), e)),
+            Err(e) => Err(Error::from_errno(
+                Op::new("QUERY_GID_TABLE", self.name()),
+                e,
+            )),
         }
     }
 
@@ -245,7 +252,10 @@ pub fn netdev_name(sysfs_root: &Path, ifindex: u32) -> Option<String> {
     if ifindex == 0 {
         return None;
     }
-    for ent in std::fs::read_dir(sysfs_root.join("class/net")).ok()?.flatten() {
+    for ent in std::fs::read_dir(sysfs_root.join("class/net"))
+        .ok()?
+        .flatten()
+    {
         let name = ent.file_name().to_string_lossy().into_owned();
         if ifindex_of(sysfs_root, &name) == Some(ifindex) {
             return Some(name);

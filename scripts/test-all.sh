@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# test-all.sh - the whole test suite of uverbs, as CI runs it (.ci/run calls this).
+#
+#   1. setup       packages, the musl target (scripts/setup.sh)
+#   2. lint        cargo fmt --check, cargo clippy --all-targets -D warnings
+#   3. host tests  cargo test: unit tests, golden bytes, decoding of captured kernel
+#                  answers, discovery fixtures, the CLI, fuzzing, and the ABI check
+#                  against the system headers (Linux 6.1) and rdma-core's verbs.h
+#   4. ABI 6.12    the ABI check against Debian's linux-headers-6.12 uapi headers
+#   5. VM tests    tests/vm/run-tests.sh: every device test inside a real kernel (6.1 and
+#                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass
+#   6. static      the release musl binary: size, static linking, and a run in a guest
+#                  chroot that holds no libc file at all
+# The time of each phase is printed at the end. Env: UVERBS_VM_KERNELS (default
+# "6.1 6.12"), UVERBS_SKIP_VM=1 to stop after phase 4 (not for CI).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export CARGO_TERM_COLOR=never
+
+declare -a SUMMARY=()
+t_all=$SECONDS
+phase() { # NAME COMMAND...
+  local name=$1 t=$SECONDS rc=0
+  shift
+  echo "==== $name" >&2
+  "$@" || rc=$?
+  SUMMARY+=("$(printf '%-12s %5ss  %s' "$name" $((SECONDS - t)) "$([ $rc = 0 ] && echo ok || echo "FAILED ($rc)")")")
+  if [ $rc != 0 ]; then
+    summary
+    echo "test-all: phase '$name' failed" >&2
+    exit $rc
+  fi
+}
+summary() {
+  echo "==== phase times" >&2
+  printf '%s\n' "${SUMMARY[@]}" >&2
+  echo "total        $((SECONDS - t_all))s" >&2
+}
+
+lint() {
+  cargo fmt --all -- --check
+  cargo clippy --all-targets -- -D warnings
+}
+abi_612() {
+  local hdr
+  hdr=$(bash abi/headers-6.12.sh)
+  UVERBS_ABI_HEADERS=$hdr cargo test --test abi_check -- --nocapture 2>&1 | grep -E "ABI check|test result|FAIL|panicked|mismatch" 
+  test "${PIPESTATUS[0]}" = 0
+}
+static_bin() {
+  cargo build --release --target x86_64-unknown-linux-musl --bin uverbs
+  local bin=target/x86_64-unknown-linux-musl/release/uverbs
+  echo "static binary: $(stat -c %s "$bin") bytes (stripped), $(file -b "$bin" | cut -d, -f1-4)"
+  if readelf -d "$bin" 2>/dev/null | grep -q NEEDED; then
+    echo "the release binary needs shared libraries" >&2
+    return 1
+  fi
+  [ "$(stat -c %s "$bin")" -le 1048576 ] || { echo "larger than 1 MiB" >&2; return 1; }
+  # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
+  bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
+    'R=/nolibc; mkdir -p $R/dev $R/sys $R/proc && cp /uverbs/uverbs $R/ && ln -s uverbs $R/ibv_devinfo &&
+     mount --bind /dev $R/dev && mount --bind /sys $R/sys && mount -t proc proc $R/proc &&
+     ! find $R -name "libc*" -o -name "ld-linux*" | grep -q . &&
+     chroot $R /uverbs devinfo -v > /tmp/a && chroot $R /ibv_devinfo -v > /tmp/b &&
+     ibv_devinfo -v > /tmp/r && cmp /tmp/r /tmp/a && cmp /tmp/r /tmp/b &&
+     echo "no-libc guest: uverbs devinfo -v and its ibv_devinfo personality equal rdma-core"'
+}
+
+: "${UVERBS_VM_KERNELS:=6.1 6.12}"
+export UVERBS_VM_KERNELS
+phase setup bash scripts/setup.sh
+phase lint lint
+phase host-tests cargo test --no-fail-fast
+phase abi-6.12 abi_612
+if [ "${UVERBS_SKIP_VM:-0}" != 1 ]; then
+  phase vm-tests bash tests/vm/run-tests.sh
+  phase static static_bin
+fi
+summary

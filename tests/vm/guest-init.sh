@@ -1,0 +1,129 @@
+#!/bin/sh
+# /init of the uverbs test VM (runs as PID 1 under dash; see rig.sh).
+#
+# Channels:  ttyS0 = kernel console + this script's setup log (the host keeps
+#            it in a log file, shows it with --verbose or on failure);
+#            ttyS1 = the command's stdout+stderr between marker lines that
+#            carry a per-run nonce, then the exit status.  Nothing else ever
+#            writes to ttyS1, so console noise cannot mix with test output.
+#
+# /rig/config (written by rig.sh for each run) sets:
+#   RIG_NONCE RIG_RXE RIG_SIW RIG_KERNEL RIG_MODULES RIG_WAIT RIG_VERBOSE
+# /rig/env holds the --env exports, /rig/cmd the command (a shell script).
+
+export PATH=/uverbs:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs tmpfs /run
+. /rig/config
+
+OUT=/dev/ttyS1
+stty -F "$OUT" raw -echo 2>/dev/null   # no \n -> \r\n, no echo
+mark() { echo "@@uverbs-vm $RIG_NONCE $*" > "$OUT"; }
+now() { cut -d' ' -f1 /proc/uptime; }
+say() { echo "rig-guest: [$(now)] $*"; }
+
+# Everything between here and the command goes to the console only.
+setup() {
+  ip link set lo up || return 1
+
+  # ib_core ib_uverbs rdma_rxe siw dummy + crc modules (+ their
+  # dependencies), in one modprobe; /etc/modprobe.d gives dummy
+  # numdummies=0 (no stray dummy0).
+  modprobe -a $RIG_MODULES || return 1
+
+  # One 'ip -batch' and one 'rdma -b' for all links: starting a process
+  # costs milliseconds under TCG, and the scale test has 32 links.
+  # rxe<i> sits on dummy rxenet<i> with 169.254.<1+i>.1/24 (IPv4 GID at
+  # index 1); siw<i> on its own dummy siwnet<i> with 169.254.<129+i>.1/24.
+  : > /run/ip.batch
+  : > /run/rdma.batch
+  for kind in rxe siw; do
+    if [ $kind = rxe ]; then n=$RIG_RXE base=1; else n=$RIG_SIW base=129; fi
+    i=0
+    while [ $i -lt "$n" ]; do
+      nd=${kind}net$i
+      printf 'link add %s type dummy\nlink set %s up\naddr add 169.254.%d.1/24 dev %s\n' \
+        "$nd" "$nd" $((base + i)) "$nd" >> /run/ip.batch
+      echo "link add $kind$i type $kind netdev $nd" >> /run/rdma.batch
+      i=$((i + 1))
+    done
+  done
+  if [ -s /run/ip.batch ]; then
+    ip -batch /run/ip.batch || return 1
+    rdma -b /run/rdma.batch || return 1
+  fi
+
+  # Wait until all devices, their /dev/infiniband/uverbs* nodes, ACTIVE
+  # ports and the rxe IPv4 GIDs (index 1) are there.
+  want=$((RIG_RXE + RIG_SIW))
+  tries=$((RIG_WAIT * 10))
+  while :; do
+    missing=''
+    cnt=0
+    for f in /dev/infiniband/uverbs*; do [ -e "$f" ] && cnt=$((cnt + 1)); done
+    [ $cnt = "$want" ] || missing="uverbs-nodes:$cnt/$want"
+    for kind in rxe siw; do
+      if [ $kind = rxe ]; then n=$RIG_RXE; else n=$RIG_SIW; fi
+      i=0
+      while [ $i -lt "$n" ]; do
+        p=/sys/class/infiniband/$kind$i/ports/1
+        st=''
+        read -r st 2>/dev/null < "$p/state"
+        case $st in *ACTIVE*) ;; *) missing="$missing $kind$i:state=${st:-none}" ;; esac
+        if [ $kind = rxe ]; then
+          g=''
+          read -r g 2>/dev/null < "$p/gids/1"
+          case $g in ''|0000:0000:0000:0000:0000:0000:0000:0000) missing="$missing $kind$i:gid1" ;; esac
+        fi
+        i=$((i + 1))
+      done
+    done
+    [ -z "$missing" ] && return 0
+    tries=$((tries - 1))
+    if [ $tries -le 0 ]; then
+      echo "not ready after ${RIG_WAIT}s:$missing"
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+say "kernel $(uname -r), setting up $RIG_RXE rxe + $RIG_SIW siw"
+if setup > /run/setup.log 2>&1; then
+  [ "$RIG_VERBOSE" = 1 ] && cat /run/setup.log
+  say "ready: $(ls /sys/class/infiniband | tr '\n' ' ')"
+
+  # the command: cwd /uverbs (the added files), env from --env, stdin empty
+  mark BEGIN
+  (
+    cd /uverbs || exit 1
+    . /rig/env
+    exec /bin/sh /rig/cmd
+  ) < /dev/null > "$OUT" 2>&1
+  rc=$?
+  # (if the output did not end with a newline, the host finds the END
+  # marker in the middle of the last line)
+  mark "END status=$rc"
+  say "command exited with status $rc"
+
+  # kernel warnings/oopses that happened while the command ran: tell the host
+  if dmesg | grep -qE 'WARNING:|BUG:|Oops|Call Trace|general protection'; then
+    echo "@@uverbs-vm $RIG_NONCE KERNEL-SPLAT"
+    dmesg | grep -E -A 20 'WARNING:|BUG:|Oops|general protection' | head -n 80
+  fi
+else
+  echo "rig-guest: RDMA setup FAILED; setup log:"
+  cat /run/setup.log
+  echo "rig-guest: dmesg tail:"
+  dmesg | tail -n 40
+  mark SETUP-FAILED
+fi
+sync
+poweroff -f

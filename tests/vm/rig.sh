@@ -1,0 +1,680 @@
+#!/usr/bin/env bash
+# rig.sh - run a command inside a throw-away QEMU (TCG) VM that has a real
+# Linux RDMA stack: a Debian kernel with ib_core, ib_uverbs, Soft-RoCE (rxe)
+# and Soft-iWARP (siw) devices, plus rdma-core's user space.  The uverbs
+# device tests run there (see run-tests.sh); the host needs no RDMA at all.
+#
+# Usage: tests/vm/rig.sh [OPTIONS] [-- COMMAND...]
+#
+#   One COMMAND argument is a shell command line (run by sh -c); several
+#   arguments are run as they are (argv).  Without a command: a short device
+#   report.  The command runs as root under /bin/sh (dash) in /uverbs, where
+#   the --add files are, with /uverbs first on PATH, stdin empty.  Its
+#   stdout+stderr are streamed to stdout between two marker lines
+#       ----- uverbs-vm: begin output (...) -----
+#       ----- uverbs-vm: end output (exit status N) -----
+#   and rig.sh exits with the command's exit status.  Progress and timings go
+#   to stderr.
+#
+# Options:
+#   --kernel SERIES    kernel series from tests/vm/versions: 6.1 or 6.12
+#                      (default: the first line of that file, 6.1).
+#                      With --prepare, "all" prepares every series.
+#   --rxe N            rxe links rxe0..rxe<N-1>, each on its own dummy netdev
+#                      rxenet<i> with 169.254.<1+i>.1/24 (default 1, max 100)
+#   --siw N            siw links siw0..siw<N-1> on dummy siwnet<i> with
+#                      169.254.<129+i>.1/24 (default 1, max 100)
+#   --add FILE[:DEST]  copy FILE (or a directory) into the guest; DEST
+#                      defaults to /uverbs/<name>; a relative DEST is under
+#                      /uverbs.  Shared libraries of dynamic ELF files are
+#                      added too.  Repeatable.
+#   --env K=V          export K=V to the command.  Repeatable.  The guest
+#                      always exports UVERBS_VM_KERNEL (series, e.g. 6.12) and
+#                      UVERBS_VM_DEVICES (e.g. rxe0,siw0).
+#   --timeout S        kill the VM after S seconds (default 600)
+#   --mem MB           guest memory (default 2048; only touched pages cost)
+#   --smp N            guest CPUs (default 1)
+#   --log FILE         also save the guest console log to FILE
+#   --verbose          stream the guest console (kernel + setup) to stderr
+#   --prepare          only fill the cache (downloads, siw build, initramfs)
+#   --bump             rewrite tests/vm/versions to the newest kernels apt
+#                      offers now, then exit
+#   -h, --help
+#
+# Exit status: the command's own, or
+#   122  the RDMA setup in the guest failed (modules, links, ports not ACTIVE)
+#   123  the VM ended without reporting a status (crash, panic, oops)
+#   124  the VM timed out (--timeout)
+#   125  a host-side error (usage, download, build)
+# On 122-124 the tail of the guest console goes to stderr.
+#
+# Kernels: tests/vm/versions pins one Debian kernel package and version per
+# series.  If apt cannot download a pinned version any more (the security
+# archive drops old kernels), preparing fails with a message naming the
+# newest available package; run "tests/vm/rig.sh --bump" (or edit the
+# file) and commit.  With UVERBS_VM_FALLBACK=1 the newest package of the
+# same series is used instead, with a warning.  A warm cache never talks to
+# apt, so a cached pinned kernel keeps working.
+#
+# Cache: ${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}: downloaded .debs, the
+# extracted user space, per kernel the vmlinux, the module tree with the
+# out-of-tree siw.ko (Debian ships no siw), and the base initramfs.  Deleting
+# any part of it is safe: it is rebuilt on the next run.
+#
+# Host: Debian bookworm (amd64), root for the first preparation (apt-get
+# installs qemu-system-x86, gcc-12, make, binutils, xz-utils, zstd, libelf1
+# when missing).  No KVM needed; no network in the guest (no NIC at all).
+set -eEuo pipefail
+# a command failing unexpectedly (set -e) is a host-side error too
+trap 'rc=$?; [ $rc = 125 ] || echo "rig: error: unexpected failure (status $rc) at line $LINENO" >&2; exit 125' ERR
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SELF=$HERE/rig.sh
+VERSIONS=$HERE/versions
+GUEST_INIT=$HERE/guest-init.sh
+CACHE=${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}
+ARCH=x86_64-linux-gnu
+
+# user space taken from Debian's packages (never installed on the host)
+USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g libmnl0
+  libbsd0 libmd0 libcap2 libibverbs1 ibverbs-providers ibverbs-utils libnl-3-200
+  libnl-route-3-200 util-linux libcap-ng0"
+# modules loaded in the guest (their dependencies come along); the crc
+# modules are only loaded where they are modules (not built in)
+WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
+
+# ---------------------------------------------------------------- helpers
+msg() { echo "rig: $*" >&2; }
+die() { echo "rig: error: $*" >&2; exit 125; }
+usage() { sed -n '2,/^set -eEuo/{/^set -eEuo/d;s/^# \{0,1\}//;p}' "$SELF"; }
+now_us() { echo "${EPOCHREALTIME/./}"; }
+secs_since() { # start_us -> "12.3s"
+  local d=$((($(now_us) - $1) / 100000))
+  echo "$((d / 10)).$((d % 10))s"
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+
+SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
+ADDS=() ENVS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kernel) SERIES=${2:?}; shift 2 ;;
+    --rxe) NRXE=${2:?}; shift 2 ;;
+    --siw) NSIW=${2:?}; shift 2 ;;
+    --add) ADDS+=("${2:?}"); shift 2 ;;
+    --env) ENVS+=("${2:?}"); shift 2 ;;
+    --timeout) TIMEOUT=${2:?}; shift 2 ;;
+    --mem) MEM=${2:?}; shift 2 ;;
+    --smp) SMP=${2:?}; shift 2 ;;
+    --log) LOGCOPY=${2:?}; shift 2 ;;
+    --verbose) VERBOSE=1; shift ;;
+    --prepare) PREPARE=1; shift ;;
+    --bump) BUMP=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; break ;;
+    *) echo "rig: unknown argument '$1' (commands go after --; see --help)" >&2; exit 125 ;;
+  esac
+done
+for n in "$NRXE" "$NSIW" "$TIMEOUT" "$MEM" "$SMP"; do
+  [[ $n =~ ^[0-9]+$ ]] || die "not a number: $n"
+done
+[ "$NRXE" -le 100 ] && [ "$NSIW" -le 100 ] || die "at most 100 rxe and 100 siw links"
+for e in "${ENVS[@]}"; do [[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants K=V, got '$e'"; done
+
+# ---------------------------------------------------------------- apt
+# (Debian's docker images keep no apt binary cache, so every apt-cache run
+# parses all package lists, about 1 s: queries are batched.)
+# at most one 'apt-get update' per run, also from within $(...) subshells
+APT_STAMP=${TMPDIR:-/tmp}/uverbs-rig-apt.$$
+RUN=''
+trap 'rm -rf "$APT_STAMP" ${RUN:+"$RUN"}' EXIT
+apt_update() {
+  [ -e "$APT_STAMP" ] && return 0
+  msg "apt-get update"
+  apt-get update -qq >/dev/null 2>&1 || msg "warning: apt-get update reported errors"
+  : > "$APT_STAMP"
+}
+apt_show() { # PKG[=VER]... -> "PACKAGE VERSION SIZE" for each one apt knows
+  apt-cache show --no-all-versions "$@" 2>/dev/null | awk '
+    /^Package: / { p = $2 } /^Version: / { v = $2 } /^Size: / { s = $2 }
+    /^$/ { if (p != "") print p, v, s; p = "" }
+    END { if (p != "") print p, v, s }' || true
+}
+apt_resolve() { # PKG[=VER]... -> like apt_show; one 'apt-get update' if some are unknown
+  local out spec
+  out=$(apt_show "$@")
+  for spec in "$@"; do
+    if ! grep -q "^${spec%%=*} " <<<"$out"; then apt_update; out=$(apt_show "$@"); break; fi
+  done
+  echo "$out"
+}
+apt_field() { # PKG[=VER] FIELD
+  apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n "s/^$2: //p" | head -n1 || true
+}
+# install missing host tools: each argument is COMMAND:PACKAGE or /FILE:PACKAGE
+host_tools() {
+  local need=() t
+  for t in "$@"; do
+    case $t in
+      /*) [ -e "${t%%:*}" ] || need+=("${t#*:}") ;;
+      *) have "${t%%:*}" || need+=("${t#*:}") ;;
+    esac
+  done
+  [ ${#need[@]} = 0 ] && return 0
+  [ "$(id -u)" = 0 ] || die "missing host packages: ${need[*]} (install them, or run as root)"
+  msg "apt-get install ${need[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" \
+    >/dev/null 2>&1 \
+    || { apt_update; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+           --no-install-recommends "${need[@]}" >/dev/null; } \
+    || die "apt-get install ${need[*]} failed"
+}
+# Download PKG=VER... into $CACHE/debs (once each); print the .deb paths in order.
+deb_of() { ls "$CACHE/debs/${1%%=*}_$(sed 's/:/%3a/' <<<"${1#*=}")_"*.deb 2>/dev/null | head -n1 || true; }
+fetch_debs() {
+  local spec missing=() info p v s total=0 names=''
+  mkdir -p "$CACHE/debs"
+  for spec in "$@"; do [ -n "$(deb_of "$spec")" ] || missing+=("$spec"); done
+  if [ ${#missing[@]} -gt 0 ]; then
+    info=$(apt_resolve "${missing[@]}")
+    for spec in "${missing[@]}"; do
+      grep -q "^${spec%%=*} ${spec#*=} " <<<"$info" || die "apt cannot download $spec"
+    done
+    while read -r p v s; do
+      total=$((total + s)); names+=" $p ($(((s + 524288) / 1048576)) MB)"
+    done <<<"$info"
+    local t0 tmp
+    t0=$(now_us)
+    tmp=$(mktemp -d "$CACHE/debs/.dl.XXXXXX")
+    chmod 755 "$tmp"
+    msg "downloading$names"
+    if ! (cd "$tmp" && apt-get download -qq "${missing[@]}" >"$tmp/.log" 2>&1); then
+      cat "$tmp/.log" >&2; rm -rf "$tmp"; die "apt-get download failed"
+    fi
+    mv "$tmp"/*.deb "$CACHE/debs/"
+    rm -rf "$tmp"
+    msg "downloaded $(((total + 524288) / 1048576)) MB in $(secs_since "$t0")"
+  fi
+  for spec in "$@"; do
+    p=$(deb_of "$spec")
+    [ -n "$p" ] || die "download of $spec produced no .deb"
+    echo "$p"
+  done
+}
+
+# ---------------------------------------------------------------- kernel pins
+# versions: "SERIES PACKAGE VERSION" lines, e.g.
+#   6.1 linux-image-6.1.0-56-amd64 6.1.192-2
+pinned() { # SERIES -> "PACKAGE VERSION"
+  awk -v s="$1" '$1 == s && !/^#/ { print $2, $3; found = 1; exit } END { exit !found }' "$VERSIONS"
+}
+all_series() { awk '!/^#/ && NF >= 3 { print $1 }' "$VERSIONS"; }
+# newest linux-image-SERIES...-amd64 (no -cloud/-rt/-dbg, not the meta
+# package) that apt can download now -> "PACKAGE VERSION"
+newest_in_series() {
+  local re p v _ best='' bestv='' names
+  apt_update
+  re="^linux-image-${1//./\\.}(\\.[0-9]+)*(-[0-9]+)?(\\+deb[0-9]+)?-amd64\$"
+  names=$(apt-cache pkgnames linux-image- | grep -E "$re" | grep -vx "linux-image-$1-amd64" || true)
+  [ -n "$names" ] || return 1
+  while read -r p v _; do
+    if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then best=$p bestv=$v; fi
+  done < <(apt_show $names)
+  [ -n "$best" ] && echo "$best $bestv"
+}
+bump_versions() {
+  local s old new tmp
+  tmp=$(mktemp)
+  cp "$VERSIONS" "$tmp"
+  for s in $(all_series); do
+    old=$(pinned "$s")
+    new=$(newest_in_series "$s") || die "apt offers no linux-image-$s*-amd64"
+    if [ "$old" = "$new" ]; then
+      msg "$s: $old (already the newest)"
+    else
+      msg "$s: $old -> $new"
+      awk -v s="$s" -v n="$new" '$1 == s && !/^#/ { print s, n; next } { print }' "$tmp" > "$tmp.new"
+      mv "$tmp.new" "$tmp"
+    fi
+  done
+  cat "$tmp" > "$VERSIONS"; rm -f "$tmp"
+}
+
+# Resolve SERIES -> KPKG KDEBVER KREL KDIR (no apt access if the cache has it)
+select_kernel() {
+  local line
+  line=$(pinned "$1") || die "kernel series '$1' is not in $VERSIONS (have: $(echo $(all_series)))"
+  read -r KPKG KDEBVER <<<"$line"
+  KSERIES=$1
+  KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64
+  KDIR=$CACHE/kernel-${KREL}_$KDEBVER
+  [ -e "$KDIR/.ok" ] && return 0
+  if [ -z "$(apt_resolve "$KPKG=$KDEBVER")" ]; then
+    local newest
+    newest=$(newest_in_series "$1" || true)
+    if [ "${UVERBS_VM_FALLBACK:-0}" = 1 ] && [ -n "$newest" ]; then
+      msg "WARNING: pinned $KPKG $KDEBVER is no longer downloadable; using $newest (UVERBS_VM_FALLBACK=1)"
+      read -r KPKG KDEBVER <<<"$newest"
+      KREL=${KPKG#linux-image-}
+      KDIR=$CACHE/kernel-${KREL}_$KDEBVER
+      [ -e "$KDIR/.ok" ] && return 0
+    else
+      die "the pinned kernel $KPKG $KDEBVER ($VERSIONS) is no longer downloadable.
+  Newest of series $1 now: ${newest:-none}.
+  Bump: tests/vm/rig.sh --bump  (or edit the '$1' line), then commit tests/vm/versions;
+  or set UVERBS_VM_FALLBACK=1 to use the newest kernel of the series for now."
+    fi
+  fi
+  prepare_kernel
+}
+
+# ---------------------------------------------------------------- user space
+# $CACHE/userland/root: the packages in USER_PKGS, unpacked (candidate
+# versions when first prepared; delete the directory to refresh it)
+UDIR=$CACHE/userland
+BUSYBOX=$UDIR/root/bin/busybox
+prepare_userland() {
+  [ -e "$UDIR/.ok" ] && return 0
+  local t0 specs=() p v info debs f
+  t0=$(now_us)
+  info=$(apt_resolve $USER_PKGS)
+  for p in $USER_PKGS; do
+    v=$(awk -v p="$p" '$1 == p { print $2 }' <<<"$info")
+    [ -n "$v" ] || die "apt does not know package $p"
+    specs+=("$p=$v")
+  done
+  debs=$(fetch_debs "${specs[@]}")
+  rm -rf "$UDIR"; mkdir -p "$UDIR/root"
+  while IFS= read -r f; do dpkg-deb -x "$f" "$UDIR/root"; done <<<"$debs"
+  rm -rf "$UDIR/root/usr/share"
+  printf '%s\n' "${specs[@]}" > "$UDIR/packages"
+  [ -x "$BUSYBOX" ] || die "busybox-static has no bin/busybox"
+  touch "$UDIR/.ok"
+  msg "user space ready in $(secs_since "$t0")"
+}
+
+# ---------------------------------------------------------------- kernel
+# The uncompressed vmlinux boots through PVH straight into 64-bit code
+# (no real-mode setup, no in-guest decompression): about half the TCG boot
+# time of the bzImage.  The bzImage header says where the compressed
+# payload is: setup_sects (0x1f1), payload_offset (0x248), payload_length
+# (0x24c), relative to the protected-mode code at (setup_sects+1)*512.
+extract_vmlinux() { # bzImage vmlinux  (fails if no PVH entry)
+  local sects off len magic
+  sects=$(od -An -tu1 -j $((0x1f1)) -N1 "$1" | tr -d ' ')
+  [ "$sects" = 0 ] && sects=4
+  off=$(od -An -tu4 -j $((0x248)) -N4 "$1" | tr -d ' ')
+  len=$(od -An -tu4 -j $((0x24c)) -N4 "$1" | tr -d ' ')
+  off=$(((sects + 1) * 512 + off))
+  magic=$(od -An -tx1 -j "$off" -N4 "$1" | tr -d ' ')
+  local dec
+  case $magic in
+    fd377a58) dec='xz -dc --single-stream' ;;
+    28b52ffd) dec='zstd -dcq' ;;
+    1f8b08*) dec='gzip -dc' ;;
+    *) return 1 ;;
+  esac
+  tail -c +$((off + 1)) "$1" | head -c "$len" | $dec > "$2.tmp" 2>/dev/null || true
+  # XEN_ELFNOTE_PHYS32_ENTRY (type 18) marks the PVH entry point
+  if readelf -n "$2.tmp" 2>/dev/null | grep -q '0x00000012'; then mv "$2.tmp" "$2"; return 0; fi
+  rm -f "$2.tmp"; return 1
+}
+
+prepare_kernel() {
+  local t0 t1 tmp debs cfg mods
+  t0=$(now_us)
+  msg "preparing $KPKG $KDEBVER (series $KSERIES)"
+  # (libelf1, libssl3: kbuild's objtool, sign-file)
+  host_tools make:make readelf:binutils xz:xz-utils zstd:zstd gcc-12:gcc-12 \
+    "/usr/lib/$ARCH/libelf.so.1:libelf1" "/usr/lib/$ARCH/libssl.so.3:libssl3"
+  rm -rf "$KDIR"; mkdir -p "$KDIR"
+  tmp=$KDIR/.tmp; mkdir -p "$tmp/img" "$tmp/kb" "$tmp/siw"
+
+  # the headers' dependencies name the -common and kbuild packages (6.1:
+  # linux-kbuild-6.1; 6.12: linux-kbuild-6.12.117+deb12); all come from the
+  # same source package, so they have the kernel's version
+  local hdep common kbuild
+  hdep=$(apt_field "linux-headers-$KREL=$KDEBVER" Depends)
+  common=$(grep -o 'linux-headers-[^ ,]*-common' <<<"$hdep" | head -n1 || true)
+  kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<<"$hdep" | head -n1 || true)
+  [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot find the -common/kbuild packages of linux-headers-$KREL"
+  debs=$(fetch_debs "$KPKG=$KDEBVER" "linux-headers-$KREL=$KDEBVER" "$common=$KDEBVER" \
+    "$kbuild=$KDEBVER" "linux-source-$KSERIES=$KDEBVER")
+  mapfile -t debs <<<"$debs"
+
+  t1=$(now_us)
+  dpkg-deb -x "${debs[0]}" "$tmp/img"
+  cfg=$tmp/img/boot/config-$KREL
+  mods=$(ls -d "$tmp"/img/lib/modules/"$KREL" "$tmp"/img/usr/lib/modules/"$KREL" 2>/dev/null | head -n1 || true)
+  [ -f "$cfg" ] && [ -d "$mods" ] || die "$KPKG: no config or modules where expected"
+  local o
+  for o in CONFIG_INFINIBAND=m CONFIG_INFINIBAND_USER_ACCESS=m CONFIG_RDMA_RXE=m CONFIG_DUMMY=m; do
+    grep -qx "$o" "$cfg" || die "$KPKG lacks $o"
+  done
+  cp "$cfg" "$KDIR/config"
+  if extract_vmlinux "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/vmlinux"; then
+    :
+  else
+    msg "note: no PVH entry in $KPKG's vmlinux, booting the bzImage (slower)"
+    cp "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/vmlinuz"
+  fi
+  msg "unpacked the kernel and its vmlinux in $(secs_since "$t1")"
+
+  # siw: Debian does not enable CONFIG_RDMA_SIW, so build it out of tree from
+  # linux-source-SERIES against the matching headers, with the compiler the
+  # kernel was built with (gcc-12 for both series).  It is not signed: the
+  # kernel loads it (tainted), as Debian does not enforce signatures.
+  local siw=''
+  if grep -qx 'CONFIG_RDMA_SIW=m' "$cfg"; then
+    siw=$(find "$mods" -name 'siw.ko*' | head -n1)
+  else
+    t1=$(now_us)
+    msg "building siw.ko"
+    for f in "${debs[@]:1:3}"; do dpkg-deb -x "$f" "$tmp/kb"; done
+    local H=$tmp/kb/usr/src/linux-headers-$KREL cc kcc
+    # the arch Makefile includes the -common tree by absolute path
+    sed -i "s|/usr/src/|$tmp/kb/usr/src/|g" "$H/Makefile"
+    kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$cfg")
+    cc=${kcc%% *}
+    have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
+    [ "$("$cc" --version | head -n1)" = "$kcc" ] \
+      || msg "warning: kernel built with '$kcc', building siw with '$("$cc" --version | head -n1)'"
+    # only drivers/infiniband/sw/siw/ of the source tarball is needed; tar
+    # still has to read through the whole xz stream (the slow part)
+    dpkg-deb --fsys-tarfile "${debs[4]}" \
+      | tar -xO "./usr/src/linux-source-$KSERIES.tar.xz" \
+      | xz -dc -T0 \
+      | tar -x -C "$tmp/siw" --strip-components=5 --wildcards "linux-source-$KSERIES/drivers/infiniband/sw/siw/*"
+    [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSERIES"
+    # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
+    make -C "$H" M="$tmp/siw" CC="$cc" CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= \
+      -j"$(nproc)" modules > "$KDIR/siw-build.log" 2>&1 \
+      || { tail -n 30 "$KDIR/siw-build.log" >&2; die "siw build failed (log: $KDIR/siw-build.log)"; }
+    siw=$tmp/siw/siw.ko
+    strip --strip-debug "$siw"
+    msg "built siw.ko in $(secs_since "$t1")"
+  fi
+
+  # module tree for the guest: WANT_MODULES and their dependencies (read
+  # from each module's modinfo "depends=", as depmod would), uncompressed
+  # (6.12 ships .ko.xz: busybox modprobe then needs no xz, and TCG spends no
+  # time on it), plus the kernel's modules.builtin for the built-in ones.
+  local root=$KDIR/modules out load='' m p n deps queue
+  declare -A path=() builtin=() seen=()
+  t1=$(now_us)
+  out=$root/lib/modules/$KREL
+  mkdir -p "$out/extra"
+  cp "$siw" "$out/extra/siw.ko"
+  while IFS= read -r p; do
+    n=${p##*/}; n=${n%%.ko*}; path[${n//-/_}]=$p
+  done < <(cd "$mods" && find kernel -name '*.ko*')
+  path[siw]=extra/siw.ko
+  while IFS= read -r p; do n=${p##*/}; n=${n%%.ko*}; builtin[${n//-/_}]=1; done < "$mods/modules.builtin"
+  read -r -a queue <<<"$WANT_MODULES"
+  while [ ${#queue[@]} -gt 0 ]; do
+    m=${queue[0]}; queue=("${queue[@]:1}")
+    [ -z "${seen[$m]:-}" ] || continue
+    seen[$m]=1
+    p=${path[$m]:-}
+    if [ -z "$p" ]; then
+      [ -n "${builtin[$m]:-}" ] || die "module $m is neither shipped with nor built into $KPKG"
+      continue
+    fi
+    case " $WANT_MODULES " in *" $m "*) load+="$m " ;; esac   # to modprobe
+    if [ "$m" != siw ]; then
+      mkdir -p "$out/$(dirname "$p")"
+      case $p in
+        *.ko.xz) p=${p%.xz}; xz -dc "$mods/$p.xz" > "$out/$p" ;;
+        *.ko.zst) p=${p%.zst}; zstd -dcq "$mods/$p.zst" > "$out/$p" ;;
+        *) cp "$mods/$p" "$out/$p" ;;
+      esac
+    fi
+    deps=$(strings -a "$out/$p" | sed -n 's/^depends=//p' | head -n1)
+    [ -z "$deps" ] || queue+=(${deps//,/ })
+  done
+  cp "$mods/modules.builtin" "$out/"
+  prepare_userland   # (its busybox has depmod)
+  "$BUSYBOX" depmod -b "$root" "$KREL"
+  echo "$load" > "$KDIR/modules.load"
+  msg "module tree ($load) in $(secs_since "$t1")"
+  echo "$KPKG $KDEBVER $KSERIES" > "$KDIR/package"
+  rm -rf "$tmp"
+  touch "$KDIR/.ok"
+  # a kernel of the same series prepared earlier (before a bump) is stale:
+  # drop it and its kernel .debs (the base images go in build_base)
+  local d op ov os
+  for d in "$CACHE"/kernel-*; do
+    [ "$d" != "$KDIR" ] && [ -f "$d/package" ] || continue
+    read -r op ov os < "$d/package"
+    [ "$os" = "$KSERIES" ] || continue
+    msg "removing the superseded $op $ov from the cache"
+    rm -rf "$d" "$CACHE/base-${op#linux-image-}-"*
+    rm -f "$CACHE/debs/linux-"*"_$(sed 's/:/%3a/' <<<"$ov")_"*.deb
+  done
+  msg "kernel $KREL ready in $(secs_since "$t0")"
+}
+
+# ---------------------------------------------------------------- initramfs
+# Copy the shared-library closure of ELF files into ROOT/lib/$ARCH, taking
+# libraries from the user space packages first.  SKIP_LIBS: sonames already
+# in the base image.  FROM_HOST=1 allows the host's /lib as the last resort.
+SKIP_LIBS=' '
+copy_libs() { # ROOT FROM_HOST FILE...
+  local root=$1 from_host=$2; shift 2
+  local queue=("$@") f so d src
+  while [ ${#queue[@]} -gt 0 ]; do
+    f=${queue[0]}; queue=("${queue[@]:1}")
+    [ "$(head -c4 "$f" 2>/dev/null | od -An -tx1 | tr -d ' ')" = 7f454c46 ] || continue
+    for so in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+      [ -e "$root/lib/$ARCH/$so" ] && continue
+      case $SKIP_LIBS in *" $so "*) continue ;; esac
+      src=''
+      for d in "$UDIR/root/lib/$ARCH" "$UDIR/root/usr/lib/$ARCH"; do
+        [ -e "$d/$so" ] && { src=$d/$so; break; }
+      done
+      if [ -z "$src" ] && [ "$from_host" = 1 ]; then
+        for d in "/lib/$ARCH" "/usr/lib/$ARCH"; do [ -e "$d/$so" ] && { src=$d/$so; break; }; done
+        [ -n "$src" ] && msg "note: $so (needed by ${f##*/}) taken from the host"
+      fi
+      [ -n "$src" ] || die "$so (needed by ${f##*/}) is in none of the user-space packages (USER_PKGS in rig.sh)"
+      mkdir -p "$root/lib/$ARCH"
+      cp -L "$src" "$root/lib/$ARCH/$so"
+      queue+=("$root/lib/$ARCH/$so")
+    done
+  done
+}
+
+make_cpio() { # DIR OUT  (newc, root-owned, sorted for reproducibility)
+  (cd "$1" && find . | LC_ALL=C sort | "$BUSYBOX" cpio -o -H newc -R 0:0 2>/dev/null) > "$2"
+}
+
+# The base image is keyed by this script, the guest init, the user space
+# and the kernel, so editing any of them rebuilds it.
+base_path() {
+  local key
+  key=$(cat "$SELF" "$GUEST_INIT" "$UDIR/packages" "$KDIR/package" | sha256sum | cut -c1-12)
+  echo "$CACHE/base-${KREL}-$key.cpio"
+}
+build_base() {
+  BASE=$(base_path)
+  [ -e "$BASE" ] && return 0
+  local t0 r U=$UDIR/root a f bins=()
+  t0=$(now_us)
+  r=$CACHE/.base-tmp; rm -rf "$r"
+  mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,lib/$ARCH,lib64,usr/lib/$ARCH/libibverbs,etc/libibverbs.d}
+  mkdir -p "$r"/{etc/modprobe.d,proc,sys,dev,tmp,run,root,uverbs,rig,lib/modules}
+  # busybox applets first; the real tools below replace their links
+  cp "$BUSYBOX" "$r/bin/busybox"
+  for a in $("$BUSYBOX" --list-full); do [ -e "$r/$a" ] || ln -s /bin/busybox "$r/$a"; done
+  # /bin/sh is dash: Debian's busybox ash prefers its own applets to PATH, so
+  # 'ip' would be busybox's instead of iproute2's
+  for f in bin/dash bin/ip usr/bin/rdma usr/bin/setpriv usr/bin/ibv_devinfo usr/bin/ibv_devices \
+           usr/bin/ibv_asyncwatch usr/bin/ibv_rc_pingpong usr/bin/ibv_ud_pingpong; do
+    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
+    for a in bin sbin usr/bin usr/sbin; do rm -f "$r/$a/${f##*/}"; done
+    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
+  done
+  ln -sf dash "$r/bin/sh"
+  # the rxe and siw providers of libibverbs
+  for a in rxe siw; do
+    cp "$U/etc/libibverbs.d/$a.driver" "$r/etc/libibverbs.d/"
+    f=$(ls "$U/usr/lib/$ARCH/libibverbs/lib$a-rdmav"*.so | head -n1)
+    cp -L "$f" "$r/usr/lib/$ARCH/libibverbs/"; bins+=("$r/usr/lib/$ARCH/libibverbs/${f##*/}")
+  done
+  cp -L "$U/lib64/ld-linux-x86-64.so.2" "$r/lib64/"
+  cp -L "$U/lib/$ARCH/libgcc_s.so.1" "$r/lib/$ARCH/"   # glibc dlopen()s it (pthread_cancel, unwinding)
+  SKIP_LIBS=' '
+  copy_libs "$r" 0 "${bins[@]}"
+  cp -a "$KDIR/modules/lib/modules/$KREL" "$r/lib/modules/"
+  echo 'options dummy numdummies=0' > "$r/etc/modprobe.d/dummy.conf"
+  # root, and an unprivileged user for permission tests (su nobody -c ...,
+  # setpriv --reuid=65534 --regid=65534 --clear-groups CMD)
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n' > "$r/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' > "$r/etc/group"
+  printf 'passwd: files\ngroup: files\nhosts: files\n' > "$r/etc/nsswitch.conf"
+  printf '127.0.0.1 localhost\n' > "$r/etc/hosts"
+  cp "$GUEST_INIT" "$r/init"; chmod 755 "$r/init"
+  make_cpio "$r" "$BASE.tmp"
+  ls "$r/lib/$ARCH" > "$BASE.libs"
+  mv "$BASE.tmp" "$BASE"
+  rm -rf "$r"
+  # older base images of this kernel are stale now
+  for f in "$CACHE/base-${KREL}-"*.cpio; do
+    [ "$f" = "$BASE" ] || rm -f "$f" "$f.libs"
+  done
+  msg "base initramfs $(($(stat -c %s "$BASE") / 1048576)) MB built in $(secs_since "$t0")"
+}
+
+# ---------------------------------------------------------------- main
+if [ "$BUMP" = 1 ]; then bump_versions; exit 0; fi
+[ -n "$SERIES" ] || SERIES=$(all_series | head -n1)
+
+mkdir -p "$CACHE" 2>/dev/null || die "cannot create the cache $CACHE (set UVERBS_VM_CACHE)"
+CACHE=$(cd "$CACHE" && pwd)
+UDIR=$CACHE/userland BUSYBOX=$UDIR/root/bin/busybox
+host_tools qemu-system-x86_64:qemu-system-x86 flock:util-linux
+# one preparer at a time (the lock is released before the VM boots); a
+# warm cache that is not writable (non-root user) is used as it is
+LOCKED=0
+if [ -w "$CACHE" ]; then exec 9>"$CACHE/.lock"; flock 9; LOCKED=1; fi
+
+if [ "$PREPARE" = 1 ]; then
+  [ "$SERIES" = all ] && SERIES=$(all_series | tr '\n' ' ')
+  for s in $SERIES; do
+    T=$(now_us)
+    prepare_userland; select_kernel "$s"; build_base
+    msg "series $s prepared in $(secs_since "$T") (cache $CACHE)"
+  done
+  exit 0
+fi
+
+T_PREP=$(now_us)
+prepare_userland
+select_kernel "$SERIES"
+build_base
+SKIP_LIBS=" $(tr '\n' ' ' < "$BASE.libs")"
+
+# per-run overlay: /rig/{config,env,cmd} and the added files
+RUN=$(mktemp -d "${TMPDIR:-/tmp}/uverbs-vm.XXXXXX")   # removed by the EXIT trap
+trap 'exit 130' INT TERM
+O=$RUN/overlay
+mkdir -p "$O/rig" "$O/uverbs"
+NONCE=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+DEVICES=''
+for ((i = 0; i < NRXE; i++)); do DEVICES+="${DEVICES:+,}rxe$i"; done
+for ((i = 0; i < NSIW; i++)); do DEVICES+="${DEVICES:+,}siw$i"; done
+cat > "$O/rig/config" <<EOF
+RIG_NONCE=$NONCE
+RIG_RXE=$NRXE
+RIG_SIW=$NSIW
+RIG_KERNEL=$KSERIES
+RIG_MODULES='$(cat "$KDIR/modules.load")'
+RIG_WAIT=$((30 + (NRXE + NSIW) * 2))
+RIG_VERBOSE=$VERBOSE
+EOF
+shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }   # quote for sh
+{
+  echo "export UVERBS_VM_KERNEL=$KSERIES UVERBS_VM_DEVICES=$DEVICES"
+  for e in "${ENVS[@]}"; do echo "export ${e%%=*}=$(shq "${e#*=}")"; done
+} > "$O/rig/env"
+if [ $# = 0 ]; then
+  printf '%s\n' 'uname -r; rdma link show; ibv_devices; ls -l /dev/infiniband' > "$O/rig/cmd"
+elif [ $# = 1 ]; then
+  printf '%s\n' "$1" > "$O/rig/cmd"
+else
+  { for a in "$@"; do printf '%s ' "$(shq "$a")"; done; echo; } > "$O/rig/cmd"
+fi
+added=()
+for spec in "${ADDS[@]}"; do
+  src=${spec%%:*}
+  if [ "$src" = "$spec" ]; then dst=${src%/}; dst=${dst##*/}; else dst=${spec#*:}; fi
+  case $dst in /*) ;; *) dst=/uverbs/$dst ;; esac
+  [ -e "$src" ] || die "--add: $src does not exist"
+  mkdir -p "$O$(dirname "$dst")"
+  # -H: follow FILE if it is a symlink, keep the symlinks inside a directory
+  cp -RH "$src" "$O$dst" || die "--add: cannot copy $src"
+  while IFS= read -r -d '' f; do added+=("$f"); done < <(find "$O$dst" -type f -print0)
+done
+[ ${#added[@]} -gt 0 ] && copy_libs "$O" 1 "${added[@]}"
+make_cpio "$O" "$RUN/overlay.cpio"
+cat "$BASE" "$RUN/overlay.cpio" > "$RUN/initrd"
+[ "$LOCKED" = 0 ] || flock -u 9
+PREP_TIME=$(secs_since "$T_PREP")
+
+# ---------------------------------------------------------------- boot
+KIMG=$KDIR/vmlinux; [ -e "$KIMG" ] || KIMG=$KDIR/vmlinuz
+LOG=$RUN/console.log
+: > "$LOG"
+msg "booting $KREL (TCG, $NRXE rxe + $NSIW siw; prepared in $PREP_TIME)"
+TAILPID=''
+if [ "$VERBOSE" = 1 ]; then tail -n +1 -f "$LOG" >&2 & TAILPID=$!; fi
+T_BOOT=$(now_us)
+# ttyS0 (console) -> log file; ttyS1 (command output + markers) -> stdout,
+# filtered by awk: only what lies between BEGIN and END reaches our stdout
+trap - ERR; set +e
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -nodefaults -no-user-config -machine pc -accel tcg \
+  -cpu max -m "$MEM" -smp "$SMP" -display none -monitor none -nic none -no-reboot \
+  -kernel "$KIMG" -initrd "$RUN/initrd" \
+  -append "console=ttyS0 quiet panic=-1 oops=panic rdinit=/init" \
+  -chardev file,id=con,path="$LOG" -serial chardev:con \
+  -chardev stdio,id=out,signal=off -serial chardev:out \
+  < /dev/null 2> "$RUN/qemu.err" \
+  | awk -v m="@@uverbs-vm $NONCE " -v st="$RUN/status" -v k="$KREL" '
+      { sub(/\r$/, "") }
+      !on && index($0, m "BEGIN") { on = 1; print "begun" > st ".begun"
+        print "----- uverbs-vm: begin output (linux " k ") -----"; fflush(); next }
+      on && (i = index($0, m "END status=")) {
+        if (i > 1) print substr($0, 1, i - 1)
+        s = substr($0, i + length(m "END status=")); print s > st
+        print "----- uverbs-vm: end output (exit status " s ") -----"; fflush(); on = 0; next }
+      index($0, m "SETUP-FAILED") { print "setup-failed" > st; next }
+      on { print; fflush() }'
+QRC=${PIPESTATUS[0]}
+set -e; trap 'exit 125' ERR
+[ -n "$TAILPID" ] && { sleep 0.2; kill "$TAILPID" 2>/dev/null || true; }
+[ -n "$LOGCOPY" ] && cp "$LOG" "$LOGCOPY"
+STATUS=$(cat "$RUN/status" 2>/dev/null || true)
+ELAPSED=$(secs_since "$T_BOOT")
+
+# a kernel WARN/BUG/oops while the command ran: show it (does not fail the run)
+if grep -q "@@uverbs-vm $NONCE KERNEL-SPLAT" "$LOG"; then
+  msg "WARNING: the guest kernel logged a warning/oops while the command ran:"
+  sed -n "/@@uverbs-vm $NONCE KERNEL-SPLAT/,\$p" "$LOG" | sed '1d' | head -n 80 >&2
+fi
+fail() { # CODE TEXT
+  # close the output section on stdout too, if it was opened
+  [ -e "$RUN/status.begun" ] && echo "----- uverbs-vm: output cut off ($2) -----"
+  msg "$2; guest console tail:"
+  tail -n 50 "$LOG" | sed 's/\r$//' >&2
+  [ -s "$RUN/qemu.err" ] && sed 's/^/qemu: /' "$RUN/qemu.err" >&2
+  msg "exit $1 after $ELAPSED"
+  exit "$1"
+}
+case $STATUS in
+  setup-failed) fail 122 "RDMA setup in the guest failed" ;;
+  '')
+    if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then fail 124 "VM timed out after ${TIMEOUT}s"; fi
+    fail 123 "VM ended (qemu status $QRC) without reporting the command's status" ;;
+esac
+msg "boot-run-poweroff $ELAPSED (linux $KREL, exit status $STATUS)"
+exit "$STATUS"

@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# run-tests.sh - run the crate's integration tests against real kernels.
+#
+# Usage: tests/vm/run-tests.sh [-- TEST-ARGS...]
+#
+# Each test binary runs as  BINARY --test-threads=1 TEST-ARGS...; without
+# TEST-ARGS they are "--ignored": the crate marks every device test
+# #[ignore] (they need real devices) and the VM is where they run; the host
+# tests run on the host (cargo test), not here.  A filter works too:
+# run-tests.sh -- --ignored every_attribute.  The abi_* binaries are not
+# run in the guest (their one ignored test regenerates a checked-in file).
+#
+# 1. ensures the Rust target x86_64-unknown-linux-musl (rustup) and the host
+#    packages it needs (musl-tools, gcc, libibverbs-dev);
+# 2. builds every integration test (tests/*.rs) for musl with
+#    'cargo test --no-run' (debug profile), and the crate's binaries
+#    ('cargo build --bins'); test binaries are copied into the guest with
+#    their debug info stripped (smaller initramfs, faster boot);
+# 3. builds tests/vm/oracle.c against the host's libibverbs;
+# 4. for each kernel in $UVERBS_VM_KERNELS boots ONE VM (rig.sh) with
+#    $UVERBS_VM_RXE rxe + $UVERBS_VM_SIW siw devices and runs, one after the
+#    other, a rig self-check (the oracle answers for every device) and every
+#    integration-test binary with --test-threads=1 [TEST-ARGS...];
+# 5. the scale pass: one VM (first kernel of the list) with 16 rxe + 16 siw
+#    running the test binaries whose name contains "scale", with all 32
+#    devices in UVERBS_TEST_DEVICES, after the same self-check on all 32.
+#    (Only those: every other test would run 16 times longer for little
+#    gain.)
+# Inside the guest each test binary gets:
+#   UVERBS_TEST_DEVICES  device names, e.g. rxe0,siw0
+#   UVERBS_ORACLE        /uverbs/oracle     (the libibverbs oracle)
+#   UVERBS_BIN           /uverbs/uverbs     (if the crate has that binary)
+#   UVERBS_VM_KERNEL     6.1 | 6.12
+#   RUST_BACKTRACE=1
+# The binaries live in /uverbs/tests/<target name>; the cwd is /uverbs.
+# All integration-test binaries run in the guest, also host-only ones; the
+# tests themselves decide what to skip from UVERBS_TEST_DEVICES.
+#
+# Environment:
+#   UVERBS_VM_KERNELS   kernels to test (default "6.1 6.12")
+#   UVERBS_VM_RXE / UVERBS_VM_SIW   devices per normal VM (default 1 / 1)
+#   UVERBS_VM_SCALE     0 skips the scale pass (default 1)
+#   UVERBS_VM_TIMEOUT   seconds per VM (default 900)
+#   UVERBS_VM_CRATE_FILES  crate paths (e.g. "abi tests/fixtures") to copy
+#                       into the guest at their host absolute path, for tests
+#                       that read files under CARGO_MANIFEST_DIR (default none)
+#   UVERBS_VM_CACHE     the rig's cache (default /var/cache/uverbs-vm)
+#   CARGO_TARGET_DIR etc. are honoured by cargo as usual.
+# Exit status: 0 if every test binary (and self-check) passed in every VM,
+# 1 if some failed, 2 on a build error, else the rig's failure code.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CRATE=$(cd "$HERE/../.." && pwd)
+TARGET=x86_64-unknown-linux-musl
+KERNELS=${UVERBS_VM_KERNELS:-6.1 6.12}
+NRXE=${UVERBS_VM_RXE:-1}
+NSIW=${UVERBS_VM_SIW:-1}
+SCALE=${UVERBS_VM_SCALE:-1}
+VM_TIMEOUT=${UVERBS_VM_TIMEOUT:-900}
+CRATE_FILES=${UVERBS_VM_CRATE_FILES:-}
+[ "${1:-}" = -- ] && shift
+TEST_ARGS=("$@")
+[ $# -gt 0 ] || TEST_ARGS=(--ignored)
+
+say() { echo "run-tests: $*" >&2; }
+now_us() { echo "${EPOCHREALTIME/./}"; }
+secs_since() { local d=$((($(now_us) - $1) / 100000)); echo "$((d / 10)).$((d % 10))s"; }
+SUMMARY=()
+phase_done() { # START TEXT
+  local t
+  t=$(secs_since "$1")
+  say "$2: $t"
+  SUMMARY+=("$(printf '%-44s %8s' "$2" "$t")")
+}
+T_ALL=$(now_us)
+
+# ------------------------------------------------------------ 1. host setup
+T=$(now_us)
+need=()
+command -v musl-gcc >/dev/null || need+=(musl-tools)
+command -v gcc >/dev/null || need+=(gcc)
+[ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  say "apt-get install ${need[*]}"
+  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" ||
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends "${need[@]}"; }; } >/dev/null
+fi
+if ! rustup target list --installed | grep -qx "$TARGET"; then
+  say "rustup target add $TARGET"
+  rustup target add "$TARGET" >&2
+fi
+phase_done "$T" "host setup"
+
+# ------------------------------------------------------------ 2. build
+STAGE=$(mktemp -d "${TMPDIR:-/tmp}/uverbs-tests.XXXXXX")
+trap 'rm -rf "$STAGE"' EXIT
+mkdir -p "$STAGE/tests"
+
+# executables of the given cargo JSON messages whose target kind is KIND,
+# as "NAME EXECUTABLE" lines (cargo's JSON is one object per line; the
+# fields used here never contain quotes)
+artifacts() { # KIND < json
+  grep '"reason":"compiler-artifact"' | grep "\"kind\":\[\"$1\"\]" | grep '"executable":"' |
+    sed 's/.*"target":{[^}]*"name":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/' || true
+}
+
+T=$(now_us)
+say "cargo test --target $TARGET --no-run"
+if ! (cd "$CRATE" && cargo test --target "$TARGET" --tests --no-run --message-format=json-render-diagnostics \
+      > "$STAGE/test-build.json"); then
+  say "FAILED: building the test binaries"; exit 2
+fi
+mapfile -t TESTS < <(artifacts test < "$STAGE/test-build.json" | grep -v '^abi_' | sort)
+say "cargo build --target $TARGET --bins"
+if ! (cd "$CRATE" && cargo build --target "$TARGET" --bins --message-format=json-render-diagnostics \
+      > "$STAGE/bin-build.json"); then
+  say "FAILED: building the binaries"; exit 2
+fi
+UVERBS_EXE=$(artifacts bin < "$STAGE/bin-build.json" | awk '$1 == "uverbs" { print $2 }')
+phase_done "$T" "cargo build (musl, debug)"
+
+T=$(now_us)
+for line in "${TESTS[@]}"; do
+  name=${line%% *} exe=${line#* }
+  objcopy --strip-debug "$exe" "$STAGE/tests/$name"
+done
+names=$(for line in "${TESTS[@]}"; do printf "%s " "${line%% *}"; done)
+say "integration tests: ${names:-none}" 
+if [ -n "$UVERBS_EXE" ]; then
+  objcopy --strip-debug "$UVERBS_EXE" "$STAGE/uverbs"
+else
+  say "note: the crate has no 'uverbs' binary (yet); UVERBS_BIN is not set"
+fi
+gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
+phase_done "$T" "oracle + staging"
+
+# ------------------------------------------------------------ 3. guest script
+# Runs in the guest (dash): self-check, then each binary named in its
+# arguments; one result line per binary, parsed below.
+cat > "$STAGE/run-in-vm.sh" <<'EOF'
+#!/bin/sh
+# run-in-vm.sh TEST-ARGS-FILE BINARY...
+argsfile=$1; shift
+failed=0
+up() { cut -d' ' -f1 /proc/uptime; }
+result() { # NAME STATUS START
+  echo "=== uverbs-vm-test-result: $1 status=$2 time=$(awk -v a="$3" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')s"
+  [ "$2" = 0 ] || failed=$((failed + 1))
+}
+echo "=== uverbs-vm-test: rig-selfcheck (oracle on $UVERBS_TEST_DEVICES)"
+t=$(up); rc=0
+for d in $(echo "$UVERBS_TEST_DEVICES" | tr ',' ' '); do
+  out=$(./oracle "$d") || { echo "oracle $d failed"; rc=1; continue; }
+  case $out in *"port.1.state=4"*) ;; *) echo "$d: port 1 not ACTIVE"; rc=1 ;; esac
+done
+result rig-selfcheck $rc "$t"
+for b in "$@"; do
+  echo "=== uverbs-vm-test: $b (kernel $UVERBS_VM_KERNEL, devices $UVERBS_TEST_DEVICES)"
+  t=$(up)
+  # the extra test arguments, one per line in argsfile
+  set --
+  while IFS= read -r a; do set -- "$@" "$a"; done < "$argsfile"
+  ./tests/"$b" --test-threads=1 "$@"
+  result "$b" $? "$t"
+done
+[ $failed = 0 ]
+EOF
+: > "$STAGE/test-args"
+for a in "${TEST_ARGS[@]}"; do printf '%s\n' "$a" >> "$STAGE/test-args"; done
+
+# ------------------------------------------------------------ 4. VMs
+OVERALL=0
+RESULTS=()
+run_vm() { # LABEL KERNEL RXE SIW BINARY...
+  local label=$1 kernel=$2 rxe=$3 siw=$4; shift 4
+  local devs='' i T rc adds=() log
+  for ((i = 0; i < rxe; i++)); do devs+="${devs:+,}rxe$i"; done
+  for ((i = 0; i < siw; i++)); do devs+="${devs:+,}siw$i"; done
+  adds=(--add "$STAGE/oracle" --add "$STAGE/run-in-vm.sh" --add "$STAGE/test-args" --add "$STAGE/tests")
+  local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle --env RUST_BACKTRACE=1)
+  if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
+  local f
+  for f in $CRATE_FILES; do adds+=(--add "$CRATE/$f:$CRATE/$f"); done
+  log=$STAGE/$label.out
+  say "=== $label: kernel $kernel, $rxe rxe + $siw siw, binaries: ${*:-none}"
+  T=$(now_us)
+  set +e
+  "$HERE/rig.sh" --kernel "$kernel" --rxe "$rxe" --siw "$siw" --timeout "$VM_TIMEOUT" \
+    "${adds[@]}" "${envs[@]}" -- sh ./run-in-vm.sh test-args "$@" | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  phase_done "$T" "VM $label (boot+tests)"
+  # per-binary results (the lines are ours, inside the rig's output markers)
+  local r
+  while read -r _ _ r; do RESULTS+=("$label: $r"); done < <(grep '^=== uverbs-vm-test-result: ' "$log" || true)
+  case $rc in
+    0) ;;
+    1) OVERALL=1 ;;
+    *) RESULTS+=("$label: VM FAILED (rig exit $rc)"); [ "$OVERALL" != 0 ] || OVERALL=$rc ;;
+  esac
+}
+
+for k in $KERNELS; do
+  # prepare (cold cache: downloads + siw build) as its own timed phase
+  T=$(now_us)
+  if ! "$HERE/rig.sh" --prepare --kernel "$k"; then
+    RESULTS+=("linux-$k: PREPARATION FAILED (see above)"); OVERALL=125
+    continue
+  fi
+  phase_done "$T" "prepare kernel $k (cache)"
+  bins=()
+  for line in "${TESTS[@]}"; do bins+=("${line%% *}"); done
+  run_vm "linux-$k" "$k" "$NRXE" "$NSIW" "${bins[@]}"
+done
+if [ "$SCALE" = 1 ]; then
+  k=${KERNELS%% *}
+  bins=()
+  for line in "${TESTS[@]}"; do
+    case ${line%% *} in *scale*) bins+=("${line%% *}") ;; esac
+  done
+  run_vm "scale-$k-16+16" "$k" 16 16 "${bins[@]}"
+fi
+
+# ------------------------------------------------------------ summary
+{
+  echo
+  echo "run-tests: ===== summary ====="
+  for r in "${RESULTS[@]}"; do echo "  $r"; done
+  echo "run-tests: ----- times -----"
+  for s in "${SUMMARY[@]}"; do echo "  $s"; done
+  echo "  $(printf '%-44s %8s' total "$(secs_since "$T_ALL")")"
+  if [ "$OVERALL" = 0 ]; then echo "run-tests: ALL PASSED"; else echo "run-tests: FAILED (exit $OVERALL)"; fi
+} >&2
+exit "$OVERALL"
