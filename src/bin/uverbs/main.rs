@@ -15,6 +15,7 @@ mod io;
 mod json;
 mod report;
 mod text;
+mod watch;
 
 use std::os::unix::ffi::OsStringExt;
 
@@ -38,6 +39,11 @@ const COMMANDS: &[Command] = &[
         name: "devices",
         summary: "RDMA devices and their node GUIDs (ibv_devices's output; --json)",
         run: devices::uverbs,
+    },
+    Command {
+        name: "watch",
+        summary: "async events of RDMA devices as they arrive (--json)",
+        run: watch::uverbs,
     },
 ];
 
