@@ -25,11 +25,23 @@ fn main() {
             };
             match OpenOptions::new().get_context(gc).open_target(&t) {
                 Ok(ctx) => {
-                    println!("{name}: driver_id {} ports {} ncv {} gc {:?}", ctx.driver_id(), ctx.port_count(), ctx.num_comp_vectors(), ctx.get_context_path());
+                    println!(
+                        "{name}: driver_id {} ports {} ncv {} gc {:?}",
+                        ctx.driver_id(),
+                        ctx.port_count(),
+                        ctx.num_comp_vectors(),
+                        ctx.get_context_path()
+                    );
                     println!("{:#?}", ctx.query_device());
-                    println!("{:?}", ctx.query_device_via(CallPath::Write).map(|a| a.max_qp));
+                    println!(
+                        "{:?}",
+                        ctx.query_device_via(CallPath::Write).map(|a| a.max_qp)
+                    );
                     println!("{:#?}", ctx.query_port(1));
-                    println!("{:?}", ctx.query_port_via(1, CallPath::Write).map(|p| p.state));
+                    println!(
+                        "{:?}",
+                        ctx.query_port_via(1, CallPath::Write).map(|p| p.state)
+                    );
                     println!("{:?}", ctx.query_port(2).map(|p| p.state));
                 }
                 Err(e) => println!("{name}: {e}"),

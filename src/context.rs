@@ -236,15 +236,17 @@ impl Context {
             &mut resp,
         )
         .map_err(|e| Error::from_errno(op(), e))?;
-        let (r, _) = zerocopy::FromBytes::read_from_prefix(&resp[..])
-            .map_err(|_| Error::Protocol {
+        let (r, _) =
+            zerocopy::FromBytes::read_from_prefix(&resp[..]).map_err(|_| Error::Protocol {
                 op: op(),
                 detail: "short GET_CONTEXT response".into(),
             })?;
         let r: ib_uverbs_get_context_resp = r;
         self.num_comp_vectors = r.num_comp_vectors;
-        *self.write_async_fd.lock().unwrap_or_else(|p| p.into_inner()) =
-            sys::take_new_fd(i64::from(r.async_fd as i32));
+        *self
+            .write_async_fd
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = sys::take_new_fd(i64::from(r.async_fd as i32));
         self.get_context_path = CallPath::Write;
         Ok(())
     }
@@ -306,14 +308,22 @@ impl Context {
     /// Issues one `RDMA_VERBS_IOCTL` built with [`crate::method`] or [`IoctlBuf`] on the
     /// device fd, and returns the kernel's errno as is. For ABI testing and methods this
     /// crate does not wrap; the typed queries are built on it.
-    pub fn ioctl<const N: usize>(&self, buf: &mut IoctlBuf<'_, N>) -> core::result::Result<(), Errno> {
+    pub fn ioctl<const N: usize>(
+        &self,
+        buf: &mut IoctlBuf<'_, N>,
+    ) -> core::result::Result<(), Errno> {
         sys::verbs_ioctl(self.fd.as_fd(), buf)
     }
 
     /// Issues one legacy `write()` command: `command` (`IB_USER_VERBS_CMD_*`), the
     /// response pointer (to `resp`, whose length sets `out_words`), then `rest` (the
     /// command struct after its `response` field, and driver data). For ABI testing.
-    pub fn write_command(&self, command: u32, rest: &[u8], resp: &mut [u8]) -> core::result::Result<(), Errno> {
+    pub fn write_command(
+        &self,
+        command: u32,
+        rest: &[u8],
+        resp: &mut [u8],
+    ) -> core::result::Result<(), Errno> {
         sys::write_cmd(self.fd.as_fd(), command, rest, resp)
     }
 
@@ -359,7 +369,8 @@ impl Context {
         let p = self.check_port("QUERY_PORT", port)?;
         let op = || Op::port("QUERY_PORT", &self.name, port);
         let mut resp = ib_uverbs_query_port_resp_ex::default();
-        if path == CallPath::Ioctl || (path == CallPath::Auto && !self.missing(NO_IOCTL_QUERY_PORT)) {
+        if path == CallPath::Ioctl || (path == CallPath::Auto && !self.missing(NO_IOCTL_QUERY_PORT))
+        {
             let mut buf = method::query_port(self.driver_id, p, &mut resp);
             match self.ioctl(&mut buf) {
                 Ok(()) => return Ok(PortAttr::from_resp(&resp)),

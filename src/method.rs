@@ -122,7 +122,11 @@ pub fn query_gid_table<'a>(
     entries: &'a mut [ib_uverbs_gid_entry],
     num_entries: &'a mut u64,
 ) -> IoctlBuf<'a, 4> {
-    let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE, driver_id);
+    let mut buf = IoctlBuf::new(
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_QUERY_GID_TABLE,
+        driver_id,
+    );
     buf.const_in(
         UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE,
         core::mem::size_of::<ib_uverbs_gid_entry>() as u64,
@@ -149,9 +153,17 @@ pub fn query_gid_entry<'a>(
     index: u32,
     entry: &'a mut ib_uverbs_gid_entry,
 ) -> IoctlBuf<'a, 4> {
-    let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY, driver_id);
+    let mut buf = IoctlBuf::new(
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_QUERY_GID_ENTRY,
+        driver_id,
+    );
     buf.const_in(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, u64::from(port), true);
-    buf.const_in(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, u64::from(index), true);
+    buf.const_in(
+        UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX,
+        u64::from(index),
+        true,
+    );
     buf.const_in(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 0, true);
     buf.ptr_out(
         UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY,
@@ -262,7 +274,13 @@ mod tests {
             out.as_ptr() as u64,
         );
         let c = udata.as_bytes().as_ptr() as u64;
-        let call = GetContext::new(RDMA_DRIVER_MLX5, &mut ncv, &mut core, udata.as_bytes(), &mut out);
+        let call = GetContext::new(
+            RDMA_DRIVER_MLX5,
+            &mut ncv,
+            &mut core,
+            udata.as_bytes(),
+            &mut out,
+        );
         let want = golden(
             "
             58 00  00 00  03 00  04 00        # length 88, 4 attrs
@@ -284,15 +302,43 @@ mod tests {
         let mut ncv = 0u32;
         let mut core = 0u64;
         let mut out = [0u8; 512];
-        let call = GetContext::new(RDMA_DRIVER_EFA, &mut ncv, &mut core, udata.as_bytes(), &mut out);
+        let call = GetContext::new(
+            RDMA_DRIVER_EFA,
+            &mut ncv,
+            &mut core,
+            udata.as_bytes(),
+            &mut out,
+        );
         let attr = call.buf.attrs()[2];
-        assert_eq!((attr.attr_id, attr.len, attr.flags), (UVERBS_ATTR_UHW_IN, 8, 0));
+        assert_eq!(
+            (attr.attr_id, attr.len, attr.flags),
+            (UVERBS_ATTR_UHW_IN, 8, 0)
+        );
         assert_eq!(attr.data, 3, "EFA's comp_mask TX_BATCH|MIN_SQ_WR inline");
-        for (id, want) in [(RDMA_DRIVER_IRDMA, 16usize), (RDMA_DRIVER_HNS, 8), (RDMA_DRIVER_IONIC, 8)] {
-            assert_eq!(crate::driver::get_context_udata_in(id).as_bytes().len(), want, "driver {id}");
+        for (id, want) in [
+            (RDMA_DRIVER_IRDMA, 16usize),
+            (RDMA_DRIVER_HNS, 8),
+            (RDMA_DRIVER_IONIC, 8),
+        ] {
+            assert_eq!(
+                crate::driver::get_context_udata_in(id).as_bytes().len(),
+                want,
+                "driver {id}"
+            );
         }
-        for id in [RDMA_DRIVER_RXE, RDMA_DRIVER_SIW, RDMA_DRIVER_MLX4, RDMA_DRIVER_ERDMA, RDMA_DRIVER_BNXT_RE] {
-            assert!(crate::driver::get_context_udata_in(id).as_bytes().is_empty(), "driver {id}");
+        for id in [
+            RDMA_DRIVER_RXE,
+            RDMA_DRIVER_SIW,
+            RDMA_DRIVER_MLX4,
+            RDMA_DRIVER_ERDMA,
+            RDMA_DRIVER_BNXT_RE,
+        ] {
+            assert!(
+                crate::driver::get_context_udata_in(id)
+                    .as_bytes()
+                    .is_empty(),
+                "driver {id}"
+            );
         }
         let irdma = crate::driver::get_context_udata_in(RDMA_DRIVER_IRDMA);
         assert_eq!(irdma.as_bytes()[4], 5, "irdma userspace_ver 5");

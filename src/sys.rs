@@ -5,17 +5,21 @@
 
 use std::os::fd::{BorrowedFd, FromRawFd, OwnedFd, RawFd};
 
-
 use rustix::io::{self, Errno};
 use rustix::ioctl::{ioctl, Opcode, Updater};
 
-use crate::abi::{ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr, IB_USER_VERBS_CMD_FLAG_EXTENDED, RDMA_VERBS_IOCTL};
+use crate::abi::{
+    ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr, IB_USER_VERBS_CMD_FLAG_EXTENDED, RDMA_VERBS_IOCTL,
+};
 use crate::attr::IoctlBuf;
 
 const VERBS_IOCTL: Opcode = RDMA_VERBS_IOCTL as Opcode;
 
 /// Issues `RDMA_VERBS_IOCTL` with the header and attributes of `buf`.
-pub(crate) fn verbs_ioctl<const N: usize>(fd: BorrowedFd<'_>, buf: &mut IoctlBuf<'_, N>) -> io::Result<()> {
+pub(crate) fn verbs_ioctl<const N: usize>(
+    fd: BorrowedFd<'_>,
+    buf: &mut IoctlBuf<'_, N>,
+) -> io::Result<()> {
     // SAFETY: RDMA_VERBS_IOCTL is _IOWR(0x1b, 1, struct ib_uverbs_ioctl_hdr) and its
     // argument is a pointer to that header followed by `num_attrs` ib_uverbs_attr, which
     // is the repr(C) layout of IoctlBuf (header, then the attribute array; `hdr.length`
@@ -42,10 +46,19 @@ const MAX_WRITE_CMD: usize = 256;
 /// No `unsafe` keyword is needed, but the kernel writes through the `response` pointer:
 /// it is built here, from `resp`, which is exclusively borrowed for the call and
 /// `resp.len()` bytes long, and `out_words` tells the kernel that length.
-pub(crate) fn write_cmd(fd: BorrowedFd<'_>, command: u32, rest: &[u8], resp: &mut [u8]) -> io::Result<()> {
+pub(crate) fn write_cmd(
+    fd: BorrowedFd<'_>,
+    command: u32,
+    rest: &[u8],
+    resp: &mut [u8],
+) -> io::Result<()> {
     let hdr_len = core::mem::size_of::<ib_uverbs_cmd_hdr>();
     let len = hdr_len + 8 + rest.len();
-    if len > MAX_WRITE_CMD || len % 4 != 0 || resp.len() % 4 != 0 || resp.len() / 4 > usize::from(u16::MAX) {
+    if len > MAX_WRITE_CMD
+        || len % 4 != 0
+        || resp.len() % 4 != 0
+        || resp.len() / 4 > usize::from(u16::MAX)
+    {
         return Err(Errno::INVAL);
     }
     let hdr = ib_uverbs_cmd_hdr {
@@ -67,11 +80,20 @@ pub(crate) fn write_cmd(fd: BorrowedFd<'_>, command: u32, rest: &[u8], resp: &mu
 /// Issues an extended `write()` command (`IB_USER_VERBS_CMD_FLAG_EXTENDED`):
 /// `ib_uverbs_cmd_hdr`, `ib_uverbs_ex_cmd_hdr` whose `response` points at `resp`, then
 /// `cmd`. No driver data. Same pointer discipline as [`write_cmd`].
-pub(crate) fn write_ex_cmd(fd: BorrowedFd<'_>, command: u32, cmd: &[u8], resp: &mut [u8]) -> io::Result<()> {
+pub(crate) fn write_ex_cmd(
+    fd: BorrowedFd<'_>,
+    command: u32,
+    cmd: &[u8],
+    resp: &mut [u8],
+) -> io::Result<()> {
     let hdr_len = core::mem::size_of::<ib_uverbs_cmd_hdr>();
     let ex_len = core::mem::size_of::<ib_uverbs_ex_cmd_hdr>();
     let len = hdr_len + ex_len + cmd.len();
-    if len > MAX_WRITE_CMD || cmd.len() % 8 != 0 || resp.len() % 8 != 0 || resp.len() / 8 > usize::from(u16::MAX) {
+    if len > MAX_WRITE_CMD
+        || cmd.len() % 8 != 0
+        || resp.len() % 8 != 0
+        || resp.len() / 8 > usize::from(u16::MAX)
+    {
         return Err(Errno::INVAL);
     }
     let hdr = ib_uverbs_cmd_hdr {

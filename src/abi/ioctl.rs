@@ -18,7 +18,9 @@ pub const UVERBS_ATTR_F_VALID_OUTPUT: u16 = 1 << 1;
 
 /// `struct ib_uverbs_attr`: one attribute of an ioctl call (16 bytes).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_attr {
     /// Method-specific attribute id.
     pub attr_id: u16,
@@ -36,7 +38,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_attr>() == 16);
 /// `struct ib_uverbs_ioctl_hdr`: the header of an `RDMA_VERBS_IOCTL` call (24 bytes),
 /// followed in memory by `num_attrs` [`ib_uverbs_attr`].
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_ioctl_hdr {
     /// Length of the header plus the attributes, in bytes.
     pub length: u16,

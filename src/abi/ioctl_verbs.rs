@@ -11,7 +11,9 @@ pub const IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS: u32 = 1 << 0;
 /// QUERY_PORT ioctl. Before 6.7 the last 8 bytes after `port_cap_flags2` were
 /// `reserved[6]` (same size), so `active_speed_ex` reads 0 there.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_query_port_resp_ex {
     /// The legacy response.
     pub legacy_resp: ib_uverbs_query_port_resp,
@@ -26,7 +28,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_query_port_resp_ex>() == 48
 
 /// `struct ib_uverbs_gid_entry`: one GID table entry (32 bytes).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_gid_entry {
     /// The 16 GID bytes, in network order (as two `__aligned_u64`).
     pub gid: [u64; 2],

@@ -21,7 +21,9 @@ pub const IB_USER_VERBS_EX_CMD_QUERY_DEVICE: u32 = IB_USER_VERBS_CMD_QUERY_DEVIC
 
 /// `struct ib_uverbs_cmd_hdr`: the header of every `write()` command.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_cmd_hdr {
     /// `IB_USER_VERBS_CMD_*`, with `IB_USER_VERBS_CMD_FLAG_EXTENDED` for `_ex` commands.
     pub command: u32,
@@ -34,7 +36,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_cmd_hdr>() == 8);
 
 /// `struct ib_uverbs_ex_cmd_hdr`: follows [`ib_uverbs_cmd_hdr`] in extended commands.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_ex_cmd_hdr {
     /// User pointer to the response buffer.
     pub response: u64,
@@ -49,7 +53,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_cmd_hdr>() == 16);
 
 /// `struct ib_uverbs_get_context` (without the `driver_data[]` tail).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_get_context {
     /// User pointer to the response.
     pub response: u64,
@@ -59,7 +65,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_get_context>() == 8);
 /// `struct ib_uverbs_get_context_resp` (without the `driver_data[]` tail). Aligned to 8
 /// like the C struct, whose `__aligned_u64 driver_data[]` tail sets its alignment.
 #[repr(C, align(8))]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_get_context_resp {
     /// The async event file descriptor the write() path creates.
     pub async_fd: u32,
@@ -70,7 +78,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_get_context_resp>() == 8);
 
 /// `struct ib_uverbs_query_device` (without the `driver_data[]` tail).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_query_device {
     /// User pointer to the response.
     pub response: u64,
@@ -79,7 +89,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_query_device>() == 8);
 
 /// `struct ib_uverbs_query_device_resp`: the device attributes (176 bytes).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_query_device_resp {
     /// Firmware version as a number (drivers format it themselves).
     pub fw_ver: u64,
@@ -168,7 +180,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_query_device_resp>() == 176
 
 /// `struct ib_uverbs_ex_query_device`: the request of the extended QUERY_DEVICE.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_ex_query_device {
     /// Must be 0.
     pub comp_mask: u32,
@@ -179,7 +193,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_query_device>() == 8);
 
 /// `struct ib_uverbs_odp_caps`: on-demand paging capabilities.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_odp_caps {
     /// `IB_ODP_SUPPORT*` bits.
     pub general_caps: u64,
@@ -196,7 +212,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_odp_caps>() == 24);
 
 /// `struct ib_uverbs_rss_caps`: receive-side scaling capabilities.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_rss_caps {
     /// Bit `1 << qp_type` per supported QP type.
     pub supported_qpts: u32,
@@ -211,7 +229,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_rss_caps>() == 16);
 
 /// `struct ib_uverbs_tm_caps`: tag matching capabilities.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_tm_caps {
     /// Max rendezvous header size.
     pub max_rndv_hdr_size: u32,
@@ -230,7 +250,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_tm_caps>() == 24);
 
 /// `struct ib_uverbs_cq_moderation_caps`.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_cq_moderation_caps {
     /// Max CQ moderation count.
     pub max_cq_moderation_count: u16,
@@ -244,7 +266,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_cq_moderation_caps>() == 8)
 /// `struct ib_uverbs_ex_query_device_resp`: the extended device attributes (304 bytes).
 /// Older kernels fill only `response_length` bytes of it.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_ex_query_device_resp {
     /// The legacy attributes.
     pub base: ib_uverbs_query_device_resp,
@@ -281,7 +305,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_query_device_resp>() == 
 
 /// `struct ib_uverbs_query_port` (without the `driver_data[]` tail).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_query_port {
     /// User pointer to the response.
     pub response: u64,
@@ -294,7 +320,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_query_port>() == 16);
 
 /// `struct ib_uverbs_query_port_resp`: the port attributes (40 bytes).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_query_port_resp {
     /// `IB_UVERBS_PCF_*` capability bits.
     pub port_cap_flags: u32,
@@ -345,7 +373,9 @@ const _: () = assert!(core::mem::size_of::<ib_uverbs_query_port_resp>() == 40);
 
 /// `struct ib_uverbs_async_event_desc`: one event read from the async event file.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct ib_uverbs_async_event_desc {
     /// The element: port number for port events, object handle for others.
     pub element: u64,

@@ -17,7 +17,9 @@ pub const UHW_OUT_LEN: usize = 512;
 
 /// `struct mlx5_ib_alloc_ucontext_req_v2` (mlx5-abi.h).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct mlx5_ib_alloc_ucontext_req_v2 {
     /// Number of blue-flame registers wanted.
     pub total_num_bfregs: u32,
@@ -48,7 +50,9 @@ pub const MLX5_LIB_CAP_DYN_UAR: u64 = 1 << 1;
 /// `struct mlx4_ib_alloc_ucontext_resp` (mlx4-abi.h): mlx4 copies it out and fails
 /// without room for it.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct mlx4_ib_alloc_ucontext_resp {
     /// Device capabilities.
     pub dev_caps: u32,
@@ -65,7 +69,9 @@ const _: () = assert!(core::mem::size_of::<mlx4_ib_alloc_ucontext_resp>() == 16)
 
 /// `struct efa_ibv_alloc_ucontext_cmd` (efa-abi.h).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct efa_ibv_alloc_ucontext_cmd {
     /// `EFA_ALLOC_UCONTEXT_CMD_COMP_*`: what the caller supports.
     pub comp_mask: u32,
@@ -81,7 +87,9 @@ pub const EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR: u32 = 1 << 1;
 
 /// `struct irdma_alloc_ucontext_req` (irdma-abi.h).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct irdma_alloc_ucontext_req {
     /// Reserved.
     pub rsvd32: u32,
@@ -99,7 +107,9 @@ pub const IRDMA_ABI_VER: u32 = 5;
 
 /// `struct hns_roce_ib_alloc_ucontext` (hns-abi.h).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct hns_roce_ib_alloc_ucontext {
     /// `HNS_ROCE_*` config bits.
     pub config: u32,
@@ -110,7 +120,9 @@ const _: () = assert!(core::mem::size_of::<hns_roce_ib_alloc_ucontext>() == 8);
 
 /// `struct siw_uresp_alloc_ctx` (siw-abi.h): siw fails without room for it.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct siw_uresp_alloc_ctx {
     /// Device id.
     pub dev_id: u32,
@@ -121,7 +133,9 @@ const _: () = assert!(core::mem::size_of::<siw_uresp_alloc_ctx>() == 8);
 
 /// `struct erdma_uresp_alloc_ctx` (erdma-abi.h): erdma fails without room for it.
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct erdma_uresp_alloc_ctx {
     /// Device id.
     pub dev_id: u32,

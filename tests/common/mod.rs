@@ -12,7 +12,8 @@ use std::process::Command;
 use uverbs::{Context, DeviceAttr, GidEntry, PortAttr};
 
 /// The reason given to `#[ignore]` on every device test.
-pub const NEEDS_DEVICES: &str = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig";
+pub const NEEDS_DEVICES: &str =
+    "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig";
 
 /// The devices the rig created (env `UVERBS_TEST_DEVICES`, comma separated).
 pub fn devices() -> Vec<String> {
@@ -69,7 +70,10 @@ pub fn device_lines(d: &DeviceAttr, m: &mut BTreeMap<String, String>) {
     };
     put("dev.fw_ver", d.fw_ver.to_string());
     put("dev.node_guid", format!("0x{:016x}", d.node_guid.0));
-    put("dev.sys_image_guid", format!("0x{:016x}", d.sys_image_guid.0));
+    put(
+        "dev.sys_image_guid",
+        format!("0x{:016x}", d.sys_image_guid.0),
+    );
     put("dev.max_mr_size", d.max_mr_size.to_string());
     put("dev.page_size_cap", d.page_size_cap.to_string());
     put("dev.vendor_id", d.vendor_id.to_string());
@@ -79,7 +83,10 @@ pub fn device_lines(d: &DeviceAttr, m: &mut BTreeMap<String, String>) {
     let i = |v: u32| (v as i32).to_string();
     put("dev.max_qp", i(d.max_qp));
     put("dev.max_qp_wr", i(d.max_qp_wr));
-    put("dev.device_cap_flags", (d.device_cap_flags.bits() as u32).to_string());
+    put(
+        "dev.device_cap_flags",
+        (d.device_cap_flags.bits() as u32).to_string(),
+    );
     put("dev.max_sge", i(d.max_sge));
     put("dev.max_sge_rd", i(d.max_sge_rd));
     put("dev.max_cq", i(d.max_cq));
@@ -99,7 +106,10 @@ pub fn device_lines(d: &DeviceAttr, m: &mut BTreeMap<String, String>) {
     put("dev.max_raw_ethy_qp", i(d.max_raw_ethy_qp));
     put("dev.max_mcast_grp", i(d.max_mcast_grp));
     put("dev.max_mcast_qp_attach", i(d.max_mcast_qp_attach));
-    put("dev.max_total_mcast_qp_attach", i(d.max_total_mcast_qp_attach));
+    put(
+        "dev.max_total_mcast_qp_attach",
+        i(d.max_total_mcast_qp_attach),
+    );
     put("dev.max_ah", i(d.max_ah));
     put("dev.max_fmr", i(d.max_fmr));
     put("dev.max_map_per_fmr", i(d.max_map_per_fmr));
@@ -109,14 +119,35 @@ pub fn device_lines(d: &DeviceAttr, m: &mut BTreeMap<String, String>) {
     put("dev.max_pkeys", d.max_pkeys.to_string());
     put("dev.local_ca_ack_delay", d.local_ca_ack_delay.to_string());
     put("dev.phys_port_cnt", d.phys_port_cnt.to_string());
-    put("ex.odp_caps.general_caps", d.odp_caps.general_caps.bits().to_string());
-    put("ex.odp_caps.rc_odp_caps", d.odp_caps.rc_odp_caps.bits().to_string());
-    put("ex.odp_caps.uc_odp_caps", d.odp_caps.uc_odp_caps.bits().to_string());
-    put("ex.odp_caps.ud_odp_caps", d.odp_caps.ud_odp_caps.bits().to_string());
-    put("ex.completion_timestamp_mask", d.completion_timestamp_mask.to_string());
+    put(
+        "ex.odp_caps.general_caps",
+        d.odp_caps.general_caps.bits().to_string(),
+    );
+    put(
+        "ex.odp_caps.rc_odp_caps",
+        d.odp_caps.rc_odp_caps.bits().to_string(),
+    );
+    put(
+        "ex.odp_caps.uc_odp_caps",
+        d.odp_caps.uc_odp_caps.bits().to_string(),
+    );
+    put(
+        "ex.odp_caps.ud_odp_caps",
+        d.odp_caps.ud_odp_caps.bits().to_string(),
+    );
+    put(
+        "ex.completion_timestamp_mask",
+        d.completion_timestamp_mask.to_string(),
+    );
     put("ex.hca_core_clock", d.hca_core_clock.to_string());
-    put("ex.device_cap_flags_ex", d.device_cap_flags_ex.bits().to_string());
-    put("ex.rss_caps.supported_qpts", d.rss_caps.supported_qpts.to_string());
+    put(
+        "ex.device_cap_flags_ex",
+        d.device_cap_flags_ex.bits().to_string(),
+    );
+    put(
+        "ex.rss_caps.supported_qpts",
+        d.rss_caps.supported_qpts.to_string(),
+    );
     put(
         "ex.rss_caps.max_rwq_indirection_tables",
         d.rss_caps.max_rwq_indirection_tables.to_string(),
@@ -127,13 +158,25 @@ pub fn device_lines(d: &DeviceAttr, m: &mut BTreeMap<String, String>) {
     );
     put("ex.max_wq_type_rq", d.max_wq_type_rq.to_string());
     put("ex.raw_packet_caps", d.raw_packet_caps.bits().to_string());
-    put("ex.tm_caps.max_rndv_hdr_size", d.tm_caps.max_rndv_hdr_size.to_string());
-    put("ex.tm_caps.max_num_tags", d.tm_caps.max_num_tags.to_string());
+    put(
+        "ex.tm_caps.max_rndv_hdr_size",
+        d.tm_caps.max_rndv_hdr_size.to_string(),
+    );
+    put(
+        "ex.tm_caps.max_num_tags",
+        d.tm_caps.max_num_tags.to_string(),
+    );
     put("ex.tm_caps.flags", d.tm_caps.flags.to_string());
     put("ex.tm_caps.max_ops", d.tm_caps.max_ops.to_string());
     put("ex.tm_caps.max_sge", d.tm_caps.max_sge.to_string());
-    put("ex.cq_mod_caps.max_cq_count", d.cq_mod_caps.max_cq_count.to_string());
-    put("ex.cq_mod_caps.max_cq_period", d.cq_mod_caps.max_cq_period.to_string());
+    put(
+        "ex.cq_mod_caps.max_cq_count",
+        d.cq_mod_caps.max_cq_count.to_string(),
+    );
+    put(
+        "ex.cq_mod_caps.max_cq_period",
+        d.cq_mod_caps.max_cq_period.to_string(),
+    );
     put("ex.max_dm_size", d.max_dm_size.to_string());
     put("ex.xrc_odp_caps", d.xrc_odp_caps.bits().to_string());
 }
@@ -201,7 +244,10 @@ pub fn compare(dev: &str, ours: &BTreeMap<String, String>, theirs: &BTreeMap<Str
     for k in ours.keys() {
         let field = k.rsplit('.').next().unwrap_or(k);
         if !theirs.contains_key(k) && !NEWER_THAN_RDMA_CORE_44.contains(&field) {
-            diffs.push(format!("{k}: reported by uverbs ({}), absent in libibverbs", ours[k]));
+            diffs.push(format!(
+                "{k}: reported by uverbs ({}), absent in libibverbs",
+                ours[k]
+            ));
         }
     }
     assert!(
@@ -217,7 +263,6 @@ pub fn compare(dev: &str, ours: &BTreeMap<String, String>, theirs: &BTreeMap<Str
         theirs.len()
     );
 }
-
 
 /// Runs the libibverbs oracle (`UVERBS_ORACLE`) on a device and parses its lines.
 pub fn oracle(dev: &str) -> BTreeMap<String, String> {
@@ -240,7 +285,10 @@ pub fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
     let d = ctx.query_device().expect("query_device");
     device_lines(&d, &mut m);
     m.insert("ex.phys_port_cnt_ex".into(), ctx.port_count().to_string());
-    m.insert("ctx.num_comp_vectors".into(), ctx.num_comp_vectors().to_string());
+    m.insert(
+        "ctx.num_comp_vectors".into(),
+        ctx.num_comp_vectors().to_string(),
+    );
     let mut total = 0usize;
     for n in 1..=u32::from(ctx.port_count()) {
         let p = ctx.query_port(n).expect("query_port");
@@ -253,4 +301,3 @@ pub fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
     gid_lines(&ctx.query_gid_table(total).expect("GID table"), &mut m);
     m
 }
-
