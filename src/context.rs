@@ -137,6 +137,7 @@ pub struct Context {
     num_comp_vectors: u32,
     core_support: u64,
     fw_text: FwVersion,
+    fw_cache: std::sync::OnceLock<(u64, FwVersion)>,
     missing: AtomicU8,
     /// The async event fd that the `write()` GET_CONTEXT creates; kept for the event
     /// stream, closed with the context.
@@ -188,6 +189,7 @@ impl Context {
             num_comp_vectors: 0,
             core_support: 0,
             fw_text: FwVersion::new(&t.fw_text),
+            fw_cache: std::sync::OnceLock::new(),
             missing: AtomicU8::new(0),
             write_async_fd: Mutex::new(None),
             get_context_path: CallPath::Auto,
@@ -418,7 +420,7 @@ impl Context {
                     resp.as_mut_bytes(),
                 );
                 match self.ioctl(&mut buf) {
-                    Ok(()) => return Ok(self.device_attr_ex(&resp)),
+                    Ok(()) => return Ok(self.device_attr_ex(&mut resp)),
                     Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS => {
                         self.set_missing(NO_EX_QUERY_DEVICE)
                     }
@@ -452,7 +454,7 @@ impl Context {
             cmd.as_bytes(),
             resp.as_mut_bytes(),
         ) {
-            Ok(()) => return Ok(self.device_attr_ex(&resp)),
+            Ok(()) => return Ok(self.device_attr_ex(&mut resp)),
             Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS || e == Errno::INVAL => {}
             Err(e) => return Err(Error::from_errno(op(), e)),
         }
@@ -466,9 +468,24 @@ impl Context {
         Ok(self.device_attr_legacy(&resp.base))
     }
 
-    fn device_attr_ex(&self, r: &ib_uverbs_ex_query_device_resp) -> DeviceAttr {
-        let fw = driver::format_fw_ver(self.driver_id, r.base.fw_ver, self.fw_text.as_str());
-        let mut r = *r;
+    /// The firmware version for the kernel's raw number, formatted once per context as
+    /// the provider would (the number does not change while the device exists).
+    fn fw_ver(&self, raw: u64) -> FwVersion {
+        let (cached_raw, fw) = self.fw_cache.get_or_init(|| {
+            (
+                raw,
+                driver::format_fw_ver(self.driver_id, raw, self.fw_text.as_str()),
+            )
+        });
+        if *cached_raw == raw {
+            *fw
+        } else {
+            driver::format_fw_ver(self.driver_id, raw, self.fw_text.as_str())
+        }
+    }
+
+    fn device_attr_ex(&self, r: &mut ib_uverbs_ex_query_device_resp) -> DeviceAttr {
+        let fw = self.fw_ver(r.base.fw_ver);
         // Zero what the kernel did not fill (it leaves the rest of our buffer as it was,
         // which is zero already; this guards against a kernel that says less).
         let filled = (r.response_length as usize).clamp(
@@ -476,12 +493,11 @@ impl Context {
             core::mem::size_of::<ib_uverbs_ex_query_device_resp>(),
         );
         r.as_mut_bytes()[filled..].fill(0);
-        DeviceAttr::from_ex(&r, fw)
+        DeviceAttr::from_ex(r, fw)
     }
 
     fn device_attr_legacy(&self, r: &ib_uverbs_query_device_resp) -> DeviceAttr {
-        let fw = driver::format_fw_ver(self.driver_id, r.fw_ver, self.fw_text.as_str());
-        DeviceAttr::from_legacy(r, fw)
+        DeviceAttr::from_legacy(r, self.fw_ver(r.fw_ver))
     }
 }
 

@@ -108,9 +108,25 @@ impl Context {
         // The kernel returns valid entries only, so this bounds tables of up to 2047
         // valid GIDs; a larger table makes the kernel answer EINVAL.
         let cap = usize::from(u16::MAX) / core::mem::size_of::<ib_uverbs_gid_entry>();
-        let mut raw = vec![ib_uverbs_gid_entry::default(); max_entries.clamp(1, cap)];
+        let max = max_entries.clamp(1, cap);
+        // Most devices have a few valid GIDs: try a buffer on the stack first, and only
+        // when the kernel says it is too small (EINVAL) one of `max` entries.
+        const FIRST: usize = 64;
+        let mut small = [ib_uverbs_gid_entry::default(); FIRST];
+        if max <= FIRST {
+            return self.gid_table_into(&mut small[..max]);
+        }
+        match self.gid_table_into(&mut small) {
+            Err(e) if e.errno() == Some(rustix::io::Errno::INVAL) => {
+                self.gid_table_into(&mut vec![ib_uverbs_gid_entry::default(); max])
+            }
+            other => other,
+        }
+    }
+
+    fn gid_table_into(&self, raw: &mut [ib_uverbs_gid_entry]) -> Result<Vec<GidEntry>> {
         let mut n = 0u64;
-        let mut buf = method::query_gid_table(self.driver_id(), &mut raw, &mut n);
+        let mut buf = method::query_gid_table(self.driver_id(), raw, &mut n);
         match self.ioctl(&mut buf) {
             Ok(()) => {
                 let n = usize::try_from(n).unwrap_or(usize::MAX).min(raw.len());

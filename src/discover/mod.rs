@@ -40,6 +40,7 @@ pub struct Discovery {
     sysfs_root: PathBuf,
     dev_root: PathBuf,
     netlink: bool,
+    details: bool,
 }
 
 impl Default for Discovery {
@@ -48,6 +49,7 @@ impl Default for Discovery {
             sysfs_root: PathBuf::from("/sys"),
             dev_root: PathBuf::from("/dev"),
             netlink: true,
+            details: false,
         }
     }
 }
@@ -293,6 +295,17 @@ impl Discovery {
         self
     }
 
+    /// Whether devices found through netlink are completed with the attributes only
+    /// sysfs has (`node_desc`, `hca_type`, `hw_rev`, `board_id`, `kernel_driver`,
+    /// `parent`): about a dozen small file reads per device. Default `false`, so that
+    /// discovery costs one netlink dump plus one GET_CHARDEV per device; the sysfs
+    /// fallback always fills them. A device whose driver id netlink does not report has
+    /// them read anyway, for [`DeviceInfo::driver_id_guess`].
+    pub fn sysfs_details(mut self, on: bool) -> Self {
+        self.details = on;
+        self
+    }
+
     /// All RDMA devices, sorted by name: from netlink (completed from sysfs) when enabled
     /// and working, else from sysfs. No device (or no `ib_core`) gives an empty list.
     pub fn devices(&self) -> Result<Vec<DeviceInfo>> {
@@ -307,11 +320,8 @@ impl Discovery {
     /// The device called `name`; [`Error::NoSuchDevice`] if there is none.
     pub fn device(&self, name: &str) -> Result<DeviceInfo> {
         if self.netlink {
-            if let Ok(v) = self.devices_from_netlink() {
-                return v
-                    .into_iter()
-                    .find(|d| d.name == name)
-                    .ok_or_else(|| no_such(name));
+            if let Ok(v) = self.netlink_devices(Some(name)) {
+                return v.into_iter().next().ok_or_else(|| no_such(name));
             }
         }
         let dir = sysfs::class_dir(&self.sysfs_root).join(name);
@@ -325,11 +335,20 @@ impl Discovery {
     /// The devices as RDMA netlink reports them (completed from sysfs), sorted by name,
     /// without the sysfs fallback: for diagnostics and tests.
     pub fn devices_from_netlink(&self) -> Result<Vec<DeviceInfo>> {
+        self.netlink_devices(None)
+    }
+
+    /// The netlink devices, all or only the one named `only` (whose uverbs node alone is
+    /// asked for).
+    fn netlink_devices(&self, only: Option<&str>) -> Result<Vec<DeviceInfo>> {
         let mut sock = netlink::NlSocket::open()?;
         let devs = sock.devices()?;
         let mut nodes = None;
         let mut out = Vec::with_capacity(devs.len());
         for d in devs {
+            if only.is_some_and(|n| n != d.name) {
+                continue;
+            }
             let (uverbs, driver_id) = match sock.uverbs_chardev(d.index) {
                 Ok(c) => (
                     Some(UverbsDev {
@@ -360,7 +379,11 @@ impl Discovery {
                 Err(e) => return Err(e),
             };
             // Best effort: sysfs may be absent or another namespace's.
-            let sys = sysfs::read_device(&self.sysfs_root, &d.name, false).unwrap_or_default();
+            let sys = if self.details || driver_id.is_none() {
+                sysfs::read_device(&self.sysfs_root, &d.name, false).unwrap_or_default()
+            } else {
+                Default::default()
+            };
             let node_type = NodeType::from_raw(u32::from(d.node_type));
             let fw_ver = d.fw_version.or(sys.fw_ver).unwrap_or_default();
             out.push(DeviceInfo {

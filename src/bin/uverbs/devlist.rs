@@ -34,7 +34,7 @@ pub struct NoRdmaSubsystem;
 
 /// Lists the devices as rdma-core does.
 pub fn list() -> Result<DeviceList, NoRdmaSubsystem> {
-    let disc = Discovery::new();
+    let disc = Discovery::new().sysfs_details(true);
     let all = match disc.devices_from_netlink() {
         Ok(v) => v,
         Err(_) => {
