@@ -305,3 +305,119 @@ impl<C: Deref<Target = Context>> AsFd for PortCache<C> {
         self.events.as_fd()
     }
 }
+
+/// A port cache that answers without any system call: a watcher thread reads the
+/// device's events and re-queries the ports they concern, and
+/// [`query_port`](WatchedPortCache::query_port) copies the latest answer from memory.
+///
+/// Guarantee: an answer reflects every event the watcher has applied. An event the
+/// kernel has queued is applied within the watcher's wake-up latency (it sleeps in
+/// `poll(2)` on the event file, so typically microseconds to a millisecond, and at
+/// most until the next time slice on a busy machine); during that window the answer is
+/// the one from before the event. Use [`PortCache`] when a caller needs every queued
+/// event applied before it is answered (one `read(2)` per query).
+///
+/// The watcher stops, and the file descriptor it reads is closed, when the cache is
+/// dropped. After `DEVICE_FATAL` (or the end of the event stream) every query fails
+/// with [`Error::DeviceGone`].
+#[derive(Debug)]
+pub struct WatchedPortCache {
+    ctx: std::sync::Arc<Context>,
+    shared: std::sync::Arc<Watched>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[derive(Debug, Default)]
+struct Watched {
+    ports: std::sync::RwLock<Vec<Option<PortAttr>>>,
+    dead: std::sync::atomic::AtomicBool,
+    stop: std::sync::atomic::AtomicBool,
+    updates: std::sync::atomic::AtomicU64,
+}
+
+impl WatchedPortCache {
+    /// Opens an event stream on `ctx`, queries every port, and starts the watcher.
+    pub fn new(ctx: std::sync::Arc<Context>) -> Result<Self> {
+        use std::sync::atomic::Ordering::{Relaxed, Release};
+        let mut cache = PortCache::new(ctx.clone())?;
+        let n = usize::from(ctx.port_count());
+        let shared = std::sync::Arc::new(Watched {
+            ports: std::sync::RwLock::new((1..=n as u32).map(|p| cache.peek(p)).collect()),
+            ..Default::default()
+        });
+        let s = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name(format!("uverbs-watch-{}", ctx.name()))
+            .spawn(move || {
+                while !s.stop.load(Relaxed) {
+                    match cache.wait(Some(Duration::from_millis(100))) {
+                        Ok(0) if cache.fatal().is_none() => continue,
+                        Ok(_) if cache.fatal().is_none() => {
+                            let fresh: Vec<Option<PortAttr>> =
+                                (1..=n as u32).map(|p| cache.query_port(p).ok()).collect();
+                            *s.ports.write().unwrap_or_else(|p| p.into_inner()) = fresh;
+                            s.updates.fetch_add(1, Release);
+                        }
+                        _ => {
+                            s.dead.store(true, Release);
+                            break;
+                        }
+                    }
+                }
+            })
+            .map_err(|e| Error::Os {
+                op: Op::new("start the port cache watcher", ctx.name()),
+                errno: Errno::from_io_error(&e).unwrap_or(Errno::AGAIN),
+            })?;
+        Ok(WatchedPortCache {
+            ctx,
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// The context.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// The attributes of `port` (from 1), from memory: no system call, no allocation.
+    #[doc(alias = "ibv_query_port")]
+    pub fn query_port(&self, port: u32) -> Result<PortAttr> {
+        use std::sync::atomic::Ordering::Acquire;
+        let i = self.ctx.check_port("QUERY_PORT (watched)", port)? as usize - 1;
+        if self.shared.dead.load(Acquire) {
+            return Err(Error::DeviceGone {
+                op: Op::port("QUERY_PORT (watched)", self.ctx.name(), port),
+                errno: Errno::IO,
+            });
+        }
+        let ports = self.shared.ports.read().unwrap_or_else(|p| p.into_inner());
+        ports
+            .get(i)
+            .copied()
+            .flatten()
+            .ok_or_else(|| Error::Protocol {
+                op: Op::port("QUERY_PORT (watched)", self.ctx.name(), port),
+                detail: "the port could not be queried at its last refresh".into(),
+            })
+    }
+
+    /// How many times the watcher has applied events and refreshed the ports.
+    pub fn updates(&self) -> u64 {
+        self.shared
+            .updates
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+impl Drop for WatchedPortCache {
+    fn drop(&mut self) {
+        self.shared
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

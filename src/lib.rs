@@ -48,10 +48,13 @@
 //! - [`context`]: [`Context`], the open device, and its queries; [`gid`]: GID and P_Key
 //!   tables.
 //! - [`event`]: the device's async events (`ASYNC_EVENT_ALLOC`), pollable; [`cache`]:
-//!   [`PortCache`], port attributes from memory, refreshed by those events.
+//!   [`PortCache`], port attributes from memory, refreshed by those events (one
+//!   `read(2)` per query), and [`WatchedPortCache`], refreshed by a watcher thread (no
+//!   system call per query).
 //! - [`ipoib`]: the netdevs of a port (like `ibdev2netdev`) and IPoIB interfaces (mode,
 //!   MTU, P_Key, the 20-byte hardware address), from sysfs.
-//! - [`discover`]: devices from RDMA netlink or sysfs, with injectable roots.
+//! - [`discover`]: devices from RDMA netlink or sysfs, with injectable roots;
+//!   [`link`]: soft-RDMA links (rxe, siw) added, deleted and listed over RDMA netlink.
 //! - [`types`], [`port`], [`device_attr`]: the typed answers. Enums keep values they do
 //!   not know (`Unknown(raw)`), flag sets keep unknown bits.
 //!
@@ -73,12 +76,13 @@ pub mod error;
 pub mod event;
 pub mod gid;
 pub mod ipoib;
+pub mod link;
 pub mod method;
 pub mod port;
 mod sys;
 pub mod types;
 
-pub use cache::PortCache;
+pub use cache::{PortCache, WatchedPortCache};
 pub use context::{CallPath, Context, OpenOptions, OpenTarget};
 pub use device_attr::{DeviceAttr, FwVersion};
 pub use discover::{DeviceInfo, Discovery};
