@@ -57,7 +57,17 @@ setup() {
   done
   if [ -s /run/ip.batch ]; then
     ip -batch /run/ip.batch || return 1
-    rdma -b /run/rdma.batch || return 1
+    # The crate's own 'uverbs link add' (RDMA netlink NEWLINK) when the run brought
+    # the uverbs binary, else iproute2's rdma tool.
+    if [ -x /uverbs/uverbs ]; then
+      echo "links created by /uverbs/uverbs link add"
+      while read -r _ _ name _ kind _ nd; do
+        /uverbs/uverbs link add "$name" type "$kind" netdev "$nd" || return 1
+      done < /run/rdma.batch
+    else
+      echo "links created by rdma -b"
+      rdma -b /run/rdma.batch || return 1
+    fi
   fi
 
   # Wait until all devices, their /dev/infiniband/uverbs* nodes, ACTIVE

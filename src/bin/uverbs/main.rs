@@ -13,6 +13,7 @@ mod devlist;
 mod getopt;
 mod io;
 mod json;
+mod link;
 mod report;
 mod text;
 mod watch;
@@ -39,6 +40,11 @@ const COMMANDS: &[Command] = &[
         name: "devices",
         summary: "RDMA devices and their node GUIDs (ibv_devices's output; --json)",
         run: devices::uverbs,
+    },
+    Command {
+        name: "link",
+        summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
+        run: link::uverbs,
     },
     Command {
         name: "watch",

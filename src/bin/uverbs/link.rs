@@ -1,0 +1,120 @@
+//! `uverbs link add NAME type rxe|siw netdev IF`, `uverbs link del NAME`,
+//! `uverbs link show [--json]`: soft-RDMA links over RDMA netlink, as `rdma link` does.
+
+use uverbs::link::{self, LinkType};
+
+use crate::io::Io;
+
+const HELP: &str = "\
+Usage: uverbs link add NAME type rxe|siw netdev IFNAME
+       uverbs link del NAME
+       uverbs link show [--json]
+
+Creates and deletes Soft-RoCE (rxe) and Soft-iWARP (siw) devices and lists every RDMA
+port with its state and network device, through RDMA netlink (no iproute2 needed).
+add and del need CAP_NET_ADMIN.
+";
+
+fn usage_error(io: &mut Io, msg: &str) -> i32 {
+    io.err_line(&format!("uverbs link: {msg} (try 'uverbs link --help')"));
+    2
+}
+
+fn strip(name: Option<&str>, prefix: &str) -> String {
+    match name {
+        Some(n) => n.strip_prefix(prefix).unwrap_or(n).to_string(),
+        None => "UNKNOWN".into(),
+    }
+}
+
+/// `uverbs link ARGS`.
+pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match words.as_slice() {
+        [] | ["show"] | ["list"] => return show(io, false),
+        ["show", "--json"] | ["--json"] => return show(io, true),
+        ["-h"] | ["--help"] | ["help"] => {
+            io.out(HELP);
+            return 0;
+        }
+        ["add", name, rest @ ..] => {
+            let (mut kind, mut netdev) = (None, None);
+            let mut it = rest.iter();
+            while let Some(w) = it.next() {
+                match (*w, it.next()) {
+                    ("type", Some(&"rxe")) => kind = Some(LinkType::Rxe),
+                    ("type", Some(&"siw")) => kind = Some(LinkType::Siw),
+                    ("type", Some(t)) => {
+                        return usage_error(io, &format!("unknown link type '{t}' (rxe or siw)"))
+                    }
+                    ("netdev", Some(n)) => netdev = Some(*n),
+                    (w, _) => return usage_error(io, &format!("unexpected '{w}'")),
+                }
+            }
+            match (kind, netdev) {
+                (Some(k), Some(n)) => link::add(name, k, n),
+                _ => return usage_error(io, "add needs 'type rxe|siw' and 'netdev IFNAME'"),
+            }
+        }
+        ["del" | "delete", name] => link::del(name),
+        [w, ..] => return usage_error(io, &format!("unknown link command '{w}'")),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            io.err_line(&format!("uverbs link: {e}"));
+            1
+        }
+    }
+}
+
+fn show(io: &mut Io, json: bool) -> i32 {
+    let links = match link::show() {
+        Ok(l) => l,
+        Err(e) => {
+            io.err_line(&format!("uverbs link: {e}"));
+            return 1;
+        }
+    };
+    if json {
+        let mut s = String::from("[");
+        for (i, l) in links.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(&format!(
+                "{{\"device\":{:?},\"port\":{},\"state\":{{\"name\":{:?},\"value\":{}}},\"physical_state\":{{\"name\":{:?},\"value\":{}}},\"netdev\":{},\"netdev_index\":{}}}",
+                l.device,
+                l.port,
+                strip(l.state.c_name(), "IBV_PORT_"),
+                l.state.as_raw(),
+                strip(l.phys_state.c_name(), "IB_PORT_PHYS_STATE_"),
+                l.phys_state.as_raw(),
+                l.netdev.as_ref().map_or("null".to_string(), |n| format!("{n:?}")),
+                l.netdev_index.map_or("null".to_string(), |n| n.to_string()),
+            ));
+        }
+        s.push_str("]\n");
+        io.out(s);
+        return 0;
+    }
+    for l in &links {
+        let mut line = format!(
+            "link {}/{} state {} physical_state {}",
+            l.device,
+            l.port,
+            strip(l.state.c_name(), "IBV_PORT_"),
+            strip(l.phys_state.c_name(), "IB_PORT_PHYS_STATE_")
+        );
+        if let Some(n) = &l.netdev {
+            line.push_str(&format!(" netdev {n}"));
+        }
+        line.push('\n');
+        io.out(line);
+    }
+    0
+}
