@@ -266,7 +266,7 @@ fn want(req: &Request) -> Want {
         Want {
             port: req.port,
             gids: if req.verbose {
-                GidMode::PerIndex
+                GidMode::TableOrPerIndex
             } else {
                 GidMode::None
             },

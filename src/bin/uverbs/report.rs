@@ -194,6 +194,10 @@ pub enum GidMode {
     PerIndex,
     /// In one QUERY_GID_TABLE call.
     Table,
+    /// In one QUERY_GID_TABLE call (the same valid entries `PerIndex` finds, in one
+    /// system call instead of one per index); index by index if that call fails, so
+    /// that an error is reported as `ibv_devinfo -v` reports it.
+    TableOrPerIndex,
 }
 
 /// What to gather.
@@ -311,7 +315,7 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
         }
         r.ports.push(pr);
     }
-    if want.gids == GidMode::Table {
+    if want.gids == GidMode::Table || want.gids == GidMode::TableOrPerIndex {
         let total: usize = r.ports.iter().map(|p| p.attr.gid_tbl_len as usize).sum();
         // The table call covers every port: size it for all of them.
         let all_ports_total = if want.port == 0 {
@@ -339,7 +343,28 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
                     p.gids.sort_by_key(|g| g.entry.index);
                 }
             }
-            Err(e) => r.failure = Some(Failure::QueryGidTable(e)),
+            Err(e) if want.gids == GidMode::Table => r.failure = Some(Failure::QueryGidTable(e)),
+            Err(_) => {
+                // As ibv_devinfo -v: index by index; an empty slot is skipped, any other
+                // error stops the report after that port.
+                for k in 0..r.ports.len() {
+                    let (num, len) = (r.ports[k].num, r.ports[k].attr.gid_tbl_len);
+                    for i in 0..len {
+                        match ctx.query_gid(num, i) {
+                            Ok(Some(e)) => r.ports[k].gids.push(GidView {
+                                entry: e,
+                                netdev: None,
+                            }),
+                            Ok(None) => {}
+                            Err(e) => {
+                                r.ports.truncate(k + 1);
+                                r.failure = Some(Failure::QueryGid(num, i, e));
+                                return r;
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     r
