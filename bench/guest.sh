@@ -1,0 +1,102 @@
+#!/bin/sh
+# guest.sh - the part of bench/run.sh that runs inside the VM (dash, as root).
+#
+# Usage: sh /bench/guest.sh MODE ROUNDS BATCHES SCALE RUNS
+#   MODE small: every loop on every device, cold starts, the allocation test, the
+#               whole-process timings and the criterion device bench;
+#   MODE scale: (many devices) discovery + open + first query, warm and cold, and the
+#               whole-process timings.
+#   ROUNDS x BATCHES batches per loop: each round runs both programs, alternating
+#   which goes first, so that a slow spell of the shared host hits both alike.
+#   SCALE multiplies the loops' iteration counts; RUNS is the number of runs of each
+#   whole-process command and of each cold start.
+# Output: the programs' result lines (R, C, P, M, F, E; see bench/run.sh) and I lines
+# (information), A lines (allocation test), crit: lines (criterion).
+set -u
+B=/bench
+MODE=$1 ROUNDS=$2 BATCHES=$3 SCALE=$4 RUNS=$5
+# (the rig exports UVERBS_VM_DEVICES; other rigs: every device there is)
+: "${UVERBS_VM_DEVICES:=$(ls /sys/class/infiniband | tr '\n' ',' | sed 's/,$//')}"
+DEVS=$(echo "$UVERBS_VM_DEVICES" | tr ',' ' ')
+FIRST=${DEVS%% *}
+up() { cut -d' ' -f1 /proc/uptime; }
+phase() { echo "I phase $1 at $(up)s"; }
+
+echo "I kernel $(uname -r)"
+echo "I cpu $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "I cpus $(grep -c '^processor' /proc/cpuinfo)"
+echo "I mem_kb $(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
+echo "I devices $UVERBS_VM_DEVICES"
+echo "I ndevices $(ls /sys/class/infiniband | wc -l)"
+echo "I uverbs_bin $([ -x $B/uverbs ] && echo yes || echo no)"
+
+if [ "$MODE" = small ]; then
+  phase alloc
+  if [ -x $B/alloc ]; then
+    UVERBS_TEST_DEVICES=$UVERBS_VM_DEVICES $B/alloc --include-ignored --test-threads=1 2>&1 |
+      sed 's/^/A /'
+  else
+    echo "A pending (test binary not built)"
+  fi
+
+  phase loops
+  r=1
+  while [ $r -le "$ROUNDS" ]; do
+    for d in $DEVS; do
+      if [ $((r % 2)) = 1 ]; then
+        $B/bench_loops loops "$d" "$BATCHES" "$SCALE" || echo "E loops-uverbs $d failed"
+        $B/ibv_loops loops "$d" "$BATCHES" "$SCALE" || echo "E loops-libibverbs $d failed"
+      else
+        $B/ibv_loops loops "$d" "$BATCHES" "$SCALE" || echo "E loops-libibverbs $d failed"
+        $B/bench_loops loops "$d" "$BATCHES" "$SCALE" || echo "E loops-uverbs $d failed"
+      fi
+    done
+    r=$((r + 1))
+  done
+else
+  SCALE_OPS=disc,disc_open_query,lean_open_query,open_close,gid_scan
+  phase loops
+  r=1
+  while [ $r -le "$ROUNDS" ]; do
+    if [ $((r % 2)) = 1 ]; then
+      $B/bench_loops loops "$FIRST" "$BATCHES" "$SCALE" $SCALE_OPS || echo "E loops-uverbs failed"
+      $B/ibv_loops loops "$FIRST" "$BATCHES" "$SCALE" $SCALE_OPS || echo "E loops-libibverbs failed"
+    else
+      $B/ibv_loops loops "$FIRST" "$BATCHES" "$SCALE" $SCALE_OPS || echo "E loops-libibverbs failed"
+      $B/bench_loops loops "$FIRST" "$BATCHES" "$SCALE" $SCALE_OPS || echo "E loops-uverbs failed"
+    fi
+    r=$((r + 1))
+  done
+fi
+
+phase cold
+i=1
+while [ $i -le "$RUNS" ]; do
+  $B/bench_loops cold "$FIRST" || echo "E cold-uverbs failed"
+  $B/ibv_loops cold "$FIRST" || echo "E cold-libibverbs failed"
+  $B/bench_loops cold-lean "$FIRST" || echo "E cold-lean-uverbs failed"
+  i=$((i + 1))
+done
+
+phase process
+# spawn_floor: a static Rust program that exits at once
+set -- "ibv_devinfo_v=/usr/bin/ibv_devinfo -v" "ibv_devinfo=/usr/bin/ibv_devinfo" "ibv_devices=/usr/bin/ibv_devices" \
+  "spawn_floor=$B/bench_proc --noop"
+if [ -x $B/uverbs ]; then
+  set -- "uverbs_devinfo_v=$B/uverbs devinfo -v" "uverbs_devinfo=$B/uverbs devinfo" "$@" "uverbs_devices=$B/uverbs devices"
+  # the outputs, for the record: same devices, same lines?
+  echo "I lines ibv_devinfo_v $(/usr/bin/ibv_devinfo -v 2>&1 | wc -l) uverbs_devinfo_v $($B/uverbs devinfo -v 2>&1 | wc -l)"
+fi
+if [ -x $B/rusage ]; then RSS="--rss-helper $B/rusage"; else RSS="--busybox /bin/busybox"; fi
+$B/bench_proc --runs "$RUNS" --rss-runs 3 $RSS "$@"
+
+if [ "$MODE" = small ]; then
+  phase criterion
+  if [ -x $B/device ]; then
+    UVERBS_TEST_DEVICES=$UVERBS_VM_DEVICES CRITERION_HOME=/tmp/criterion \
+      $B/device --bench --noplot --color never 2>&1 | sed 's/^/crit: /'
+  else
+    echo "crit: pending (the device bench is not built)"
+  fi
+fi
+phase end
