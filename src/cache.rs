@@ -244,13 +244,7 @@ impl<C: Deref<Target = Context>> PortCache<C> {
                 self.dead = Some(*ev);
                 self.stats.invalidations += 1;
             }
-            EventType::PortActive
-            | EventType::PortErr
-            | EventType::LidChange
-            | EventType::PkeyChange
-            | EventType::SmChange
-            | EventType::ClientReregister
-            | EventType::GidChange => {
+            kind if Event::is_port_event_type(kind) => {
                 self.stats.invalidations += 1;
                 match ev.scope() {
                     EventScope::Port(p) if p as usize <= self.ports.len() => {

@@ -242,8 +242,11 @@ impl fmt::Display for DeviceEvent<'_> {
     }
 }
 
-/// Appends `v` as a JSON string literal.
-fn push_json_str(s: &mut String, v: &str) {
+/// Appends `v` to `s` as a JSON string literal (quotes, backslash escapes, `\uXXXX` for
+/// control characters and DEL). Used by [`Event::to_json_line`] and the `uverbs`
+/// command's JSON output.
+pub fn push_json_str(s: &mut String, v: &str) {
+    use core::fmt::Write;
     s.push('"');
     for c in v.chars() {
         match c {
@@ -252,7 +255,9 @@ fn push_json_str(s: &mut String, v: &str) {
             '\n' => s.push_str("\\n"),
             '\r' => s.push_str("\\r"),
             '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 => s.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(s, "\\u{:04x}", c as u32);
+            }
             c => s.push(c),
         }
     }

@@ -6,8 +6,6 @@
 //! sets are `{"value": <raw>, "names": [...], "unknown": <bits without a name>}`; GUIDs
 //! and GIDs are strings.
 
-use std::fmt::Write as _;
-
 use uverbs::device_attr::DeviceAttr;
 use uverbs::port::PortAttr;
 use uverbs::types::Guid;
@@ -99,21 +97,7 @@ fn indent(s: &mut String, depth: usize) {
 }
 
 fn escape(s: &mut String, t: &str) {
-    s.push('"');
-    for c in t.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
+    uverbs::event::push_json_str(s, t);
 }
 
 fn enm(name: Option<&str>, value: J) -> J {

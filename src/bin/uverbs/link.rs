@@ -81,21 +81,32 @@ fn show(io: &mut Io, json: bool) -> i32 {
         }
     };
     if json {
+        use uverbs::event::push_json_str as js;
         let mut s = String::from("[");
         for (i, l) in links.iter().enumerate() {
             if i > 0 {
                 s.push(',');
             }
+            s.push_str("{\"device\":");
+            js(&mut s, &l.device);
+            s.push_str(&format!(",\"port\":{},\"state\":{{\"name\":", l.port));
+            js(&mut s, &strip(l.state.c_name(), "IBV_PORT_"));
             s.push_str(&format!(
-                "{{\"device\":{:?},\"port\":{},\"state\":{{\"name\":{:?},\"value\":{}}},\"physical_state\":{{\"name\":{:?},\"value\":{}}},\"netdev\":{},\"netdev_index\":{}}}",
-                l.device,
-                l.port,
-                strip(l.state.c_name(), "IBV_PORT_"),
-                l.state.as_raw(),
-                strip(l.phys_state.c_name(), "IB_PORT_PHYS_STATE_"),
-                l.phys_state.as_raw(),
-                l.netdev.as_ref().map_or("null".to_string(), |n| format!("{n:?}")),
-                l.netdev_index.map_or("null".to_string(), |n| n.to_string()),
+                ",\"value\":{}}},\"physical_state\":{{\"name\":",
+                l.state.as_raw()
+            ));
+            js(&mut s, &strip(l.phys_state.c_name(), "IB_PORT_PHYS_STATE_"));
+            s.push_str(&format!(
+                ",\"value\":{}}},\"netdev\":",
+                l.phys_state.as_raw()
+            ));
+            match &l.netdev {
+                Some(n) => js(&mut s, n),
+                None => s.push_str("null"),
+            }
+            s.push_str(&format!(
+                ",\"netdev_index\":{}}}",
+                l.netdev_index.map_or("null".to_string(), |n| n.to_string())
             ));
         }
         s.push_str("]\n");
