@@ -113,14 +113,16 @@ impl<'a, const N: usize> IoctlBuf<'a, N> {
         })
     }
 
-    /// An `FD` attribute that the kernel fills with a new file descriptor (`len` 0).
+    /// An `FD` attribute that the kernel fills with a new file descriptor (`len` 0). Its
+    /// `data` starts as `u64::MAX` (-1), so an answer the kernel did not write can never
+    /// be mistaken for fd 0.
     pub fn fd_new(&mut self, attr_id: u16) -> AttrSlot {
         self.push(ib_uverbs_attr {
             attr_id,
             len: 0,
             flags: UVERBS_ATTR_F_MANDATORY,
             attr_data: 0,
-            data: 0,
+            data: u64::MAX,
         })
     }
 

@@ -231,6 +231,9 @@ impl Context {
         // write(): ib_uverbs_cmd_hdr + ib_uverbs_get_context + driver data; the response
         // is ib_uverbs_get_context_resp + the driver's output.
         let mut resp = [0u8; 8 + driver::UHW_OUT_LEN];
+        // async_fd starts as -1: a "successful" write() that filled nothing (a file that
+        // is not a uverbs node) must not make us adopt fd 0.
+        resp[..4].copy_from_slice(&(-1i32).to_ne_bytes());
         sys::write_cmd(
             self.fd.as_fd(),
             IB_USER_VERBS_CMD_GET_CONTEXT,
@@ -244,6 +247,12 @@ impl Context {
                 detail: "short GET_CONTEXT response".into(),
             })?;
         let r: ib_uverbs_get_context_resp = r;
+        if r.async_fd as i32 == -1 {
+            return Err(Error::Protocol {
+                op: op(),
+                detail: "the write() GET_CONTEXT answered without a response".into(),
+            });
+        }
         self.num_comp_vectors = r.num_comp_vectors;
         *self
             .write_async_fd
@@ -515,10 +524,25 @@ fn open_node(name: &str, path: &FsPath, dev: Option<(u32, u32)>) -> Result<Owned
             e => Error::from_errno(op(), e),
         },
     )?;
+    // Only a character device can be a uverbs node: commands written to anything else
+    // would land in a file or a block device.
+    let st = rustix::fs::fstat(&fd).map_err(|e| Error::from_errno(op(), e))?;
+    let is_chr =
+        rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::CharacterDevice;
+    let rdev = st.st_rdev;
+    let (fmaj, fmin) = (rustix::fs::major(rdev), rustix::fs::minor(rdev));
+    if !is_chr {
+        let (expected_major, expected_minor) = dev.unwrap_or((0, 0));
+        return Err(Error::DevMismatch {
+            op: op(),
+            path: path.to_owned(),
+            found_major: 0,
+            found_minor: 0,
+            expected_major,
+            expected_minor,
+        });
+    }
     if let Some((major, minor)) = dev {
-        let st = rustix::fs::fstat(&fd).map_err(|e| Error::from_errno(op(), e))?;
-        let rdev = st.st_rdev;
-        let (fmaj, fmin) = (rustix::fs::major(rdev), rustix::fs::minor(rdev));
         if (fmaj, fmin) != (major, minor) {
             return Err(Error::DevMismatch {
                 op: op(),

@@ -33,8 +33,12 @@ impl FwVersion {
         while !t.is_char_boundary(end) {
             end -= 1;
         }
+        // Cutting can leave white space at the end: drop it too, so that
+        // FwVersion::new(x.as_str()) == x.
+        let t = t[..end].trim_end();
+        let end = t.len();
         let mut buf = [0u8; 63];
-        buf[..end].copy_from_slice(&t.as_bytes()[..end]);
+        buf[..end].copy_from_slice(t.as_bytes());
         FwVersion {
             len: end as u8,
             buf,

@@ -20,8 +20,12 @@
 //! ## End of the stream
 //!
 //! `IBV_EVENT_DEVICE_FATAL` is the last event a stream delivers: the kernel queues it
-//! when the device is removed or fails (it is queued even after the context has been
-//! disassociated, so a reader always learns about it). [`EventStream::read`] returns that
+//! when a device whose driver can disassociate user contexts (mlx4, mlx5, hns, ...) is
+//! removed or fails, even after the context has been disassociated. Software devices
+//! cannot: on rxe and siw (6.1 and 6.12) `rdma link delete` waits until every context
+//! and event file of the device is closed, queries keep answering meanwhile, and no
+//! event is queued; deleting the netdev under an rxe device makes QUERY_PORT fail with
+//! `ENODEV` ([`Error::DeviceGone`](crate::Error::DeviceGone)) and queues GID_CHANGE only. [`EventStream::read`] returns that
 //! event, and from then on `Ok(None)` without another system call. A read that the kernel
 //! answers with `EIO` (its queue was closed) or with 0 bytes also ends the stream; both
 //! are reported the same way, as the end (`Ok(None)` / [`Next::End`]), never as an error.

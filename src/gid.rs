@@ -43,7 +43,7 @@ impl Gid {
         let mut out = [0u8; 16];
         let mut groups = 0;
         for (i, g) in text.trim().split(':').enumerate() {
-            if i >= 8 || g.len() != 4 {
+            if i >= 8 || g.len() != 4 || !g.bytes().all(|b| b.is_ascii_hexdigit()) {
                 return None;
             }
             let v = u16::from_str_radix(g, 16).ok()?;

@@ -675,7 +675,7 @@ fn read_u32(path: &Path) -> Option<u32> {
 fn parse_hex_u16(text: &str) -> Option<u16> {
     let t = text.trim();
     let h = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))?;
-    if h.is_empty() || h.len() > 4 {
+    if h.is_empty() || h.len() > 4 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     u16::from_str_radix(h, 16).ok()
@@ -689,7 +689,7 @@ fn parse_hex_u32(text: &str) -> Option<u32> {
         return Some(0);
     }
     let h = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))?;
-    if h.is_empty() || h.len() > 8 {
+    if h.is_empty() || h.len() > 8 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     u32::from_str_radix(h, 16).ok()
@@ -698,7 +698,7 @@ fn parse_hex_u32(text: &str) -> Option<u32> {
 fn parse_mac(text: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(6);
     for part in text.trim().split(':') {
-        if part.len() != 2 || out.len() == 6 {
+        if part.len() != 2 || out.len() == 6 || !part.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
         out.push(u8::from_str_radix(part, 16).ok()?);

@@ -132,6 +132,11 @@ pub fn query_gid_table<'a>(
         core::mem::size_of::<ib_uverbs_gid_entry>() as u64,
         true,
     );
+    // The attribute length is 16 bits: offer whole entries only (at most 2047).
+    let whole = entries
+        .len()
+        .min(usize::from(u16::MAX) / core::mem::size_of::<ib_uverbs_gid_entry>());
+    let entries = &mut entries[..whole];
     buf.ptr_out(
         UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
         entries.as_mut_bytes(),
@@ -433,7 +438,7 @@ mod tests {
             28 00  10 00  00 00  01 00        # ASYNC_EVENT object 16, ALLOC
             00 00 00 00 00 00 00 00
             0e 00 00 00  00 00 00 00
-            00 00  00 00  01 00  00 00  00 00 00 00 00 00 00 00  # FD_HANDLE, len 0
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # FD_HANDLE, len 0, -1 until written
             ",
             &[],
         );
