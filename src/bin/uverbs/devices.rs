@@ -67,6 +67,7 @@ const LONGS: &[LongOpt] = &[
 ];
 
 fn usage_error(io: &mut Io, msg: &str) -> i32 {
+    let msg = crate::io::printable(msg.as_bytes());
     io.err_line(&format!(
         "uverbs devices: {msg} (try 'uverbs devices --help')"
     ));

@@ -156,6 +156,7 @@ pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
 }
 
 fn usage_error(io: &mut Io, msg: &str) -> i32 {
+    let msg = crate::io::printable(msg.as_bytes());
     io.err_line(&format!(
         "uverbs devinfo: {msg} (try 'uverbs devinfo --help')"
     ));
@@ -285,7 +286,7 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
                 }
                 (Flavor::Uverbs, Some(n)) => {
                     let mut m = b"IB device '".to_vec();
-                    m.extend_from_slice(n);
+                    m.extend_from_slice(crate::io::printable(n).as_bytes());
                     m.extend_from_slice(b"' wasn't found: ");
                     m.extend_from_slice(devlist::NO_SUBSYSTEM.as_bytes());
                     m.push(b'\n');
@@ -307,7 +308,11 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
             Some(d) => vec![d],
             None => {
                 let mut m = b"IB device '".to_vec();
-                m.extend_from_slice(n);
+                if flavor == Flavor::Uverbs {
+                    m.extend_from_slice(crate::io::printable(n).as_bytes());
+                } else {
+                    m.extend_from_slice(n);
+                }
                 m.extend_from_slice(b"' wasn't found");
                 if flavor == Flavor::Uverbs {
                     if let Some(why) = devlist::why_skipped(&list, n) {

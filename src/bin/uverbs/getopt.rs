@@ -79,7 +79,8 @@ impl GetoptError {
     /// The same message without the program name, for one-line errors.
     pub fn short_message(&self) -> String {
         let full = self.glibc_message(b"");
-        let s = String::from_utf8_lossy(&full);
+        let full = full.strip_suffix(b"\n").unwrap_or(&full);
+        let s = printable(full);
         s.trim_start_matches(": ").trim_end().to_string()
     }
 }
@@ -301,6 +302,22 @@ pub fn c_strtol(s: &[u8]) -> i64 {
     } else {
         acc as i64
     }
+}
+
+/// `bytes` for an error line of the `uverbs` flavour: control characters (a newline or
+/// an escape sequence in an argument) are shown as `\xNN` so that the message stays one
+/// line and cannot drive the terminal. The rdma-core personalities echo arguments raw,
+/// as rdma-core does.
+pub fn printable(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for c in String::from_utf8_lossy(bytes).chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

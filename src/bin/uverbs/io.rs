@@ -135,3 +135,5 @@ pub fn pad16(name: &[u8]) -> Vec<u8> {
     }
     v
 }
+
+pub use crate::getopt::printable;

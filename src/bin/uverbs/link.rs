@@ -16,6 +16,7 @@ add and del need CAP_NET_ADMIN.
 ";
 
 fn usage_error(io: &mut Io, msg: &str) -> i32 {
+    let msg = crate::io::printable(msg.as_bytes());
     io.err_line(&format!("uverbs link: {msg} (try 'uverbs link --help')"));
     2
 }
@@ -66,7 +67,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            io.err_line(&format!("uverbs link: {e}"));
+            io.err_line(&crate::io::printable(
+                format!("uverbs link: {e}").as_bytes(),
+            ));
             1
         }
     }
@@ -76,7 +79,9 @@ fn show(io: &mut Io, json: bool) -> i32 {
     let links = match link::show() {
         Ok(l) => l,
         Err(e) => {
-            io.err_line(&format!("uverbs link: {e}"));
+            io.err_line(&crate::io::printable(
+                format!("uverbs link: {e}").as_bytes(),
+            ));
             return 1;
         }
     };

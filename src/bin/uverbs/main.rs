@@ -112,7 +112,7 @@ fn uverbs_main(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     {
         return p(io, name.as_bytes(), &args[1..]);
     }
-    let what = String::from_utf8_lossy(first);
+    let what = io::printable(first);
     let msg = if first.starts_with(b"-") {
         format!("uverbs: unknown option '{what}' (try 'uverbs --help')")
     } else {

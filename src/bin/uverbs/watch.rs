@@ -38,6 +38,7 @@ const LONGS: &[LongOpt] = &[
 ];
 
 fn usage_error(io: &mut Io, msg: &str) -> i32 {
+    let msg = crate::io::printable(msg.as_bytes());
     io.err_line(&format!("uverbs watch: {msg} (try 'uverbs watch --help')"));
     2
 }
@@ -77,7 +78,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
         Ok(v) => v,
         Err(e) => {
-            io.err_line(&format!("uverbs watch: {e}"));
+            io.err_line(&crate::io::printable(
+                format!("uverbs watch: {e}").as_bytes(),
+            ));
             return 1;
         }
     };
@@ -88,7 +91,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         match opened {
             Ok(pair) => watched.push(pair),
             Err(e) => {
-                io.err_line(&format!("uverbs watch: {e}"));
+                io.err_line(&crate::io::printable(
+                    format!("uverbs watch: {e}").as_bytes(),
+                ));
                 return 1;
             }
         }
@@ -135,7 +140,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                         return 1;
                     }
                     Err(e) => {
-                        io.err_line(&format!("uverbs watch: {e}"));
+                        io.err_line(&crate::io::printable(
+                            format!("uverbs watch: {e}").as_bytes(),
+                        ));
                         return 1;
                     }
                 }
