@@ -11,6 +11,8 @@
 #                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass
 #   6. static      the release musl binary: size, static linking, and a run in a guest
 #                  chroot that holds no libc file at all
+#   7. miri        the tests that make no system call, under Miri (tests/miri.sh; the
+#                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end. Env: UVERBS_VM_KERNELS (default
 # "6.1 6.12"), UVERBS_SKIP_VM=1 to stop after phase 4 (not for CI).
 set -euo pipefail
@@ -38,6 +40,13 @@ summary() {
   echo "total        $((SECONDS - t_all))s" >&2
 }
 
+miri() {
+  if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
+    echo "installing the nightly toolchain's miri and rust-src components" >&2
+    rustup toolchain install nightly --profile minimal --component miri,rust-src >/dev/null
+  fi
+  bash tests/miri.sh
+}
 lint() {
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
@@ -78,4 +87,5 @@ if [ "${UVERBS_SKIP_VM:-0}" != 1 ]; then
   phase vm-tests bash tests/vm/run-tests.sh
   phase static static_bin
 fi
+phase miri miri
 summary
