@@ -41,7 +41,7 @@ pub fn compat(io: &mut Io, _argv0: &[u8], _args: &[Vec<u8>]) -> i32 {
     if let Some(w) = crate::io::memlock_warning() {
         io.err(w);
     }
-    match devlist::list() {
+    match devlist::list(false) {
         Ok(l) => {
             table(io, &l);
             0
@@ -95,7 +95,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
         );
     }
-    let l = match devlist::list() {
+    let l = match devlist::list(json) {
         Ok(l) => l,
         Err(_) => {
             io.err_line(&format!(

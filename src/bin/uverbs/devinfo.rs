@@ -213,7 +213,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
 
 /// `-l`: `N HCAs found:` and the names.
 fn list_names(io: &mut Io, flavor: Flavor, json: bool) -> i32 {
-    let l = match devlist::list() {
+    let l = match devlist::list(json) {
         Ok(l) => l,
         Err(_) => {
             match flavor {
@@ -277,7 +277,7 @@ fn want(req: &Request) -> Want {
 }
 
 fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
-    let list: DeviceList = match devlist::list() {
+    let list: DeviceList = match devlist::list(req.json) {
         Ok(l) => l,
         Err(_) => {
             match (flavor, &req.devname) {

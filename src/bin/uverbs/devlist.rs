@@ -32,9 +32,11 @@ pub struct DeviceList {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NoRdmaSubsystem;
 
-/// Lists the devices as rdma-core does.
-pub fn list() -> Result<DeviceList, NoRdmaSubsystem> {
-    let disc = Discovery::new().sysfs_details(true);
+/// Lists the devices as rdma-core does. `details`: also read the sysfs-only attributes
+/// (node_desc, board_id, ...), which only the JSON output prints (a dozen file reads per
+/// device).
+pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
+    let disc = Discovery::new().sysfs_details(details);
     let all = match disc.devices_from_netlink() {
         Ok(v) => v,
         Err(_) => {
