@@ -354,6 +354,7 @@ impl WatchedPortCache {
                         }
                         _ => {
                             s.dead.store(true, Release);
+                            s.updates.fetch_add(1, Release);
                             break;
                         }
                     }
@@ -397,6 +398,18 @@ impl WatchedPortCache {
             })
     }
 
+    /// A reader that keeps its own copy of the ports and re-reads the shared one only
+    /// when the watcher has published a change: the query is then one atomic load and a
+    /// copy (no lock). One per thread.
+    pub fn reader(&self) -> PortReader<'_> {
+        PortReader {
+            cache: self,
+            seen: u64::MAX,
+            ports: Vec::new(),
+            dead: false,
+        }
+    }
+
     /// How many times the watcher has applied events and refreshed the ports.
     pub fn updates(&self) -> u64 {
         self.shared
@@ -413,5 +426,50 @@ impl Drop for WatchedPortCache {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+/// A per-thread reader of a [`WatchedPortCache`] (see [`WatchedPortCache::reader`]),
+/// with the same guarantee.
+#[derive(Debug)]
+pub struct PortReader<'a> {
+    cache: &'a WatchedPortCache,
+    seen: u64,
+    ports: Vec<Option<PortAttr>>,
+    dead: bool,
+}
+
+impl PortReader<'_> {
+    /// The attributes of `port` (from 1), from this reader's copy, refreshed from the
+    /// cache when the watcher published a change since the last call.
+    #[doc(alias = "ibv_query_port")]
+    pub fn query_port(&mut self, port: u32) -> Result<PortAttr> {
+        use std::sync::atomic::Ordering::Acquire;
+        let now = self.cache.shared.updates.load(Acquire);
+        if now != self.seen {
+            self.refresh(now);
+        }
+        match self.ports.get((port as usize).wrapping_sub(1)) {
+            Some(Some(p)) if !self.dead => Ok(*p),
+            _ => self.cache.query_port(port),
+        }
+    }
+
+    #[cold]
+    fn refresh(&mut self, now: u64) {
+        let shared = self
+            .cache
+            .shared
+            .ports
+            .read()
+            .unwrap_or_else(|p| p.into_inner());
+        self.ports.clear();
+        self.ports.extend_from_slice(&shared);
+        self.dead = self
+            .cache
+            .shared
+            .dead
+            .load(std::sync::atomic::Ordering::Acquire);
+        self.seen = now;
     }
 }

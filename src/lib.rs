@@ -82,7 +82,7 @@ pub mod port;
 mod sys;
 pub mod types;
 
-pub use cache::{PortCache, WatchedPortCache};
+pub use cache::{PortCache, PortReader, WatchedPortCache};
 pub use context::{CallPath, Context, OpenOptions, OpenTarget};
 pub use device_attr::{DeviceAttr, FwVersion};
 pub use discover::{DeviceInfo, Discovery};

@@ -50,11 +50,23 @@ fn watched_cache_follows_netdev_down_and_up() {
                 .unwrap()
                 .success());
         };
+        let mut reader = cache.reader();
+        assert_eq!(reader.query_port(1).unwrap(), cache.query_port(1).unwrap());
+        assert!(matches!(
+            reader.query_port(0),
+            Err(Error::NoSuchPort { .. })
+        ));
         ip("down");
         let down = wait_for(&cache, PortState::Down);
         assert_eq!(ctx.query_port(1).unwrap().state, PortState::Down);
+        assert_eq!(
+            reader.query_port(1).unwrap().state,
+            PortState::Down,
+            "the reader follows"
+        );
         ip("up");
         let up = wait_for(&cache, PortState::Active);
+        assert_eq!(reader.query_port(1).unwrap().state, PortState::Active);
         assert!(cache.updates() >= before + 2, "two events applied");
         println!("{dev}: the watched cache saw DOWN after {down:?} and ACTIVE after {up:?}");
     }
