@@ -1,5 +1,6 @@
-//! Benchmarks on real RDMA devices: the hot queries, the cached port query, and open +
-//! GET_CONTEXT + close, per device.
+//! Benchmarks on real RDMA devices: the hot queries, the two port caches (`PortCache`, one
+//! `read(2)` per query, and `WatchedPortCache`, no system call), and open + GET_CONTEXT +
+//! close, per device.
 //!
 //! They need devices, so they run in the VM rig: `bench/run.sh` builds this bench for
 //! musl (`cargo bench --target x86_64-unknown-linux-musl --bench device --no-run`) and
@@ -9,20 +10,23 @@
 //! bench tracks the crate's own numbers with criterion's statistics.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::Criterion;
-use uverbs::{Context, Discovery, PortCache};
+use uverbs::{Context, Discovery, PortCache, WatchedPortCache};
 
 fn bench_device(c: &mut Criterion, info: &uverbs::DeviceInfo) {
-    let ctx = Context::open(info).unwrap_or_else(|e| panic!("open {}: {e}", info.name));
+    let ctx = Arc::new(Context::open(info).unwrap_or_else(|e| panic!("open {}: {e}", info.name)));
     let gid_tbl_len = ctx
         .query_port(1)
         .unwrap_or_else(|e| panic!("{}: query_port: {e}", info.name))
         .gid_tbl_len;
     let max_gids = (gid_tbl_len as usize).max(1);
     let mut cache =
-        PortCache::new(&ctx).unwrap_or_else(|e| panic!("{}: PortCache: {e}", info.name));
+        PortCache::new(&*ctx).unwrap_or_else(|e| panic!("{}: PortCache: {e}", info.name));
+    let watched = WatchedPortCache::new(ctx.clone())
+        .unwrap_or_else(|e| panic!("{}: WatchedPortCache: {e}", info.name));
 
     let mut g = c.benchmark_group(info.name.as_str());
     g.bench_function("query_port", |b| {
@@ -39,6 +43,9 @@ fn bench_device(c: &mut Criterion, info: &uverbs::DeviceInfo) {
     });
     g.bench_function("PortCache::query_port", |b| {
         b.iter(|| black_box(cache.query_port(1).unwrap()))
+    });
+    g.bench_function("WatchedPortCache::query_port", |b| {
+        b.iter(|| black_box(watched.query_port(black_box(1)).unwrap()))
     });
     g.bench_function("open + GET_CONTEXT + close", |b| {
         b.iter(|| drop(black_box(Context::open(info).unwrap())))

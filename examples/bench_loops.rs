@@ -7,8 +7,20 @@
 //!     OPS: comma-separated subset of the ops below (default: all);
 //!     SCALE multiplies every op's iteration count.
 //! bench_loops cold DEV
-//!     from main(): Discovery + Context::open + query_port, the first of the process:
+//!     from main(), the first of the process, the path a user writes:
+//!     Discovery::new().device(DEV) + Context::open + query_port(1):
+//!     C uverbs DEV disc_cold NS                    (Discovery::device alone)
 //!     C uverbs DEV disc_open_query_cold NS
+//!     then the same again in the process, and the first round's minor page faults:
+//!     C uverbs DEV disc_open_query_second NS
+//!     C uverbs DEV disc_open_query_cold_minflt N
+//!     (with `once` after DEV: the first round only, no second round and no minflt line)
+//! bench_loops cold-all DEV
+//!     the same through Discovery::devices (every device) and a search by name:
+//!     disc_all_cold, disc_all_open_query_cold, disc_all_open_query_second, ..._minflt
+//! bench_loops cold-lean DEV
+//!     the same with netlink requests built by hand (no library discovery at all):
+//!     lean_open_query_cold, lean_open_query_second, lean_open_query_cold_minflt
 //! ```
 //!
 //! `floor_qp`/`query_port` and `floor_qd`/`query_device` run as back-to-back pairs of
@@ -17,26 +29,36 @@
 //! Ops: `floor_qp` (a QUERY_PORT ioctl built once with `method::query_port` and issued
 //! again and again through `Context::ioctl` on the context's fd: no building, no
 //! decoding), `query_port`, `floor_qd` (the same for INVOKE_WRITE of the extended
-//! QUERY_DEVICE), `query_device`, `gid_table`, `gid_entry`, `cached_qp`
-//! (`PortCache::query_port`), `cache_peek` (`PortCache::peek`, no system call),
-//! `open_close` (`Context::open` + drop), `disc_open_query` (`Discovery::devices` +
-//! `Context::open` + `query_port` + drop, warm: repeated in one process).
+//! QUERY_DEVICE), `query_device`, `gid_table` (`query_gid_table(gid_tbl_len)`),
+//! `gid_entry`, `gid_scan` (`query_gid` of every index of port 1, as `ibv_devinfo -v`
+//! does), `cached_qp` (`PortCache::query_port`, the strict cache: one `read(2)` per
+//! query), `cache_peek` (`PortCache::peek`, no system call), `watched_qp`
+//! (`WatchedPortCache::query_port`: from memory, a watcher thread applies the events),
+//! `open_close` (`Context::open` + drop), `disc` (`Discovery::devices`, every device),
+//! `disc_one` (`Discovery::device(DEV)`), `disc_open_query` (`Discovery::device(DEV)` +
+//! `Context::open` + `query_port(1)` + drop, warm: repeated in one process),
+//! `disc_all_open_query` (the same through `Discovery::devices` and a search by name).
 //!
 //! Profile ops (uverbs only; they split the ops above into their parts): `build_qp`
 //! (`method::query_port` alone), `decode_port` (`PortAttr::from_resp` of a real
-//! answer), `decode_device` (`DeviceAttr::from_ex_bytes` of a real answer),
-//! `fw_format` (`driver::format_fw_ver`, which `query_device` runs per call),
-//! `floor_gid_table` (QUERY_GID_TABLE built once into a buffer allocated once),
-//! `gid_scan` (`query_gid` of every index of port 1, as `ibv_devinfo -v` does),
-//! `gid_buf_alloc` (allocating and zeroing the raw buffer `query_gid_table` uses),
-//! `disc` (`Discovery::devices` alone), `lean_open_query` (what discovery + open + first
-//! answer costs with netlink alone: the nldev dump, one GET_CHARDEV, `open_target`,
-//! `query_port`; no sysfs). `cold` prints `disc_cold` (discovery alone, first of the
-//! process) too, and `cold-lean DEV` times the lean path as the first of a process.
+//! answer), `build_qd` (a zeroed QUERY_DEVICE response buffer and `method::invoke_write`,
+//! what `query_device` does before its ioctl), `decode_device` (`DeviceAttr::from_ex` of
+//! a real answer, in place, as `query_device` now decodes), `floor_gid_table`
+//! (QUERY_GID_TABLE built once into a buffer of `min(gid_tbl_len, 64)` entries: the
+//! call `query_gid_table` makes first), `floor_gid_table_full` (the same with a
+//! `gid_tbl_len`-entry buffer, what libibverbs is asked for), `disc_details`
+//! (`Discovery::sysfs_details(true).devices()`, the discovery the CLI asks for),
+//! `lean_open_query` (discovery + open + first answer with netlink requests built by
+//! hand: the nldev dump, one GET_CHARDEV, `open_target`, `query_port`; a floor for
+//! `disc_open_query`), `rwlock_copy` (a `std::sync::RwLock` read of a port vector and a
+//! copy of one entry: what `WatchedPortCache::query_port` does after its checks),
+//! `gen_copy` (one atomic load of a generation and a copy from a vector the reader
+//! owns: what a per-reader handle would cost instead).
 //!
 //! Build: `cargo build --release --target x86_64-unknown-linux-musl --example bench_loops`.
 
 use std::process::exit;
+use std::sync::Arc;
 use std::time::Instant;
 
 use uverbs::abi::{
@@ -47,8 +69,12 @@ use uverbs::abi::{
 use uverbs::discover::netlink as nl;
 use uverbs::{
     method, Context, DeviceAttr, DeviceInfo, Discovery, FwVersion, OpenTarget, PortAttr, PortCache,
+    WatchedPortCache,
 };
 use zerocopy::IntoBytes;
+
+/// The entries `Context::query_gid_table` asks the kernel for first (its stack buffer).
+const GID_TABLE_FIRST: usize = 64;
 
 struct Bench {
     dev: String,
@@ -124,7 +150,15 @@ fn fail(what: &str, e: impl std::fmt::Display) -> ! {
     exit(1)
 }
 
+/// The natural lookup of one device: netlink, GET_CHARDEV for that device only.
 fn find(name: &str) -> DeviceInfo {
+    Discovery::new()
+        .device(name)
+        .unwrap_or_else(|e| fail(name, e))
+}
+
+/// Every device (`Discovery::devices`), then the one called `name`.
+fn find_in_all(name: &str) -> DeviceInfo {
     let devs = Discovery::new()
         .devices()
         .unwrap_or_else(|e| fail("discovery", e));
@@ -133,10 +167,23 @@ fn find(name: &str) -> DeviceInfo {
         .unwrap_or_else(|| fail(name, "no such device"))
 }
 
+fn open(info: &DeviceInfo) -> Context {
+    Context::open(info).unwrap_or_else(|e| fail("open", e))
+}
+
+fn query1(c: &Context) -> PortAttr {
+    c.query_port(1).unwrap_or_else(|e| fail("query_port", e))
+}
+
+/// The steps of [`lean_open`], for the timing breakdown of `cold-lean`.
+const LEAN_STEPS: [&str; 4] = ["socket", "dump", "chardev", "open"];
+
 /// Discovery + open with netlink alone: the nldev dump, GET_CHARDEV of the one device,
-/// and the open (no sysfs reads at all).
-fn lean_open(name: &str) -> Context {
+/// and the open (no sysfs reads at all). `marks` gets the time each of [`LEAN_STEPS`]
+/// ended.
+fn lean_open(name: &str, marks: &mut [Option<Instant>; 4]) -> Context {
     let mut s = nl::NlSocket::open().unwrap_or_else(|e| fail("netlink", e));
+    marks[0] = Some(Instant::now());
     let seq = s.fresh_seq();
     let dump = s
         .raw_exchange(&nl::get_dump_request(seq), seq, nl::TYPE_GET)
@@ -158,6 +205,7 @@ fn lean_open(name: &str) -> Context {
         }
     }
     let (index, port_count, fw_text) = found.unwrap_or_else(|| fail(name, "no such device"));
+    marks[1] = Some(Instant::now());
     let seq = s.fresh_seq();
     let answer = s
         .raw_exchange(
@@ -186,13 +234,16 @@ fn lean_open(name: &str) -> Context {
         }
     }
     let target = target.unwrap_or_else(|| fail(name, "no uverbs chardev"));
-    Context::open_target(&target).unwrap_or_else(|e| fail("open", e))
+    marks[2] = Some(Instant::now());
+    let c = Context::open_target(&target).unwrap_or_else(|e| fail("open", e));
+    marks[3] = Some(Instant::now());
+    c
 }
 
 fn loops(b: &Bench, batches: u32) {
     let info = find(&b.dev);
-    let ctx = Context::open(&info).unwrap_or_else(|e| fail("open", e));
-    let port = ctx.query_port(1).unwrap_or_else(|e| fail("query_port", e));
+    let ctx = Arc::new(open(&info));
+    let port = query1(&ctx);
     let max_gids = (port.gid_tbl_len as usize).max(1);
 
     // The floors: requests built once, issued as they are.
@@ -206,10 +257,16 @@ fn loops(b: &Bench, batches: u32) {
         qd_cmd.as_bytes(),
         qd_resp.as_mut_bytes(),
     );
-    let mut cache = PortCache::new(&ctx).unwrap_or_else(|e| fail("PortCache::new", e));
-    let mut gid_raw = vec![ib_uverbs_gid_entry::default(); max_gids];
+    let mut cache = PortCache::new(&*ctx).unwrap_or_else(|e| fail("PortCache::new", e));
+    let watched =
+        WatchedPortCache::new(ctx.clone()).unwrap_or_else(|e| fail("WatchedPortCache::new", e));
+    let mut gid_raw = vec![ib_uverbs_gid_entry::default(); max_gids.min(GID_TABLE_FIRST)];
     let mut gid_n = 0u64;
     let mut gid_req = method::query_gid_table(ctx.driver_id(), &mut gid_raw, &mut gid_n);
+    let mut gid_raw_full = vec![ib_uverbs_gid_entry::default(); max_gids];
+    let mut gid_n_full = 0u64;
+    let mut gid_req_full =
+        method::query_gid_table(ctx.driver_id(), &mut gid_raw_full, &mut gid_n_full);
 
     // Every call once before timing (and the floors twice: a request whose outputs the
     // kernel has marked valid must be accepted again as it is).
@@ -220,6 +277,8 @@ fn loops(b: &Bench, batches: u32) {
             .unwrap_or_else(|e| fail("floor INVOKE_WRITE", e));
         ctx.ioctl(&mut gid_req)
             .unwrap_or_else(|e| fail("floor QUERY_GID_TABLE", e));
+        ctx.ioctl(&mut gid_req_full)
+            .unwrap_or_else(|e| fail("floor QUERY_GID_TABLE (full)", e));
     }
     // Real answers, for the decode-only ops.
     let mut port_answer = ib_uverbs_query_port_resp_ex::default();
@@ -244,7 +303,23 @@ fn loops(b: &Bench, batches: u32) {
     cache
         .query_port(1)
         .unwrap_or_else(|e| fail("PortCache::query_port", e));
+    watched
+        .query_port(1)
+        .unwrap_or_else(|e| fail("WatchedPortCache::query_port", e));
 
+    let own: Vec<Option<PortAttr>> = vec![Some(port)];
+    let lock = std::sync::RwLock::new(own.clone());
+    let generation = std::sync::atomic::AtomicU64::new(0);
+    let valid = ctx
+        .query_gid_table(max_gids)
+        .unwrap_or_else(|e| fail("query_gid_table", e))
+        .len();
+    println!("I gids {} {} {valid}", b.dev, port.gid_tbl_len);
+    println!(
+        "I sizeof DeviceAttr {} PortAttr {}",
+        std::mem::size_of::<DeviceAttr>(),
+        std::mem::size_of::<PortAttr>()
+    );
     for _ in 0..batches {
         b.pair(
             "floor_qp",
@@ -270,12 +345,6 @@ fn loops(b: &Bench, batches: u32) {
         b.batch("decode_port", 20_000, || {
             std::hint::black_box(PortAttr::from_resp(std::hint::black_box(&port_answer)));
         });
-        b.batch("decode_device", 20_000, || {
-            std::hint::black_box(DeviceAttr::from_ex_bytes(
-                std::hint::black_box(dev_answer.as_bytes()),
-                fw,
-            ));
-        });
         b.pair(
             "floor_qd",
             "query_device",
@@ -292,18 +361,35 @@ fn loops(b: &Bench, batches: u32) {
                 Err(e) => fail("query_device", e),
             },
         );
+        b.batch("build_qd", 20_000, || {
+            let mut resp = ib_uverbs_ex_query_device_resp::default();
+            let cmd = ib_uverbs_ex_query_device::default();
+            let buf = method::invoke_write(
+                ctx.driver_id(),
+                IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
+                cmd.as_bytes(),
+                resp.as_mut_bytes(),
+            );
+            std::hint::black_box(&buf);
+        });
+        b.batch("decode_device", 20_000, || {
+            std::hint::black_box(DeviceAttr::from_ex(std::hint::black_box(&dev_answer), fw));
+        });
         b.batch("gid_table", 300, || match ctx.query_gid_table(max_gids) {
             Ok(v) => {
                 std::hint::black_box(v);
             }
             Err(e) => fail("query_gid_table", e),
         });
-        b.batch("fw_format", 20_000, || {
-            std::hint::black_box(uverbs::driver::format_fw_ver(
-                ctx.driver_id(),
-                std::hint::black_box(dev_answer.base.fw_ver),
-                &info.fw_ver,
-            ));
+        b.batch("floor_gid_table", 300, || {
+            if let Err(e) = ctx.ioctl(&mut gid_req) {
+                fail("floor QUERY_GID_TABLE", e)
+            }
+        });
+        b.batch("floor_gid_table_full", 300, || {
+            if let Err(e) = ctx.ioctl(&mut gid_req_full) {
+                fail("floor QUERY_GID_TABLE (full)", e)
+            }
         });
         // (a whole table per run; about 500 queries per batch whatever its length)
         b.batch(
@@ -317,14 +403,6 @@ fn loops(b: &Bench, batches: u32) {
                 }
             },
         );
-        b.batch("gid_buf_alloc", 300, || {
-            std::hint::black_box(vec![ib_uverbs_gid_entry::default(); max_gids]);
-        });
-        b.batch("floor_gid_table", 300, || {
-            if let Err(e) = ctx.ioctl(&mut gid_req) {
-                fail("floor QUERY_GID_TABLE", e)
-            }
-        });
         b.batch("gid_entry", 500, || match ctx.query_gid(1, 0) {
             Ok(g) => {
                 std::hint::black_box(g);
@@ -340,10 +418,38 @@ fn loops(b: &Bench, batches: u32) {
         b.batch("cache_peek", 100_000, || {
             std::hint::black_box(cache.peek(std::hint::black_box(1)));
         });
-        b.batch("open_close", 10, || match Context::open(&info) {
-            Ok(c) => drop(c),
-            Err(e) => fail("open", e),
+        let mut reader = watched.reader();
+        b.batch("watched_reader", 100_000, || {
+            match reader.query_port(std::hint::black_box(1)) {
+                Ok(p) => {
+                    std::hint::black_box(p);
+                }
+                Err(e) => fail("PortReader::query_port", e),
+            }
         });
+        b.batch("watched_qp", 100_000, || {
+            match watched.query_port(std::hint::black_box(1)) {
+                Ok(p) => {
+                    std::hint::black_box(p);
+                }
+                Err(e) => fail("WatchedPortCache::query_port", e),
+            }
+        });
+        // What WatchedPortCache::query_port does after its checks (a read lock and a
+        // copy), and what a reader that keeps its own copy would do instead (one atomic
+        // load of a generation, then a copy): the cost of the lock, apart.
+        b.batch("rwlock_copy", 100_000, || {
+            let v = lock.read().unwrap_or_else(|p| p.into_inner());
+            std::hint::black_box(v.get(std::hint::black_box(0)).copied().flatten());
+        });
+        b.batch("gen_copy", 100_000, || {
+            let g = generation.load(std::sync::atomic::Ordering::Acquire);
+            if g != std::hint::black_box(0) {
+                fail("generation", g);
+            }
+            std::hint::black_box(own.get(std::hint::black_box(0)).copied().flatten());
+        });
+        b.batch("open_close", 10, || drop(open(&info)));
         b.batch("disc", 5, || {
             std::hint::black_box(
                 Discovery::new()
@@ -351,48 +457,141 @@ fn loops(b: &Bench, batches: u32) {
                     .unwrap_or_else(|e| fail("discovery", e)),
             );
         });
+        b.batch("disc_one", 5, || {
+            std::hint::black_box(find(&b.dev));
+        });
+        b.batch("disc_details", 5, || {
+            std::hint::black_box(
+                Discovery::new()
+                    .sysfs_details(true)
+                    .devices()
+                    .unwrap_or_else(|e| fail("discovery (sysfs details)", e)),
+            );
+        });
         b.batch("disc_open_query", 5, || {
-            let info = find(&b.dev);
-            let c = Context::open(&info).unwrap_or_else(|e| fail("open", e));
-            std::hint::black_box(c.query_port(1).unwrap_or_else(|e| fail("query_port", e)));
+            let c = open(&find(&b.dev));
+            std::hint::black_box(query1(&c));
+        });
+        b.batch("disc_all_open_query", 5, || {
+            let c = open(&find_in_all(&b.dev));
+            std::hint::black_box(query1(&c));
         });
         b.batch("lean_open_query", 5, || {
-            let c = lean_open(&b.dev);
-            std::hint::black_box(c.query_port(1).unwrap_or_else(|e| fail("query_port", e)));
+            let c = lean_open(&b.dev, &mut [None; 4]);
+            std::hint::black_box(query1(&c));
         });
+    }
+    if watched.updates() != 0 {
+        eprintln!(
+            "bench_loops: {}: the watcher refreshed the ports {} times during the run",
+            b.dev,
+            watched.updates()
+        );
     }
 }
 
-fn cold(dev: &str) {
-    let t0 = Instant::now();
-    let info = find(dev);
-    let t_disc = t0.elapsed().as_nanos();
-    let ctx = Context::open(&info).unwrap_or_else(|e| fail("open", e));
-    let p = ctx.query_port(1);
-    let ns = t0.elapsed().as_nanos();
-    p.unwrap_or_else(|e| fail("query_port", e));
-    println!("C uverbs {dev} disc_cold {t_disc}");
-    println!("C uverbs {dev} disc_open_query_cold {ns}");
+/// Minor page faults of this process so far (`/proc/self/stat`, field 10).
+fn minflt() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = &stat[stat.rfind(')')? + 2..];
+    // state ppid pgrp session tty_nr tpgid flags minflt
+    rest.split_whitespace().nth(7)?.parse().ok()
 }
 
-fn cold_lean(dev: &str) {
-    let t0 = Instant::now();
-    let ctx = lean_open(dev);
-    let p = ctx.query_port(1);
-    let ns = t0.elapsed().as_nanos();
-    p.unwrap_or_else(|e| fail("query_port", e));
-    println!("C uverbs {dev} lean_open_query_cold {ns}");
+/// Discovery + open + `query_port(1)` as the first of the process, then again in the
+/// same process: what the first round costs over the second is first-execution cost
+/// (page faults, and under TCG the translation of code run for the first time).
+/// `step` discovers and opens, and says when its discovery part ended. Prints
+/// `C uverbs DEV {label}_cold NS`, `{label}_second NS`, `{label}_cold_minflt N`, and
+/// `{disc}_cold NS` (discovery alone, first round) when `disc` is given.
+fn cold_path(
+    dev: &str,
+    once: bool,
+    label: &str,
+    disc: Option<&str>,
+    step: impl Fn() -> (Context, Instant),
+) {
+    let round = || {
+        let t0 = Instant::now();
+        let (ctx, t_disc) = step();
+        let p = ctx.query_port(1);
+        let ns = t0.elapsed().as_nanos();
+        p.unwrap_or_else(|e| fail("query_port", e));
+        (t_disc.duration_since(t0).as_nanos(), ns)
+    };
+    let f0 = minflt();
+    let (disc_ns, ns) = round();
+    let f1 = minflt();
+    if let Some(d) = disc {
+        println!("C uverbs {dev} {d}_cold {disc_ns}");
+    }
+    println!("C uverbs {dev} {label}_cold {ns}");
+    if once {
+        return;
+    }
+    let (_, second) = round();
+    println!("C uverbs {dev} {label}_second {second}");
+    if let (Some(a), Some(b)) = (f0, f1) {
+        println!("C uverbs {dev} {label}_cold_minflt {}", b - a);
+    }
+}
+
+/// The natural path: `Discovery::device` + open + query_port.
+fn cold(dev: &str, once: bool) {
+    cold_path(dev, once, "disc_open_query", Some("disc"), || {
+        let info = find(dev);
+        let t = Instant::now();
+        (open(&info), t)
+    });
+}
+
+/// The same through `Discovery::devices` (every device) and a search by name.
+fn cold_all(dev: &str, once: bool) {
+    cold_path(dev, once, "disc_all_open_query", Some("disc_all"), || {
+        let info = find_in_all(dev);
+        let t = Instant::now();
+        (open(&info), t)
+    });
+}
+
+/// The same with netlink requests built by hand, with the time of each step:
+/// `C uverbs DEV lean_STEP_cold NS` and `lean_STEP_second NS` for the steps of
+/// [`LEAN_STEPS`] and `query` (the first `query_port`).
+fn cold_lean(dev: &str, once: bool) {
+    let steps = std::cell::RefCell::new(Vec::new());
+    cold_path(dev, once, "lean_open_query", None, || {
+        let t0 = Instant::now();
+        let mut marks = [None; 4];
+        let c = lean_open(dev, &mut marks);
+        steps.borrow_mut().push((t0, marks));
+        (c, Instant::now())
+    });
+    let steps = steps.into_inner();
+    for ((t0, marks), round) in steps.iter().zip(["cold", "second"]) {
+        let mut prev = *t0;
+        for (m, name) in marks.iter().zip(LEAN_STEPS) {
+            let m = m.unwrap_or(prev);
+            println!(
+                "C uverbs {dev} lean_{name}_{round} {}",
+                m.duration_since(prev).as_nanos()
+            );
+            prev = m;
+        }
+    }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: bench_loops loops DEV [BATCHES [SCALE [OPS]]] | cold DEV | cold-lean DEV";
+    let usage = "usage: bench_loops loops DEV [BATCHES [SCALE [OPS]]] | cold DEV [once] \
+                 | cold-all DEV [once] | cold-lean DEV [once]";
     if args.len() < 3 {
         fail("arguments", usage);
     }
+    let once = args.get(3).map(String::as_str) == Some("once");
     match args[1].as_str() {
-        "cold" => cold(&args[2]),
-        "cold-lean" => cold_lean(&args[2]),
+        "cold" => cold(&args[2], once),
+        "cold-all" => cold_all(&args[2], once),
+        "cold-lean" => cold_lean(&args[2], once),
         "loops" => {
             let num = |i: usize, d: f64| -> f64 {
                 args.get(i)

@@ -1,5 +1,6 @@
-//! No heap allocation on the hot paths: after a warm-up, `query_port`, `query_device`
-//! and `query_gid` (one GID entry) allocate nothing, per call, on every device.
+//! No heap allocation on the hot paths: after a warm-up, `query_port`, `query_device`,
+//! `query_gid` (one GID entry) and `WatchedPortCache::query_port` allocate nothing, per
+//! call, on every device.
 //!
 //! A counting global allocator wraps the system allocator and counts, per thread, every
 //! allocation and reallocation; the test reads its own thread's count around the calls,
@@ -10,8 +11,9 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::Arc;
 
-use uverbs::{Context, Discovery};
+use uverbs::{Context, Discovery, WatchedPortCache};
 
 thread_local! {
     // Const-initialised and without a destructor: touching it never allocates, so the
@@ -136,8 +138,35 @@ fn hot_queries_do_not_allocate() {
             "{name}: {N} x query_gid (GID entry) made {n} heap allocations"
         );
 
+        // The watched cache answers from memory: no allocation either (its watcher
+        // thread may allocate when an event comes, but it counts on its own thread).
+        let ctx = Arc::new(ctx);
+        let watched = WatchedPortCache::new(ctx.clone())
+            .unwrap_or_else(|e| panic!("{name}: WatchedPortCache::new: {e}"));
+        for p in 1..=ports {
+            watched
+                .query_port(p)
+                .unwrap_or_else(|e| panic!("{name}: WatchedPortCache::query_port: {e}"));
+        }
+        let mut ok = 0usize;
+        let n = allocations_of(N, || {
+            for p in 1..=ports {
+                ok += watched.query_port(p).is_ok() as usize;
+            }
+        });
+        assert_eq!(
+            ok,
+            N * ports as usize,
+            "{name}: WatchedPortCache::query_port failed"
+        );
+        assert_eq!(
+            n, 0,
+            "{name}: {N} x WatchedPortCache::query_port per port made {n} heap allocations"
+        );
+
         println!(
-            "{name} (kernel {}): 0 allocations in {N} x query_port, query_device, query_gid",
+            "{name} (kernel {}): 0 allocations in {N} x query_port, query_device, query_gid, \
+             WatchedPortCache::query_port",
             common::kernel()
         );
     }
