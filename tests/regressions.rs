@@ -92,13 +92,12 @@ fn f3_usage_error_messages_are_one_line() {
         b"--ib-\x1b[31mport".to_vec(),
         b"--x\ny".to_vec(),
     ];
-    let longs = [getopt::LongOpt {
+    static LONGS: [getopt::LongOpt; 1] = [getopt::LongOpt {
         name: "ib-port",
         has_arg: true,
         val: b'i',
     }];
-    let longs: &'static [getopt::LongOpt] = Box::leak(Box::new(longs));
-    let mut g = getopt::Getopt::new(&args, "i:", longs);
+    let mut g = getopt::Getopt::new(&args, "i:", &LONGS);
     let mut seen = 0;
     while let Some(r) = g.next_opt() {
         if let Err(e) = r {
