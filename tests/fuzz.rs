@@ -2514,36 +2514,12 @@ fn fuzz_fixture_trees() {
 
 const SHORTS: &str = "d:i:lvh";
 const LONGS: &[getopt::LongOpt] = &[
-    getopt::LongOpt {
-        name: "ib-dev",
-        has_arg: true,
-        val: b'd',
-    },
-    getopt::LongOpt {
-        name: "ib-port",
-        has_arg: true,
-        val: b'i',
-    },
-    getopt::LongOpt {
-        name: "list",
-        has_arg: false,
-        val: b'l',
-    },
-    getopt::LongOpt {
-        name: "verbose",
-        has_arg: false,
-        val: b'v',
-    },
-    getopt::LongOpt {
-        name: "json",
-        has_arg: false,
-        val: b'j',
-    },
-    getopt::LongOpt {
-        name: "help",
-        has_arg: false,
-        val: b'h',
-    },
+    getopt::opt("ib-dev", true, b'd'),
+    getopt::opt("ib-port", true, b'i'),
+    getopt::opt("list", false, b'l'),
+    getopt::opt("verbose", false, b'v'),
+    getopt::opt("json", false, b'j'),
+    getopt::opt("help", false, b'h'),
 ];
 
 fn random_args(r: &mut Rng) -> Vec<Vec<u8>> {

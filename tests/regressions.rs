@@ -92,11 +92,7 @@ fn f3_usage_error_messages_are_one_line() {
         b"--ib-\x1b[31mport".to_vec(),
         b"--x\ny".to_vec(),
     ];
-    static LONGS: [getopt::LongOpt; 1] = [getopt::LongOpt {
-        name: "ib-port",
-        has_arg: true,
-        val: b'i',
-    }];
+    static LONGS: [getopt::LongOpt; 1] = [getopt::opt("ib-port", true, b'i')];
     let mut g = getopt::Getopt::new(&args, "i:", &LONGS);
     let mut seen = 0;
     while let Some(r) = g.next_opt() {

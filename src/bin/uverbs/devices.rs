@@ -3,7 +3,7 @@
 //! arguments).
 
 use crate::devlist;
-use crate::getopt::{Getopt, LongOpt};
+use crate::getopt::{opt, Getopt, LongOpt};
 use crate::io::{pad16, Io};
 use crate::report::Ident;
 
@@ -53,18 +53,7 @@ pub fn compat(io: &mut Io, _argv0: &[u8], _args: &[Vec<u8>]) -> i32 {
     }
 }
 
-const LONGS: &[LongOpt] = &[
-    LongOpt {
-        name: "json",
-        has_arg: false,
-        val: b'j',
-    },
-    LongOpt {
-        name: "help",
-        has_arg: false,
-        val: b'h',
-    },
-];
+const LONGS: &[LongOpt] = &[opt("json", false, b'j'), opt("help", false, b'h')];
 
 fn usage_error(io: &mut Io, msg: &str) -> i32 {
     let msg = crate::io::printable(msg.as_bytes());

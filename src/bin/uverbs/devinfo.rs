@@ -11,65 +11,25 @@
 use uverbs::discover::DeviceInfo;
 
 use crate::devlist::{self, DeviceList};
-use crate::getopt::{c_strtol, Getopt, LongOpt};
+use crate::getopt::{c_strtol, opt, Getopt, LongOpt};
 use crate::io::Io;
 use crate::report::{self, GidMode, HcaReport, Want};
 use crate::text::{self, Flavor};
 
 const COMPAT_LONGS: &[LongOpt] = &[
-    LongOpt {
-        name: "ib-dev",
-        has_arg: true,
-        val: b'd',
-    },
-    LongOpt {
-        name: "ib-port",
-        has_arg: true,
-        val: b'i',
-    },
-    LongOpt {
-        name: "list",
-        has_arg: false,
-        val: b'l',
-    },
-    LongOpt {
-        name: "verbose",
-        has_arg: false,
-        val: b'v',
-    },
+    opt("ib-dev", true, b'd'),
+    opt("ib-port", true, b'i'),
+    opt("list", false, b'l'),
+    opt("verbose", false, b'v'),
 ];
 
 const UVERBS_LONGS: &[LongOpt] = &[
-    LongOpt {
-        name: "ib-dev",
-        has_arg: true,
-        val: b'd',
-    },
-    LongOpt {
-        name: "ib-port",
-        has_arg: true,
-        val: b'i',
-    },
-    LongOpt {
-        name: "list",
-        has_arg: false,
-        val: b'l',
-    },
-    LongOpt {
-        name: "verbose",
-        has_arg: false,
-        val: b'v',
-    },
-    LongOpt {
-        name: "json",
-        has_arg: false,
-        val: b'j',
-    },
-    LongOpt {
-        name: "help",
-        has_arg: false,
-        val: b'h',
-    },
+    opt("ib-dev", true, b'd'),
+    opt("ib-port", true, b'i'),
+    opt("list", false, b'l'),
+    opt("verbose", false, b'v'),
+    opt("json", false, b'j'),
+    opt("help", false, b'h'),
 ];
 
 pub const HELP: &str = "\

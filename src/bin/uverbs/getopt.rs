@@ -14,6 +14,11 @@ pub struct LongOpt {
     pub val: u8,
 }
 
+/// A long option, for the option tables.
+pub const fn opt(name: &'static str, has_arg: bool, val: u8) -> LongOpt {
+    LongOpt { name, has_arg, val }
+}
+
 /// A parse error, carrying what glibc's message needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GetoptError {
@@ -325,26 +330,10 @@ mod tests {
     use super::*;
 
     const LONGS: &[LongOpt] = &[
-        LongOpt {
-            name: "ib-dev",
-            has_arg: true,
-            val: b'd',
-        },
-        LongOpt {
-            name: "ib-port",
-            has_arg: true,
-            val: b'i',
-        },
-        LongOpt {
-            name: "list",
-            has_arg: false,
-            val: b'l',
-        },
-        LongOpt {
-            name: "verbose",
-            has_arg: false,
-            val: b'v',
-        },
+        opt("ib-dev", true, b'd'),
+        opt("ib-port", true, b'i'),
+        opt("list", false, b'l'),
+        opt("verbose", false, b'v'),
     ];
 
     fn args(v: &[&str]) -> Vec<Vec<u8>> {

@@ -4,7 +4,7 @@
 use rustix::event::{poll, PollFd, PollFlags};
 use uverbs::{Context, Discovery, EventStream, Next};
 
-use crate::getopt::{Getopt, LongOpt};
+use crate::getopt::{opt, Getopt, LongOpt};
 use crate::io::Io;
 
 const HELP: &str = "\
@@ -20,21 +20,9 @@ until a device goes away, which ends the command with exit status 1.
 ";
 
 const LONGS: &[LongOpt] = &[
-    LongOpt {
-        name: "ib-dev",
-        has_arg: true,
-        val: b'd',
-    },
-    LongOpt {
-        name: "json",
-        has_arg: false,
-        val: b'j',
-    },
-    LongOpt {
-        name: "help",
-        has_arg: false,
-        val: b'h',
-    },
+    opt("ib-dev", true, b'd'),
+    opt("json", false, b'j'),
+    opt("help", false, b'h'),
 ];
 
 fn usage_error(io: &mut Io, msg: &str) -> i32 {
