@@ -55,14 +55,6 @@ pub fn compat(io: &mut Io, _argv0: &[u8], _args: &[Vec<u8>]) -> i32 {
 
 const LONGS: &[LongOpt] = &[opt("json", false, b'j'), opt("help", false, b'h')];
 
-fn usage_error(io: &mut Io, msg: &str) -> i32 {
-    let msg = crate::io::printable(msg.as_bytes());
-    io.err_line(&format!(
-        "uverbs devices: {msg} (try 'uverbs devices --help')"
-    ));
-    2
-}
-
 /// `uverbs devices ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut g = Getopt::new(args, "h", LONGS);
@@ -74,13 +66,15 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 io.out(HELP);
                 return 0;
             }
-            Ok((c, _)) => return usage_error(io, &format!("unexpected option '{}'", c as char)),
-            Err(e) => return usage_error(io, &e.short_message()),
+            Ok((c, _)) => {
+                return io.usage_error("devices", &format!("unexpected option '{}'", c as char))
+            }
+            Err(e) => return io.usage_error("devices", &e.short_message()),
         }
     }
     if let Some(extra) = g.operands.first() {
-        return usage_error(
-            io,
+        return io.usage_error(
+            "devices",
             &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
         );
     }

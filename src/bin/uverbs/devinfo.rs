@@ -115,14 +115,6 @@ pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
     show(io, &req, Flavor::Compat)
 }
 
-fn usage_error(io: &mut Io, msg: &str) -> i32 {
-    let msg = crate::io::printable(msg.as_bytes());
-    io.err_line(&format!(
-        "uverbs devinfo: {msg} (try 'uverbs devinfo --help')"
-    ));
-    2
-}
-
 /// `uverbs devinfo ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut g = Getopt::new(args, "d:i:lvh", UVERBS_LONGS);
@@ -141,8 +133,8 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 match text.parse::<u8>() {
                     Ok(p) if p > 0 => req.port = p,
                     _ => {
-                        return usage_error(
-                            io,
+                        return io.usage_error(
+                            "devinfo",
                             &format!("invalid port number '{text}' (a number from 1 to 255)"),
                         )
                     }
@@ -155,13 +147,15 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 io.out(HELP);
                 return 0;
             }
-            Ok((c, _)) => return usage_error(io, &format!("unexpected option '{}'", c as char)),
-            Err(e) => return usage_error(io, &e.short_message()),
+            Ok((c, _)) => {
+                return io.usage_error("devinfo", &format!("unexpected option '{}'", c as char))
+            }
+            Err(e) => return io.usage_error("devinfo", &e.short_message()),
         }
     }
     if let Some(extra) = g.operands.first() {
-        return usage_error(
-            io,
+        return io.usage_error(
+            "devinfo",
             &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
         );
     }

@@ -84,6 +84,14 @@ impl Io {
         write_fd(true, b.as_ref());
     }
 
+    /// A usage error of `uverbs CMD`: one line naming the command and its help (control
+    /// characters escaped), and exit status 2.
+    pub fn usage_error(&mut self, cmd: &str, msg: &str) -> i32 {
+        let msg = printable(msg.as_bytes());
+        self.err_line(&format!("uverbs {cmd}: {msg} (try 'uverbs {cmd} --help')"));
+        2
+    }
+
     /// One line on stderr (a newline is added).
     pub fn err_line(&mut self, s: &str) {
         let mut v = Vec::with_capacity(s.len() + 1);

@@ -15,12 +15,6 @@ port with its state and network device, through RDMA netlink (no iproute2 needed
 add and del need CAP_NET_ADMIN.
 ";
 
-fn usage_error(io: &mut Io, msg: &str) -> i32 {
-    let msg = crate::io::printable(msg.as_bytes());
-    io.err_line(&format!("uverbs link: {msg} (try 'uverbs link --help')"));
-    2
-}
-
 fn strip(name: Option<&str>, prefix: &str) -> String {
     match name {
         Some(n) => n.strip_prefix(prefix).unwrap_or(n).to_string(),
@@ -50,19 +44,20 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                     ("type", Some(&"rxe")) => kind = Some(LinkType::Rxe),
                     ("type", Some(&"siw")) => kind = Some(LinkType::Siw),
                     ("type", Some(t)) => {
-                        return usage_error(io, &format!("unknown link type '{t}' (rxe or siw)"))
+                        return io
+                            .usage_error("link", &format!("unknown link type '{t}' (rxe or siw)"))
                     }
                     ("netdev", Some(n)) => netdev = Some(*n),
-                    (w, _) => return usage_error(io, &format!("unexpected '{w}'")),
+                    (w, _) => return io.usage_error("link", &format!("unexpected '{w}'")),
                 }
             }
             match (kind, netdev) {
                 (Some(k), Some(n)) => link::add(name, k, n),
-                _ => return usage_error(io, "add needs 'type rxe|siw' and 'netdev IFNAME'"),
+                _ => return io.usage_error("link", "add needs 'type rxe|siw' and 'netdev IFNAME'"),
             }
         }
         ["del" | "delete", name] => link::del(name),
-        [w, ..] => return usage_error(io, &format!("unknown link command '{w}'")),
+        [w, ..] => return io.usage_error("link", &format!("unknown link command '{w}'")),
     };
     match result {
         Ok(()) => 0,

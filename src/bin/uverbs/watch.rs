@@ -25,12 +25,6 @@ const LONGS: &[LongOpt] = &[
     opt("help", false, b'h'),
 ];
 
-fn usage_error(io: &mut Io, msg: &str) -> i32 {
-    let msg = crate::io::printable(msg.as_bytes());
-    io.err_line(&format!("uverbs watch: {msg} (try 'uverbs watch --help')"));
-    2
-}
-
 /// `uverbs watch ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut g = Getopt::new(args, "d:h", LONGS);
@@ -44,13 +38,15 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 io.out(HELP);
                 return 0;
             }
-            Ok((c, _)) => return usage_error(io, &format!("unexpected option '{}'", c as char)),
-            Err(e) => return usage_error(io, &e.short_message()),
+            Ok((c, _)) => {
+                return io.usage_error("watch", &format!("unexpected option '{}'", c as char))
+            }
+            Err(e) => return io.usage_error("watch", &e.short_message()),
         }
     }
     if let Some(extra) = g.operands.first() {
-        return usage_error(
-            io,
+        return io.usage_error(
+            "watch",
             &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
         );
     }
