@@ -12,9 +12,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use uverbs::abi::*;
-use uverbs::device_attr::FwVersion;
-use uverbs::method;
+use uverbs::raw::abi::*;
+use uverbs::raw::method;
+use uverbs::verbs::device_attr::FwVersion;
 use uverbs::{DeviceAttr, GidEntry, PortAttr};
 use zerocopy::IntoBytes;
 

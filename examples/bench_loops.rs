@@ -61,15 +61,15 @@ use std::process::exit;
 use std::sync::Arc;
 use std::time::Instant;
 
-use uverbs::abi::{
+use uverbs::netlink as nl;
+use uverbs::raw::abi::{
     ib_uverbs_ex_query_device, ib_uverbs_ex_query_device_resp, ib_uverbs_gid_entry,
     ib_uverbs_query_port_resp_ex, IB_USER_VERBS_CMD_FLAG_EXTENDED,
     IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
 };
-use uverbs::discover::netlink as nl;
 use uverbs::{
-    method, Context, DeviceAttr, DeviceInfo, Discovery, FwVersion, OpenTarget, PortAttr, PortCache,
-    WatchedPortCache,
+    raw::method, Context, DeviceAttr, DeviceInfo, Discovery, FwVersion, OpenTarget, PortAttr,
+    PortCache, WatchedPortCache,
 };
 use zerocopy::IntoBytes;
 
@@ -186,15 +186,19 @@ fn lean_open(name: &str, marks: &mut [Option<Instant>; 4]) -> Context {
     marks[0] = Some(Instant::now());
     let seq = s.fresh_seq();
     let dump = s
-        .raw_exchange(&nl::get_dump_request(seq), seq, nl::TYPE_GET)
+        .raw_exchange(
+            nl::nldev::get_dump_request(seq).bytes(),
+            seq,
+            nl::nldev::TYPE_GET,
+        )
         .unwrap_or_else(|e| fail("nldev GET", e));
     let mut found = None;
     for dg in &dump {
         for m in nl::messages(dg).flatten() {
-            if m.header.nlmsg_type != nl::TYPE_GET {
+            if m.header.nlmsg_type != nl::nldev::TYPE_GET {
                 continue;
             }
-            let d = nl::parse_device(m.payload).unwrap_or_else(|e| fail("nldev GET", e));
+            let d = nl::nldev::parse_device(m.payload).unwrap_or_else(|e| fail("nldev GET", e));
             if d.name == name {
                 found = Some((
                     d.index,
@@ -209,18 +213,18 @@ fn lean_open(name: &str, marks: &mut [Option<Instant>; 4]) -> Context {
     let seq = s.fresh_seq();
     let answer = s
         .raw_exchange(
-            &nl::get_chardev_request(seq, index),
+            nl::nldev::get_chardev_request(seq, index).bytes(),
             seq,
-            nl::TYPE_GET_CHARDEV,
+            nl::nldev::TYPE_GET_CHARDEV,
         )
         .unwrap_or_else(|e| fail("nldev GET_CHARDEV", e));
     let mut target = None;
     for dg in &answer {
         for m in nl::messages(dg).flatten() {
-            if m.header.nlmsg_type != nl::TYPE_GET_CHARDEV {
+            if m.header.nlmsg_type != nl::nldev::TYPE_GET_CHARDEV {
                 continue;
             }
-            let c = nl::parse_chardev(m.payload).unwrap_or_else(|e| fail("GET_CHARDEV", e));
+            let c = nl::nldev::parse_chardev(m.payload).unwrap_or_else(|e| fail("GET_CHARDEV", e));
             target = Some(OpenTarget {
                 name: name.to_string(),
                 path: format!("/dev/infiniband/{}", c.name).into(),

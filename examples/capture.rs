@@ -2,8 +2,9 @@
 //! QUERY_PORT responses (ioctl and write()), the extended QUERY_DEVICE response and the
 //! GID table, as hex. Run in the VM rig next to the oracle; the outputs of both go to
 //! `tests/fixtures/kernel/<kernel>/`.
-use uverbs::abi::*;
-use uverbs::{method, Context, Discovery};
+use uverbs::raw::abi::*;
+use uverbs::raw::method;
+use uverbs::{Context, Discovery};
 use zerocopy::IntoBytes;
 
 fn hex(b: &[u8]) -> String {

@@ -9,11 +9,11 @@
 //! 2, 3, ...), `chardev-bad 4242 <hex>` for a GET_CHARDEV of a device index that does not
 //! exist, then the parsed devices from netlink and from sysfs.
 
-use uverbs::discover::netlink::{
-    get_chardev_request, get_dump_request, parse_answer, parse_device, NlSocket, TYPE_GET,
-    TYPE_GET_CHARDEV,
+use uverbs::netlink::nldev::{
+    get_chardev_request, get_dump_request, parse_device, TYPE_GET, TYPE_GET_CHARDEV,
 };
-use uverbs::discover::Discovery;
+use uverbs::netlink::{parse_answer, NlSocket};
+use uverbs::verbs::discover::Discovery;
 
 fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -21,7 +21,7 @@ fn hex(b: &[u8]) -> String {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut sock = NlSocket::open()?;
-    let dump = sock.raw_exchange(&get_dump_request(1), 1, TYPE_GET)?;
+    let dump = sock.raw_exchange(get_dump_request(1).bytes(), 1, TYPE_GET)?;
     let mut indexes = Vec::new();
     for d in &dump {
         println!("get {}", hex(d));
@@ -32,12 +32,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let mut seq = 2;
     for i in indexes {
-        for d in sock.raw_exchange(&get_chardev_request(seq, i), seq, TYPE_GET_CHARDEV)? {
+        for d in sock.raw_exchange(get_chardev_request(seq, i).bytes(), seq, TYPE_GET_CHARDEV)? {
             println!("chardev {i} {}", hex(&d));
         }
         seq += 1;
     }
-    for d in sock.raw_exchange(&get_chardev_request(seq, 4242), seq, TYPE_GET_CHARDEV)? {
+    for d in sock.raw_exchange(
+        get_chardev_request(seq, 4242).bytes(),
+        seq,
+        TYPE_GET_CHARDEV,
+    )? {
         println!("chardev-bad 4242 {}", hex(&d));
     }
     println!("core abi: {:?}", Discovery::new().core_abi_version());

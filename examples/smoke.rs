@@ -1,6 +1,6 @@
 //! Opens every uverbs node by path and prints what the kernel answers (a quick check,
 //! without discovery).
-use uverbs::context::{CallPath, OpenOptions, OpenTarget};
+use uverbs::verbs::context::{CallPath, OpenOptions, OpenTarget};
 
 fn main() {
     for n in 0..64 {

@@ -41,53 +41,37 @@
 //!
 //! ## Layers
 //!
-//! - [`abi`]: the kernel's uapi structs and constants, mirrored by hand with their C
-//!   names and checked against the installed headers by the crate's ABI check.
-//! - [`driver`]: what each kernel driver needs in GET_CONTEXT's driver data.
-//! - [`attr`] and [`method`]: the ioctl attribute array and one builder per method.
-//! - [`context`]: [`Context`], the open device, and its queries; [`gid`]: GID and P_Key
-//!   tables.
-//! - [`event`]: the device's async events (`ASYNC_EVENT_ALLOC`), pollable; [`cache`]:
-//!   [`PortCache`], port attributes from memory, refreshed by those events (one
-//!   `read(2)` per query), and [`WatchedPortCache`], refreshed by a watcher thread (no
-//!   system call per query).
-//! - [`ipoib`]: the netdevs of a port (like `ibdev2netdev`) and IPoIB interfaces (mode,
-//!   MTU, P_Key, the 20-byte hardware address), from sysfs.
-//! - [`discover`]: devices from RDMA netlink or sysfs, with injectable roots;
-//!   [`link`]: soft-RDMA links (rxe, siw) added, deleted and listed over RDMA netlink.
-//! - [`types`], [`port`], [`device_attr`]: the typed answers. Enums keep values they do
-//!   not know (`Unknown(raw)`), flag sets keep unknown bits.
+//! Data flows down, answers flow up; nothing flows sideways.
 //!
-//! All `unsafe` code lives in one private module (the ioctl and the adoption of fds the
-//! kernel creates), each block with its proof; `SAFETY.md` lists them.
+//! - [`raw`]: the kernel interface. The ABI mirror ([`raw::abi`]), per-driver data
+//!   ([`raw::driver`]), the ioctl attribute array ([`raw::attr`]), one builder per
+//!   method ([`raw::method`]), and the system calls. Executing a caller-built request
+//!   is `unsafe`: the caller decides what the kernel writes where.
+//! - [`verbs`]: the typed, safe API on it: [`Discovery`], [`Context`] and its queries,
+//!   [`PortAttr`], [`DeviceAttr`], GIDs, [`EventStream`], the port caches, IPoIB.
+//! - [`netlink`]: one RDMA netlink message builder, parser and socket, used by
+//!   discovery and by [`netlink::link`] (rxe and siw links).
+//! - [`sysfs`]: the sysfs reader, used by discovery, GIDs and IPoIB.
+//!
+//! The `uverbs` command (`src/bin/uverbs`) is the only place that formats text or JSON.
+//! `SAFETY.md` lists every `unsafe` block with its proof.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-pub mod abi;
-pub mod attr;
-pub mod cache;
-pub mod context;
-pub mod device_attr;
-pub mod discover;
-pub mod driver;
 pub mod error;
-pub mod event;
-pub mod gid;
-pub mod ipoib;
-pub mod link;
-pub mod method;
-pub mod port;
-mod sys;
-pub mod types;
+pub mod netlink;
+pub mod raw;
+pub mod sysfs;
+pub mod verbs;
 
-pub use cache::{PortCache, PortReader, WatchedPortCache};
-pub use context::{CallPath, Context, OpenOptions, OpenTarget};
-pub use device_attr::{DeviceAttr, FwVersion};
-pub use discover::{DeviceInfo, Discovery};
 pub use error::{Error, Op, Result};
-pub use event::{Event, EventStream, Next};
-pub use gid::{Gid, GidEntry};
-pub use port::PortAttr;
-pub use types::*;
+pub use verbs::cache::{PortCache, PortReader, WatchedPortCache};
+pub use verbs::context::{CallPath, Context, OpenOptions, OpenTarget};
+pub use verbs::device_attr::{DeviceAttr, FwVersion};
+pub use verbs::discover::{DeviceInfo, Discovery};
+pub use verbs::event::{Event, EventStream, Next};
+pub use verbs::gid::{Gid, GidEntry};
+pub use verbs::port::PortAttr;
+pub use verbs::types::*;

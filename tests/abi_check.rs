@@ -1,5 +1,5 @@
-//! The ABI check: the hand-written mirror (`src/abi`, `src/driver`) and the enums and
-//! flags of `src/types.rs` against the real C headers, driven by `abi/manifest.txt`.
+//! The ABI check: the hand-written mirror (`src/raw/abi`, `src/raw/driver`) and the enums and
+//! flags of `src/verbs/types.rs` against the real C headers, driven by `abi/manifest.txt`.
 //!
 //! * `uapi_headers_match_the_mirror`: every struct's size and alignment, every field's
 //!   offset, size and type, every constant's value, against the kernel's uapi headers:
@@ -77,7 +77,7 @@ fn uapi_headers_match_the_mirror() {
     );
     assert!(
         r.mismatches.is_empty(),
-        "the mirror differs from the kernel headers (the kernel wins: fix src/abi or src/driver, and \
+        "the mirror differs from the kernel headers (the kernel wins: fix src/raw/abi or src/raw/driver, and \
          abi/manifest.txt):\n{}",
         r.details()
     );
@@ -96,7 +96,7 @@ fn verbs_h_matches_the_types() {
     );
     assert!(
         r.mismatches.is_empty(),
-        "src/types.rs differs from rdma-core's verbs.h or the documented values:\n{}",
+        "src/verbs/types.rs differs from rdma-core's verbs.h or the documented values:\n{}",
         r.details()
     );
 }
@@ -254,7 +254,7 @@ fn planted_field_type_change() {
             "ib_uverbs_query_port_resp.pkey_tbl_len: type expected u16 (Rust u16) found u32",
             "ib_uverbs_query_port_resp.pkey_tbl_len: size expected 2 (Rust) found 4",
             "ib_uverbs_query_port_resp.lid: offset expected 22 (Rust) found 24",
-            "struct ib_uverbs_query_port_resp: size expected 40 (Rust uverbs::abi::verbs::ib_uverbs_query_port_resp) found 44",
+            "struct ib_uverbs_query_port_resp: size expected 40 (Rust uverbs::raw::abi::verbs::ib_uverbs_query_port_resp) found 44",
             "struct ib_uverbs_query_port_resp grew from 40 to 44 bytes: add the new fields",
         ],
     );
@@ -304,7 +304,7 @@ fn planted_struct_grew_and_new_field_in_reserved_bytes() {
     assert_reported(
         &r,
         &[
-            "struct ib_uverbs_gid_entry grew from 32 to 40 bytes: add the new fields to uverbs::abi::ioctl_verbs::ib_uverbs_gid_entry and to abi/manifest.txt",
+            "struct ib_uverbs_gid_entry grew from 32 to 40 bytes: add the new fields to uverbs::raw::abi::ioctl_verbs::ib_uverbs_gid_entry and to abi/manifest.txt",
             "struct ib_uverbs_gid_entry: bytes 32..40 of the C struct are covered by no field of abi/manifest.txt",
             "ib_uverbs_query_device_resp.reserved: type expected u8[4] (Rust [u8; 4]) found u8[3]",
             "ib_uverbs_query_device_resp.reserved: offset expected 172 (Rust) found 173",
@@ -337,8 +337,8 @@ fn planted_enum_reordered_and_constant_renamed() {
     assert_reported(
         &r,
         &[
-            "RDMA_DRIVER_MLX5: value expected 1 (Rust uverbs::abi::ioctl_verbs::RDMA_DRIVER_MLX5) found 2",
-            "RDMA_DRIVER_MLX4: value expected 2 (Rust uverbs::abi::ioctl_verbs::RDMA_DRIVER_MLX4) found 1",
+            "RDMA_DRIVER_MLX5: value expected 1 (Rust uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MLX5) found 2",
+            "RDMA_DRIVER_MLX4: value expected 2 (Rust uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MLX4) found 1",
             "UVERBS_METHOD_QUERY_GID_TABLE: missing in the headers",
         ],
     );
@@ -415,8 +415,8 @@ fn planted_verbs_enum_reordered() {
     assert_reported(
         &r,
         &[
-            "IBV_EVENT_PORT_ACTIVE: value expected 9 (Rust uverbs::types::EventType::PortActive) found 10",
-            "IBV_EVENT_PORT_ERR: value expected 10 (Rust uverbs::types::EventType::PortErr) found 9",
+            "IBV_EVENT_PORT_ACTIVE: value expected 9 (Rust uverbs::verbs::types::EventType::PortActive) found 10",
+            "IBV_EVENT_PORT_ERR: value expected 10 (Rust uverbs::verbs::types::EventType::PortErr) found 9",
         ],
     );
 }

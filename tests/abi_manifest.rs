@@ -1,5 +1,5 @@
-//! The ABI manifest itself: it parses, it covers everything in `src/abi` and
-//! `src/driver`, and the checked-in Rust table is what the generator makes of it now.
+//! The ABI manifest itself: it parses, it covers everything in `src/raw/abi` and
+//! `src/raw/driver`, and the checked-in Rust table is what the generator makes of it now.
 //!
 //! This test target does not include the generated table, so it builds (and can
 //! regenerate the table) even when a stale table no longer compiles:
@@ -31,15 +31,15 @@ fn manifest_parses() {
 fn every_mirror_item_is_in_the_manifest() {
     let m = Manifest::load();
     let src = checker::repo_path("src");
-    let mut items = scan::scan(&src, "abi");
-    items.extend(scan::scan(&src, "driver"));
+    let mut items = scan::scan(&src, "raw/abi");
+    items.extend(scan::scan(&src, "raw/driver"));
     assert!(
         items.iter().any(|i| i.name() == "ib_uverbs_attr"),
-        "the scanner found no ib_uverbs_attr in src/abi: is it broken?"
+        "the scanner found no ib_uverbs_attr in src/raw/abi: is it broken?"
     );
     let problems = scan::coverage(&m, &items);
     println!(
-        "coverage: {} public structs and constants in src/abi and src/driver, {} problems",
+        "coverage: {} public structs and constants in src/raw/abi and src/raw/driver, {} problems",
         items.len(),
         problems.len()
     );
@@ -84,7 +84,7 @@ fn regenerate() {
 #[test]
 fn parser_reads_every_kind_of_line() {
     let text = "\
-module uverbs::abi::x
+module uverbs::raw::abi::x
 header rdma/x.h since=6.2
 const A_B rust=AB since=6.3 until=6.9
 struct s_c rust=S
@@ -93,25 +93,25 @@ struct s_c rust=S
     u u16 c=union
     - u32 rust=pad
     tail[] u64
-enum uverbs::types::E
+enum uverbs::verbs::types::E
     V1 IBV_V1
     V2 IB_V2 doc=1<<4
     V3 IB_UVERBS_V3 src=uapi since=6.12
-rust-only uverbs::abi::x::Helper not a C item
+rust-only uverbs::raw::abi::x::Helper not a C item
 ";
     let m = manifest::parse(text).unwrap();
     assert_eq!(m.headers[0].since, Some(Version(6, 2)));
     let c = &m.consts[0];
     assert_eq!(
         (c.c.as_str(), c.rust.as_str()),
-        ("A_B", "uverbs::abi::x::AB")
+        ("A_B", "uverbs::raw::abi::x::AB")
     );
     assert_eq!(
         (c.since, c.until),
         (Some(Version(6, 3)), Some(Version(6, 9)))
     );
     let s = &m.structs[0];
-    assert_eq!(s.rust, "uverbs::abi::x::S");
+    assert_eq!(s.rust, "uverbs::raw::abi::x::S");
     assert_eq!(s.fields[1].rust.as_deref(), Some("b"));
     assert_eq!(
         s.fields[1].ty,
@@ -159,16 +159,16 @@ mod tests { pub const T: u8 = 0; }
 bitflags::bitflags! { pub struct F: u32 { const A = 1; } }
 pub static S: [u8; 2] = [0; 2];
 "#;
-    let items = scan::scan_text("uverbs::abi::t", src);
+    let items = scan::scan_text("uverbs::raw::abi::t", src);
     let names: Vec<&str> = items.iter().map(|i| i.path.as_str()).collect();
     assert_eq!(
         names,
         [
-            "uverbs::abi::t::a_b",
-            "uverbs::abi::t::X",
-            "uverbs::abi::t::Y",
-            "uverbs::abi::t::inner::Z",
-            "uverbs::abi::t::S"
+            "uverbs::raw::abi::t::a_b",
+            "uverbs::raw::abi::t::X",
+            "uverbs::raw::abi::t::Y",
+            "uverbs::raw::abi::t::inner::Z",
+            "uverbs::raw::abi::t::S"
         ]
     );
     let f: Vec<(&str, bool, &str)> = items[0]
@@ -185,8 +185,8 @@ pub static S: [u8; 2] = [0; 2];
         ]
     );
     assert!(
-        items[1].matches("uverbs::abi::X"),
+        items[1].matches("uverbs::raw::abi::X"),
         "glob re-export from a parent module"
     );
-    assert!(!items[1].matches("uverbs::abi::tt::X"));
+    assert!(!items[1].matches("uverbs::raw::abi::tt::X"));
 }

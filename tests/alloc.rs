@@ -26,7 +26,7 @@ struct Counting;
 // SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
 // `GlobalAlloc` contract; the only addition is a thread-local counter increment, which
 // neither allocates nor unwinds (`try_with` ignores a thread-local already destroyed).
-// This is test code, not the library: the crate's `unsafe` stays in src/sys.rs.
+// This is test code, not the library: the crate's `unsafe` stays in src/raw/.
 #[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {

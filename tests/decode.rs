@@ -7,8 +7,9 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use uverbs::abi::ib_uverbs_gid_entry;
-use uverbs::{driver, DeviceAttr, GidEntry, PortAttr};
+use uverbs::raw::abi::ib_uverbs_gid_entry;
+use uverbs::raw::driver;
+use uverbs::{DeviceAttr, GidEntry, PortAttr};
 use zerocopy::FromBytes;
 
 fn unhex(s: &str) -> Vec<u8> {

@@ -6,13 +6,13 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use uverbs::discover::netlink::{
-    huge_decode_dev, parse_answer, parse_chardev, parse_device, NlChardev, NlDevice, Step,
-    TYPE_GET, TYPE_GET_CHARDEV,
-};
-use uverbs::discover::{Discovery, Source, UverbsDev};
 use uverbs::error::Error;
-use uverbs::types::{Guid, NodeType, TransportType};
+use uverbs::netlink::nldev::{
+    huge_decode_dev, parse_chardev, parse_device, NlChardev, NlDevice, TYPE_GET, TYPE_GET_CHARDEV,
+};
+use uverbs::netlink::{parse_answer, Step};
+use uverbs::verbs::discover::{Discovery, Source, UverbsDev};
+use uverbs::verbs::types::{Guid, NodeType, TransportType};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -121,7 +121,7 @@ const SIW_CAPS: u64 = 1 << 21;
 const RXE_CAPS_6_12: u64 = RXE_CAPS | (0b111 << 38);
 
 fn guid(s: &str) -> u64 {
-    uverbs::discover::sysfs::parse_guid(s).unwrap().0
+    uverbs::sysfs::parse_guid(s).unwrap().0
 }
 
 #[test]

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use uverbs::event::{EventSource, Next};
-use uverbs::ipoib::{netdevs, LinkSource};
+use uverbs::verbs::event::{EventSource, Next};
+use uverbs::verbs::ipoib::{netdevs, LinkSource};
 use uverbs::{
     CallPath, Context, Discovery, Error, Event, EventStream, EventType, OpenOptions, PortCache,
     PortState,

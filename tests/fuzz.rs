@@ -31,17 +31,17 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use uverbs::abi::netlink::*;
-use uverbs::abi::{
+use uverbs::netlink::nldev::{
+    self as nl, huge_decode_dev, parse_chardev, parse_device, TYPE_GET, TYPE_GET_CHARDEV,
+};
+use uverbs::netlink::{attrs, messages, parse_answer, Step};
+use uverbs::raw::abi::netlink::*;
+use uverbs::raw::abi::{
     ib_uverbs_ex_query_device_resp, ib_uverbs_gid_entry, ib_uverbs_query_device_resp,
 };
-use uverbs::discover::netlink::{
-    self as nl, attrs, huge_decode_dev, messages, parse_answer, parse_chardev, parse_device, Step,
-    TYPE_GET, TYPE_GET_CHARDEV,
-};
-use uverbs::discover::sysfs::{parse_dev, parse_guid, parse_node_type, parse_u32};
+use uverbs::sysfs::{parse_dev, parse_guid, parse_node_type, parse_u32};
 use uverbs::{
-    driver, AtomicCap, DeviceAttr, DeviceCapFlags, Error, EventType, FwVersion, Gid, GidEntry,
+    raw::driver, AtomicCap, DeviceAttr, DeviceCapFlags, Error, EventType, FwVersion, Gid, GidEntry,
     GidType, Guid, LinkLayer, Mtu, NodeType, Op, PhysState, PortAttr, PortCapFlags, PortState,
     Speed, TransportType, Width,
 };
@@ -1507,7 +1507,7 @@ fn fuzz_dev_t_and_requests() {
             let seq = x as u32;
             let idx = (x >> 32) as u32;
             let req = nl::get_chardev_request(seq, idx);
-            let m: Vec<_> = messages(&req).collect::<Result<_, _>>().unwrap();
+            let m: Vec<_> = messages(req.bytes()).collect::<Result<_, _>>().unwrap();
             assert_eq!(
                 (m.len(), m[0].header.nlmsg_seq, m[0].header.nlmsg_type),
                 (1, seq, TYPE_GET_CHARDEV)
@@ -1515,7 +1515,7 @@ fn fuzz_dev_t_and_requests() {
             let a: Vec<_> = attrs(m[0].payload).collect::<Result<_, _>>().unwrap();
             assert_eq!(a[0].value, idx.to_ne_bytes());
             let d = nl::get_dump_request(seq);
-            let m: Vec<_> = messages(&d).collect::<Result<_, _>>().unwrap();
+            let m: Vec<_> = messages(d.bytes()).collect::<Result<_, _>>().unwrap();
             assert_eq!(
                 (m.len(), m[0].header.nlmsg_seq, m[0].payload.len()),
                 (1, seq, 0)
@@ -1778,9 +1778,9 @@ fn enums_round_trip() {
         assert_eq!(TransportType::from_raw(x).as_raw(), x);
     }
     for e in 0..=40u8 {
-        let _ = uverbs::types::subnet_timeout_duration(e);
+        let _ = uverbs::verbs::types::subnet_timeout_duration(e);
     }
-    let _ = uverbs::types::subnet_timeout_duration(u8::MAX);
+    let _ = uverbs::verbs::types::subnet_timeout_duration(u8::MAX);
     println!(
         "fuzz target enums_round_trip: {} executions (256 x 8-bit exhaustive, {n} x 32-bit)",
         256 + n
@@ -1813,7 +1813,7 @@ fn errors_for_every_errno() {
 /// the lent buffers otherwise. (Runs under Miri: no system call.)
 #[test]
 fn fuzz_attr_builder() {
-    use uverbs::attr::IoctlBuf;
+    use uverbs::raw::attr::IoctlBuf;
     fuzz(
         "attr_builder",
         iters(),
@@ -2070,11 +2070,11 @@ fn fuzz_sysfs_tree() {
                     ),
                 }
                 for port in 0..3 {
-                    if let Ok(g) = uverbs::gid::sysfs_gids(&root, name, port) {
+                    if let Ok(g) = uverbs::sysfs::gids(&root, name, port) {
                         assert!(g.windows(2).all(|w| w[0].index <= w[1].index));
                         assert!(g.iter().all(|e| !e.gid.is_zero() && e.port == port));
                     }
-                    match uverbs::gid::sysfs_pkeys(&root, name, port) {
+                    match uverbs::sysfs::pkeys(&root, name, port) {
                         Ok(p) => assert!(p.len() <= 4),
                         Err(e) => assert!(matches!(e, Error::Protocol { .. }), "{e:?}"),
                     }
@@ -2086,8 +2086,8 @@ fn fuzz_sysfs_tree() {
                     "{bad:?}"
                 );
             }
-            let _ = uverbs::gid::ifindex_of(&root, "rxenet0");
-            let _ = uverbs::gid::netdev_name(&root, 3);
+            let _ = uverbs::sysfs::ifindex_of(&root, "rxenet0");
+            let _ = uverbs::sysfs::netdev_name(&root, 3);
             outcome
         },
     );
@@ -2102,7 +2102,7 @@ fn fuzz_sysfs_tree() {
 /// the JSON line stays one line of valid JSON string syntax whatever the device name.
 #[test]
 fn fuzz_event_desc() {
-    use uverbs::event::{EventScope, EVENT_DESC_LEN};
+    use uverbs::verbs::event::{EventScope, EVENT_DESC_LEN};
     use uverbs::Event;
     let mut corpus = Vec::new();
     for t in EventType::KNOWN
@@ -2196,7 +2196,9 @@ fn fuzz_event_desc() {
 /// port answer and any interface.
 #[test]
 fn fuzz_ipoib_text() {
-    use uverbs::ipoib::{mtu_warnings, Ipoib, IpoibHwAddr, IpoibMode, OperState, IPOIB_CM_MTU};
+    use uverbs::verbs::ipoib::{
+        mtu_warnings, Ipoib, IpoibHwAddr, IpoibMode, OperState, IPOIB_CM_MTU,
+    };
     let mut corpus = text_corpus();
     for s in [
         "datagram\n",
@@ -2341,7 +2343,7 @@ fn scratch_base() -> PathBuf {
 
 /// Runs every sysfs reader of the crate on the tree at `root` and checks what it can.
 fn read_whole_tree(root: &Path) -> Outcome {
-    use uverbs::ipoib::{ipoib_interfaces, netdevs, Ipoib};
+    use uverbs::verbs::ipoib::{ipoib_interfaces, netdevs, Ipoib};
     let list = |d: &str| -> Vec<String> {
         std::fs::read_dir(root.join(d))
             .into_iter()
@@ -2381,10 +2383,10 @@ fn read_whole_tree(root: &Path) -> Outcome {
             Err(e) => assert!(typed(&e), "{e:?}"),
         }
         for port in 0..4 {
-            if let Ok(g) = uverbs::gid::sysfs_gids(root, &dev, port) {
+            if let Ok(g) = uverbs::sysfs::gids(root, &dev, port) {
                 assert!(g.iter().all(|e| !e.gid.is_zero() && e.port == port));
             }
-            if let Err(e) = uverbs::gid::sysfs_pkeys(root, &dev, port) {
+            if let Err(e) = uverbs::sysfs::pkeys(root, &dev, port) {
                 assert!(typed(&e), "{e:?}");
             }
         }
@@ -2409,10 +2411,10 @@ fn read_whole_tree(root: &Path) -> Outcome {
             Ok(i) => assert_eq!(i.name, net),
             Err(e) => assert!(typed(&e), "{e:?}"),
         }
-        let _ = uverbs::gid::ifindex_of(root, &net);
+        let _ = uverbs::sysfs::ifindex_of(root, &net);
     }
     for i in 0..12 {
-        let _ = uverbs::gid::netdev_name(root, i);
+        let _ = uverbs::sysfs::netdev_name(root, i);
     }
     outcome
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use uverbs::ipoib::{
+use uverbs::verbs::ipoib::{
     ipoib_interfaces, mtu_warnings, netdevs, Ipoib, IpoibHwAddr, IpoibMode, LinkSource, MtuWarning,
     OperState, IPOIB_CM_MTU,
 };

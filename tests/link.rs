@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use uverbs::link::{self, LinkType};
+use uverbs::netlink::link::{self, LinkType};
 use uverbs::{Context, Discovery, Error, PortState};
 
 fn ip(args: &[&str]) {

@@ -9,7 +9,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-use uverbs::abi::ib_uverbs_gid_entry;
+use uverbs::raw::abi::ib_uverbs_gid_entry;
 use uverbs::{Error, FwVersion, Gid, OpenTarget};
 
 #[allow(dead_code)]
@@ -25,7 +25,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// F1: a GID table buffer of 2048 entries or more (65536 bytes: more than an ioctl
 /// attribute's 16-bit length) made the QUERY_GID_TABLE builder panic ("attribute longer
-/// than 64 KiB", src/attr.rs `ptr_out`), so `Context::query_gid_table(n)` panicked for
+/// than 64 KiB", src/raw/attr.rs `ptr_out`), so `Context::query_gid_table(n)` panicked for
 /// n >= 2048, e.g. from `uverbs devinfo --json` on a device whose ports' `gid_tbl_len`
 /// add up to 2048 or more; and `query_gid_table(usize::MAX)` overflowed the allocation.
 /// (Fixed in 467ed7b: the attribute length saturates, `query_gid_table` clamps to 2047
@@ -36,7 +36,7 @@ fn f1_gid_table_of_2048_entries_does_not_panic() {
         let r = catch_unwind(AssertUnwindSafe(|| {
             let mut entries = vec![ib_uverbs_gid_entry::default(); n];
             let mut num = 0u64;
-            let buf = uverbs::method::query_gid_table(14, &mut entries, &mut num);
+            let buf = uverbs::raw::method::query_gid_table(14, &mut entries, &mut num);
             buf.attrs().len()
         }));
         if let Err(p) = r {
@@ -57,7 +57,7 @@ fn f1b_gid_table_builder_offers_whole_entries() {
     for n in [1usize, 2047, 2048, 4096] {
         let mut entries = vec![ib_uverbs_gid_entry::default(); n];
         let mut num = 0u64;
-        let buf = uverbs::method::query_gid_table(14, &mut entries, &mut num);
+        let buf = uverbs::raw::method::query_gid_table(14, &mut entries, &mut num);
         let len = usize::from(buf.attrs()[1].len);
         assert!(
             len % 32 == 0 && len / 32 == n.min(2047),

@@ -297,9 +297,9 @@ fn rust_type_name(m: &Manifest, ty: &Ty) -> String {
     }
 }
 
-/// `uverbs::abi::verbs::ib_x` and `[u8; 2]` -> last path segments, for comparing.
+/// `uverbs::raw::abi::verbs::ib_x` and `[u8; 2]` -> last path segments, for comparing.
 fn short_type(t: &str) -> String {
-    // Strip module paths inside the type name (`[uverbs::abi::x; 2]` -> `[x; 2]`).
+    // Strip module paths inside the type name (`[uverbs::raw::abi::x; 2]` -> `[x; 2]`).
     let mut out = String::new();
     let mut word = String::new();
     for ch in t.chars().chain(std::iter::once(' ')) {
@@ -751,7 +751,7 @@ fn rdma_core_version() -> Option<(Version, String)> {
     ))
 }
 
-/// Runs the verbs.h check: the enums and flags of `src/types.rs` against rdma-core's
+/// Runs the verbs.h check: the enums and flags of `src/verbs/types.rs` against rdma-core's
 /// `<infiniband/verbs.h>`, the documented values of the manifest, and the coverage of
 /// every known variant and flag.
 pub fn check_verbs(m: &Manifest, rust: &RustTable, cfg: &VerbsConfig, scratch: &Path) -> Outcome {

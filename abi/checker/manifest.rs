@@ -198,7 +198,7 @@ pub struct Const {
     pub line: usize,
 }
 
-/// An `enum` or `flags` block: a type of `src/types.rs`.
+/// An `enum` or `flags` block: a type of `src/verbs/types.rs`.
 #[derive(Debug, Clone)]
 pub struct EnumBlock {
     /// `true` for a bitflags type, `false` for an open enum.
@@ -211,7 +211,7 @@ pub struct EnumBlock {
     pub line: usize,
 }
 
-/// A Rust item under src/abi or src/driver that mirrors nothing in C.
+/// A Rust item under src/raw/abi or src/raw/driver that mirrors nothing in C.
 #[derive(Debug, Clone)]
 pub struct RustOnly {
     /// Full Rust path.

@@ -6,7 +6,7 @@
 //!   and into the C probes (written to a scratch directory at test time).
 //! * [`probe`] compiles and runs a probe with the system C compiler.
 //! * [`compare`] compares what the probe printed with the Rust table.
-//! * [`scan`] lists the public structs and constants of `src/abi` and `src/driver`, so that
+//! * [`scan`] lists the public structs and constants of `src/raw/abi` and `src/raw/driver`, so that
 //!   anything added there and missing from the manifest is found.
 //! * [`table`] holds the types the generated Rust table fills in.
 //!

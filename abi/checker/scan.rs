@@ -1,4 +1,4 @@
-//! A small scanner of the Rust mirror's source (`src/abi/**/*.rs`, `src/driver/**/*.rs`):
+//! A small scanner of the Rust mirror's source (`src/raw/abi/**/*.rs`, `src/raw/driver/**/*.rs`):
 //! the public structs with their fields and the public constants, so that anything added
 //! there and missing from `abi/manifest.txt` is found without anyone listing files.
 
@@ -16,7 +16,7 @@ pub enum Kind {
 #[derive(Debug, Clone)]
 pub struct Item {
     pub kind: Kind,
-    /// Path as the file layout gives it (`uverbs::abi::ioctl::ib_uverbs_attr`).
+    /// Path as the file layout gives it (`uverbs::raw::abi::ioctl::ib_uverbs_attr`).
     pub path: String,
     /// Fields of a struct: name, whether it is `pub`, and its type as written.
     pub fields: Vec<(String, bool, String)>,
@@ -33,7 +33,7 @@ impl Item {
     }
 
     /// Whether `path` names this item: its own path, or the path of a module it is
-    /// re-exported from by a glob (`pub use ioctl::*` makes `uverbs::abi::X` valid).
+    /// re-exported from by a glob (`pub use ioctl::*` makes `uverbs::raw::abi::X` valid).
     pub fn matches(&self, path: &str) -> bool {
         if path == self.path {
             return true;
@@ -451,7 +451,7 @@ impl Walker<'_> {
     }
 }
 
-/// The module path of a source file: `src/abi/ioctl.rs` -> `uverbs::abi::ioctl`.
+/// The module path of a source file: `src/raw/abi/ioctl.rs` -> `uverbs::raw::abi::ioctl`.
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap_or(file);
     let mut parts: Vec<String> = rel
@@ -614,7 +614,7 @@ pub fn coverage(m: &super::manifest::Manifest, items: &[Item]) -> Vec<String> {
             .any(|it| it.kind == Kind::Struct && it.matches(&s.rust))
         {
             problems.push(format!(
-                "abi/manifest.txt line {} lists struct {} ({}), which src/abi and src/driver do not define",
+                "abi/manifest.txt line {} lists struct {} ({}), which src/raw/abi and src/raw/driver do not define",
                 s.line, s.c, s.rust
             ));
         }
@@ -625,7 +625,7 @@ pub fn coverage(m: &super::manifest::Manifest, items: &[Item]) -> Vec<String> {
             .any(|it| it.kind != Kind::Struct && it.matches(&c.rust))
         {
             problems.push(format!(
-                "abi/manifest.txt line {} lists const {} ({}), which src/abi and src/driver do not define",
+                "abi/manifest.txt line {} lists const {} ({}), which src/raw/abi and src/raw/driver do not define",
                 c.line, c.c, c.rust
             ));
         }
@@ -633,7 +633,7 @@ pub fn coverage(m: &super::manifest::Manifest, items: &[Item]) -> Vec<String> {
     for r in &m.rust_only {
         if !items.iter().any(|it| it.matches(&r.rust)) {
             problems.push(format!(
-                "abi/manifest.txt line {} lists rust-only {}, which src/abi and src/driver do not define",
+                "abi/manifest.txt line {} lists rust-only {}, which src/raw/abi and src/raw/driver do not define",
                 r.line, r.rust
             ));
         }

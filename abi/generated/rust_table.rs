@@ -6,10 +6,10 @@
 pub fn rust_table() -> RustTable {
     let mut t = RustTable::default();
     {
-        type T = uverbs::abi::ioctl::ib_uverbs_attr;
+        type T = uverbs::raw::abi::ioctl::ib_uverbs_attr;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_attr",
-            "uverbs::abi::ioctl::ib_uverbs_attr",
+            "uverbs::raw::abi::ioctl::ib_uverbs_attr",
             vec![
                 field("attr_id", core::mem::offset_of!(T, attr_id), |s: &T| &s.attr_id),
                 field("len", core::mem::offset_of!(T, len), |s: &T| &s.len),
@@ -20,10 +20,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::ioctl::ib_uverbs_ioctl_hdr;
+        type T = uverbs::raw::abi::ioctl::ib_uverbs_ioctl_hdr;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_ioctl_hdr",
-            "uverbs::abi::ioctl::ib_uverbs_ioctl_hdr",
+            "uverbs::raw::abi::ioctl::ib_uverbs_ioctl_hdr",
             vec![
                 field("length", core::mem::offset_of!(T, length), |s: &T| &s.length),
                 field("object_id", core::mem::offset_of!(T, object_id), |s: &T| &s.object_id),
@@ -36,10 +36,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::ioctl_verbs::ib_uverbs_query_port_resp_ex;
+        type T = uverbs::raw::abi::ioctl_verbs::ib_uverbs_query_port_resp_ex;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_query_port_resp_ex",
-            "uverbs::abi::ioctl_verbs::ib_uverbs_query_port_resp_ex",
+            "uverbs::raw::abi::ioctl_verbs::ib_uverbs_query_port_resp_ex",
             vec![
                 field("legacy_resp", core::mem::offset_of!(T, legacy_resp), |s: &T| &s.legacy_resp),
                 field("port_cap_flags2", core::mem::offset_of!(T, port_cap_flags2), |s: &T| &s.port_cap_flags2),
@@ -49,10 +49,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::ioctl_verbs::ib_uverbs_gid_entry;
+        type T = uverbs::raw::abi::ioctl_verbs::ib_uverbs_gid_entry;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_gid_entry",
-            "uverbs::abi::ioctl_verbs::ib_uverbs_gid_entry",
+            "uverbs::raw::abi::ioctl_verbs::ib_uverbs_gid_entry",
             vec![
                 field("gid", core::mem::offset_of!(T, gid), |s: &T| &s.gid),
                 field("gid_index", core::mem::offset_of!(T, gid_index), |s: &T| &s.gid_index),
@@ -63,10 +63,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_cmd_hdr;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_cmd_hdr;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_cmd_hdr",
-            "uverbs::abi::verbs::ib_uverbs_cmd_hdr",
+            "uverbs::raw::abi::verbs::ib_uverbs_cmd_hdr",
             vec![
                 field("command", core::mem::offset_of!(T, command), |s: &T| &s.command),
                 field("in_words", core::mem::offset_of!(T, in_words), |s: &T| &s.in_words),
@@ -75,10 +75,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_ex_cmd_hdr;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_ex_cmd_hdr;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_ex_cmd_hdr",
-            "uverbs::abi::verbs::ib_uverbs_ex_cmd_hdr",
+            "uverbs::raw::abi::verbs::ib_uverbs_ex_cmd_hdr",
             vec![
                 field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
                 field("provider_in_words", core::mem::offset_of!(T, provider_in_words), |s: &T| &s.provider_in_words),
@@ -88,20 +88,20 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_get_context;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_get_context;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_get_context",
-            "uverbs::abi::verbs::ib_uverbs_get_context",
+            "uverbs::raw::abi::verbs::ib_uverbs_get_context",
             vec![
                 field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
             ],
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_get_context_resp;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_get_context_resp;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_get_context_resp",
-            "uverbs::abi::verbs::ib_uverbs_get_context_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_get_context_resp",
             vec![
                 field("async_fd", core::mem::offset_of!(T, async_fd), |s: &T| &s.async_fd),
                 field("num_comp_vectors", core::mem::offset_of!(T, num_comp_vectors), |s: &T| &s.num_comp_vectors),
@@ -109,20 +109,20 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_query_device;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_device;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_query_device",
-            "uverbs::abi::verbs::ib_uverbs_query_device",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_device",
             vec![
                 field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
             ],
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_query_device_resp;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_device_resp;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_query_device_resp",
-            "uverbs::abi::verbs::ib_uverbs_query_device_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_device_resp",
             vec![
                 field("fw_ver", core::mem::offset_of!(T, fw_ver), |s: &T| &s.fw_ver),
                 field("node_guid", core::mem::offset_of!(T, node_guid), |s: &T| &s.node_guid),
@@ -169,10 +169,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_ex_query_device;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_ex_query_device;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_ex_query_device",
-            "uverbs::abi::verbs::ib_uverbs_ex_query_device",
+            "uverbs::raw::abi::verbs::ib_uverbs_ex_query_device",
             vec![
                 field("comp_mask", core::mem::offset_of!(T, comp_mask), |s: &T| &s.comp_mask),
                 field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
@@ -180,10 +180,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_odp_caps;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_odp_caps;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_odp_caps",
-            "uverbs::abi::verbs::ib_uverbs_odp_caps",
+            "uverbs::raw::abi::verbs::ib_uverbs_odp_caps",
             vec![
                 field("general_caps", core::mem::offset_of!(T, general_caps), |s: &T| &s.general_caps),
                 field("rc_odp_caps", core::mem::offset_of!(T, rc_odp_caps), |s: &T| &s.rc_odp_caps),
@@ -194,10 +194,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_rss_caps;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_rss_caps;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_rss_caps",
-            "uverbs::abi::verbs::ib_uverbs_rss_caps",
+            "uverbs::raw::abi::verbs::ib_uverbs_rss_caps",
             vec![
                 field("supported_qpts", core::mem::offset_of!(T, supported_qpts), |s: &T| &s.supported_qpts),
                 field("max_rwq_indirection_tables", core::mem::offset_of!(T, max_rwq_indirection_tables), |s: &T| &s.max_rwq_indirection_tables),
@@ -207,10 +207,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_tm_caps;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_tm_caps;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_tm_caps",
-            "uverbs::abi::verbs::ib_uverbs_tm_caps",
+            "uverbs::raw::abi::verbs::ib_uverbs_tm_caps",
             vec![
                 field("max_rndv_hdr_size", core::mem::offset_of!(T, max_rndv_hdr_size), |s: &T| &s.max_rndv_hdr_size),
                 field("max_num_tags", core::mem::offset_of!(T, max_num_tags), |s: &T| &s.max_num_tags),
@@ -222,10 +222,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_cq_moderation_caps;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_cq_moderation_caps;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_cq_moderation_caps",
-            "uverbs::abi::verbs::ib_uverbs_cq_moderation_caps",
+            "uverbs::raw::abi::verbs::ib_uverbs_cq_moderation_caps",
             vec![
                 field("max_cq_moderation_count", core::mem::offset_of!(T, max_cq_moderation_count), |s: &T| &s.max_cq_moderation_count),
                 field("max_cq_moderation_period", core::mem::offset_of!(T, max_cq_moderation_period), |s: &T| &s.max_cq_moderation_period),
@@ -234,10 +234,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_ex_query_device_resp;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_ex_query_device_resp;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_ex_query_device_resp",
-            "uverbs::abi::verbs::ib_uverbs_ex_query_device_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_ex_query_device_resp",
             vec![
                 field("base", core::mem::offset_of!(T, base), |s: &T| &s.base),
                 field("comp_mask", core::mem::offset_of!(T, comp_mask), |s: &T| &s.comp_mask),
@@ -258,10 +258,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_query_port;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_port;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_query_port",
-            "uverbs::abi::verbs::ib_uverbs_query_port",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_port",
             vec![
                 field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
                 field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
@@ -270,10 +270,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_query_port_resp;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_port_resp;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_query_port_resp",
-            "uverbs::abi::verbs::ib_uverbs_query_port_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_port_resp",
             vec![
                 field("port_cap_flags", core::mem::offset_of!(T, port_cap_flags), |s: &T| &s.port_cap_flags),
                 field("max_msg_sz", core::mem::offset_of!(T, max_msg_sz), |s: &T| &s.max_msg_sz),
@@ -301,10 +301,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::verbs::ib_uverbs_async_event_desc;
+        type T = uverbs::raw::abi::verbs::ib_uverbs_async_event_desc;
         t.structs.push(RustStruct::new::<T>(
             "ib_uverbs_async_event_desc",
-            "uverbs::abi::verbs::ib_uverbs_async_event_desc",
+            "uverbs::raw::abi::verbs::ib_uverbs_async_event_desc",
             vec![
                 field("element", core::mem::offset_of!(T, element), |s: &T| &s.element),
                 field("event_type", core::mem::offset_of!(T, event_type), |s: &T| &s.event_type),
@@ -313,10 +313,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::netlink::nlmsghdr;
+        type T = uverbs::raw::abi::netlink::nlmsghdr;
         t.structs.push(RustStruct::new::<T>(
             "nlmsghdr",
-            "uverbs::abi::netlink::nlmsghdr",
+            "uverbs::raw::abi::netlink::nlmsghdr",
             vec![
                 field("nlmsg_len", core::mem::offset_of!(T, nlmsg_len), |s: &T| &s.nlmsg_len),
                 field("nlmsg_type", core::mem::offset_of!(T, nlmsg_type), |s: &T| &s.nlmsg_type),
@@ -327,10 +327,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::netlink::nlattr;
+        type T = uverbs::raw::abi::netlink::nlattr;
         t.structs.push(RustStruct::new::<T>(
             "nlattr",
-            "uverbs::abi::netlink::nlattr",
+            "uverbs::raw::abi::netlink::nlattr",
             vec![
                 field("nla_len", core::mem::offset_of!(T, nla_len), |s: &T| &s.nla_len),
                 field("nla_type", core::mem::offset_of!(T, nla_type), |s: &T| &s.nla_type),
@@ -338,10 +338,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::abi::netlink::nlmsgerr;
+        type T = uverbs::raw::abi::netlink::nlmsgerr;
         t.structs.push(RustStruct::new::<T>(
             "nlmsgerr",
-            "uverbs::abi::netlink::nlmsgerr",
+            "uverbs::raw::abi::netlink::nlmsgerr",
             vec![
                 field("error", core::mem::offset_of!(T, error), |s: &T| &s.error),
                 field("msg", core::mem::offset_of!(T, msg), |s: &T| &s.msg),
@@ -349,10 +349,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::mlx5_ib_alloc_ucontext_req_v2;
+        type T = uverbs::raw::driver::mlx5_ib_alloc_ucontext_req_v2;
         t.structs.push(RustStruct::new::<T>(
             "mlx5_ib_alloc_ucontext_req_v2",
-            "uverbs::driver::mlx5_ib_alloc_ucontext_req_v2",
+            "uverbs::raw::driver::mlx5_ib_alloc_ucontext_req_v2",
             vec![
                 field("total_num_bfregs", core::mem::offset_of!(T, total_num_bfregs), |s: &T| &s.total_num_bfregs),
                 field("num_low_latency_bfregs", core::mem::offset_of!(T, num_low_latency_bfregs), |s: &T| &s.num_low_latency_bfregs),
@@ -367,10 +367,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::mlx4_ib_alloc_ucontext_resp;
+        type T = uverbs::raw::driver::mlx4_ib_alloc_ucontext_resp;
         t.structs.push(RustStruct::new::<T>(
             "mlx4_ib_alloc_ucontext_resp",
-            "uverbs::driver::mlx4_ib_alloc_ucontext_resp",
+            "uverbs::raw::driver::mlx4_ib_alloc_ucontext_resp",
             vec![
                 field("dev_caps", core::mem::offset_of!(T, dev_caps), |s: &T| &s.dev_caps),
                 field("qp_tab_size", core::mem::offset_of!(T, qp_tab_size), |s: &T| &s.qp_tab_size),
@@ -381,10 +381,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::efa_ibv_alloc_ucontext_cmd;
+        type T = uverbs::raw::driver::efa_ibv_alloc_ucontext_cmd;
         t.structs.push(RustStruct::new::<T>(
             "efa_ibv_alloc_ucontext_cmd",
-            "uverbs::driver::efa_ibv_alloc_ucontext_cmd",
+            "uverbs::raw::driver::efa_ibv_alloc_ucontext_cmd",
             vec![
                 field("comp_mask", core::mem::offset_of!(T, comp_mask), |s: &T| &s.comp_mask),
                 field("reserved_20", core::mem::offset_of!(T, reserved_20), |s: &T| &s.reserved_20),
@@ -392,10 +392,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::irdma_alloc_ucontext_req;
+        type T = uverbs::raw::driver::irdma_alloc_ucontext_req;
         t.structs.push(RustStruct::new::<T>(
             "irdma_alloc_ucontext_req",
-            "uverbs::driver::irdma_alloc_ucontext_req",
+            "uverbs::raw::driver::irdma_alloc_ucontext_req",
             vec![
                 field("rsvd32", core::mem::offset_of!(T, rsvd32), |s: &T| &s.rsvd32),
                 field("userspace_ver", core::mem::offset_of!(T, userspace_ver), |s: &T| &s.userspace_ver),
@@ -405,10 +405,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::hns_roce_ib_alloc_ucontext;
+        type T = uverbs::raw::driver::hns_roce_ib_alloc_ucontext;
         t.structs.push(RustStruct::new::<T>(
             "hns_roce_ib_alloc_ucontext",
-            "uverbs::driver::hns_roce_ib_alloc_ucontext",
+            "uverbs::raw::driver::hns_roce_ib_alloc_ucontext",
             vec![
                 field("config", core::mem::offset_of!(T, config), |s: &T| &s.config),
                 field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
@@ -416,10 +416,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::siw_uresp_alloc_ctx;
+        type T = uverbs::raw::driver::siw_uresp_alloc_ctx;
         t.structs.push(RustStruct::new::<T>(
             "siw_uresp_alloc_ctx",
-            "uverbs::driver::siw_uresp_alloc_ctx",
+            "uverbs::raw::driver::siw_uresp_alloc_ctx",
             vec![
                 field("dev_id", core::mem::offset_of!(T, dev_id), |s: &T| &s.dev_id),
                 field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
@@ -427,10 +427,10 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
-        type T = uverbs::driver::erdma_uresp_alloc_ctx;
+        type T = uverbs::raw::driver::erdma_uresp_alloc_ctx;
         t.structs.push(RustStruct::new::<T>(
             "erdma_uresp_alloc_ctx",
-            "uverbs::driver::erdma_uresp_alloc_ctx",
+            "uverbs::raw::driver::erdma_uresp_alloc_ctx",
             vec![
                 field("dev_id", core::mem::offset_of!(T, dev_id), |s: &T| &s.dev_id),
                 field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
@@ -442,284 +442,284 @@ pub fn rust_table() -> RustTable {
             ],
         ));
     }
-    t.values.push(value("uverbs::abi::ioctl::RDMA_IOCTL_MAGIC", uverbs::abi::ioctl::RDMA_IOCTL_MAGIC));
-    t.values.push(value("uverbs::abi::ioctl::RDMA_VERBS_IOCTL", uverbs::abi::ioctl::RDMA_VERBS_IOCTL));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_F_MANDATORY", uverbs::abi::ioctl::UVERBS_ATTR_F_MANDATORY));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_F_VALID_OUTPUT", uverbs::abi::ioctl::UVERBS_ATTR_F_VALID_OUTPUT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ID_NS_SHIFT", uverbs::abi::ioctl::UVERBS_ID_NS_SHIFT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ID_NS_MASK", uverbs::abi::ioctl::UVERBS_ID_NS_MASK));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_UHW_IN", uverbs::abi::ioctl::UVERBS_ATTR_UHW_IN));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_UHW_OUT", uverbs::abi::ioctl::UVERBS_ATTR_UHW_OUT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_OBJECT_DEVICE", uverbs::abi::ioctl::UVERBS_OBJECT_DEVICE));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_OBJECT_ASYNC_EVENT", uverbs::abi::ioctl::UVERBS_OBJECT_ASYNC_EVENT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_INVOKE_WRITE", uverbs::abi::ioctl::UVERBS_METHOD_INVOKE_WRITE));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_INFO_HANDLES", uverbs::abi::ioctl::UVERBS_METHOD_INFO_HANDLES));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_QUERY_PORT", uverbs::abi::ioctl::UVERBS_METHOD_QUERY_PORT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_GET_CONTEXT", uverbs::abi::ioctl::UVERBS_METHOD_GET_CONTEXT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_QUERY_CONTEXT", uverbs::abi::ioctl::UVERBS_METHOD_QUERY_CONTEXT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_QUERY_GID_TABLE", uverbs::abi::ioctl::UVERBS_METHOD_QUERY_GID_TABLE));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_QUERY_GID_ENTRY", uverbs::abi::ioctl::UVERBS_METHOD_QUERY_GID_ENTRY));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_CORE_IN", uverbs::abi::ioctl::UVERBS_ATTR_CORE_IN));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_CORE_OUT", uverbs::abi::ioctl::UVERBS_ATTR_CORE_OUT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_WRITE_CMD", uverbs::abi::ioctl::UVERBS_ATTR_WRITE_CMD));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_PORT_PORT_NUM", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_PORT_PORT_NUM));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_PORT_RESP", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_PORT_RESP));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS", uverbs::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT", uverbs::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_FLAGS", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_FLAGS));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_PORT", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_PORT));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY", uverbs::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_METHOD_ASYNC_EVENT_ALLOC", uverbs::abi::ioctl::UVERBS_METHOD_ASYNC_EVENT_ALLOC));
-    t.values.push(value("uverbs::abi::ioctl::UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE", uverbs::abi::ioctl::UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS", uverbs::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_IB", uverbs::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_IB));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V1", uverbs::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V1));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V2", uverbs::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V2));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_QPF_GRH_REQUIRED", uverbs::abi::ioctl_verbs::IB_UVERBS_QPF_GRH_REQUIRED));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SM", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SM));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_NOTICE_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_NOTICE_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_TRAP_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_TRAP_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_OPT_IPD_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_OPT_IPD_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_AUTO_MIGR_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_AUTO_MIGR_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SL_MAP_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SL_MAP_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_MKEY_NVRAM", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_MKEY_NVRAM));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_NVRAM", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_NVRAM));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_LED_INFO_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_LED_INFO_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SM_DISABLED", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SM_DISABLED));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_CM_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_CM_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SNMP_TUNNEL_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_SNMP_TUNNEL_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_REINIT_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_REINIT_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_DEVICE_MGMT_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_DEVICE_MGMT_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_CLASS_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_CLASS_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_DR_NOTICE_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_DR_NOTICE_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_BOOT_MGMT_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_BOOT_MGMT_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_LATENCY_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_LATENCY_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_CLIENT_REG_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_CLIENT_REG_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_FDB_TOP_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_FDB_TOP_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_HIERARCHY_INFO_SUP", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_HIERARCHY_INFO_SUP));
-    t.values.push(value("uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_IP_BASED_GIDS", uverbs::abi::ioctl_verbs::IB_UVERBS_PCF_IP_BASED_GIDS));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_UNKNOWN", uverbs::abi::ioctl_verbs::RDMA_DRIVER_UNKNOWN));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_MLX5", uverbs::abi::ioctl_verbs::RDMA_DRIVER_MLX5));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_MLX4", uverbs::abi::ioctl_verbs::RDMA_DRIVER_MLX4));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_CXGB3", uverbs::abi::ioctl_verbs::RDMA_DRIVER_CXGB3));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_CXGB4", uverbs::abi::ioctl_verbs::RDMA_DRIVER_CXGB4));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_MTHCA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_MTHCA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_BNXT_RE", uverbs::abi::ioctl_verbs::RDMA_DRIVER_BNXT_RE));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_OCRDMA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_OCRDMA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_NES", uverbs::abi::ioctl_verbs::RDMA_DRIVER_NES));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_I40IW", uverbs::abi::ioctl_verbs::RDMA_DRIVER_I40IW));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_IRDMA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_IRDMA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_VMW_PVRDMA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_VMW_PVRDMA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_QEDR", uverbs::abi::ioctl_verbs::RDMA_DRIVER_QEDR));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_HNS", uverbs::abi::ioctl_verbs::RDMA_DRIVER_HNS));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_USNIC", uverbs::abi::ioctl_verbs::RDMA_DRIVER_USNIC));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_RXE", uverbs::abi::ioctl_verbs::RDMA_DRIVER_RXE));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_HFI1", uverbs::abi::ioctl_verbs::RDMA_DRIVER_HFI1));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_QIB", uverbs::abi::ioctl_verbs::RDMA_DRIVER_QIB));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_EFA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_EFA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_SIW", uverbs::abi::ioctl_verbs::RDMA_DRIVER_SIW));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_ERDMA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_ERDMA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_MANA", uverbs::abi::ioctl_verbs::RDMA_DRIVER_MANA));
-    t.values.push(value("uverbs::abi::ioctl_verbs::RDMA_DRIVER_IONIC", uverbs::abi::ioctl_verbs::RDMA_DRIVER_IONIC));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_ABI_VERSION", uverbs::abi::verbs::IB_USER_VERBS_ABI_VERSION));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_CMD_COMMAND_MASK", uverbs::abi::verbs::IB_USER_VERBS_CMD_COMMAND_MASK));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_CMD_FLAG_EXTENDED", uverbs::abi::verbs::IB_USER_VERBS_CMD_FLAG_EXTENDED));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_CMD_GET_CONTEXT", uverbs::abi::verbs::IB_USER_VERBS_CMD_GET_CONTEXT));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_CMD_QUERY_DEVICE", uverbs::abi::verbs::IB_USER_VERBS_CMD_QUERY_DEVICE));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_CMD_QUERY_PORT", uverbs::abi::verbs::IB_USER_VERBS_CMD_QUERY_PORT));
-    t.values.push(value("uverbs::abi::verbs::IB_USER_VERBS_EX_CMD_QUERY_DEVICE", uverbs::abi::verbs::IB_USER_VERBS_EX_CMD_QUERY_DEVICE));
-    t.values.push(value("uverbs::abi::netlink::NETLINK_RDMA", uverbs::abi::netlink::NETLINK_RDMA));
-    t.values.push(value("uverbs::abi::netlink::NLMSG_ALIGNTO", uverbs::abi::netlink::NLMSG_ALIGNTO));
-    t.values.push(value("uverbs::abi::netlink::NLMSG_HDRLEN", uverbs::abi::netlink::NLMSG_HDRLEN));
-    t.values.push(value("uverbs::abi::netlink::NLA_ALIGNTO", uverbs::abi::netlink::NLA_ALIGNTO));
-    t.values.push(value("uverbs::abi::netlink::NLA_HDRLEN", uverbs::abi::netlink::NLA_HDRLEN));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_REQUEST", uverbs::abi::netlink::NLM_F_REQUEST));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_MULTI", uverbs::abi::netlink::NLM_F_MULTI));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_ACK", uverbs::abi::netlink::NLM_F_ACK));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_DUMP_INTR", uverbs::abi::netlink::NLM_F_DUMP_INTR));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_ROOT", uverbs::abi::netlink::NLM_F_ROOT));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_MATCH", uverbs::abi::netlink::NLM_F_MATCH));
-    t.values.push(value("uverbs::abi::netlink::NLM_F_DUMP", uverbs::abi::netlink::NLM_F_DUMP));
-    t.values.push(value("uverbs::abi::netlink::NLMSG_NOOP", uverbs::abi::netlink::NLMSG_NOOP));
-    t.values.push(value("uverbs::abi::netlink::NLMSG_ERROR", uverbs::abi::netlink::NLMSG_ERROR));
-    t.values.push(value("uverbs::abi::netlink::NLMSG_DONE", uverbs::abi::netlink::NLMSG_DONE));
-    t.values.push(value("uverbs::abi::netlink::NLMSG_OVERRUN", uverbs::abi::netlink::NLMSG_OVERRUN));
-    t.values.push(value("uverbs::abi::netlink::NLA_F_NESTED", uverbs::abi::netlink::NLA_F_NESTED));
-    t.values.push(value("uverbs::abi::netlink::NLA_F_NET_BYTEORDER", uverbs::abi::netlink::NLA_F_NET_BYTEORDER));
-    t.values.push(value("uverbs::abi::netlink::NLA_TYPE_MASK", uverbs::abi::netlink::NLA_TYPE_MASK));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NL_NLDEV", uverbs::abi::netlink::RDMA_NL_NLDEV));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_GET", uverbs::abi::netlink::RDMA_NLDEV_CMD_GET));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_SET", uverbs::abi::netlink::RDMA_NLDEV_CMD_SET));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_NEWLINK", uverbs::abi::netlink::RDMA_NLDEV_CMD_NEWLINK));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_DELLINK", uverbs::abi::netlink::RDMA_NLDEV_CMD_DELLINK));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_PORT_GET", uverbs::abi::netlink::RDMA_NLDEV_CMD_PORT_GET));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_SYS_GET", uverbs::abi::netlink::RDMA_NLDEV_CMD_SYS_GET));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV", uverbs::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_PAD", uverbs::abi::netlink::RDMA_NLDEV_ATTR_PAD));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_INDEX", uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_INDEX));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_NAME", uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_NAME));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_PORT_INDEX", uverbs::abi::netlink::RDMA_NLDEV_ATTR_PORT_INDEX));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_CAP_FLAGS", uverbs::abi::netlink::RDMA_NLDEV_ATTR_CAP_FLAGS));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_FW_VERSION", uverbs::abi::netlink::RDMA_NLDEV_ATTR_FW_VERSION));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_NODE_GUID", uverbs::abi::netlink::RDMA_NLDEV_ATTR_NODE_GUID));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_SYS_IMAGE_GUID", uverbs::abi::netlink::RDMA_NLDEV_ATTR_SYS_IMAGE_GUID));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_SUBNET_PREFIX", uverbs::abi::netlink::RDMA_NLDEV_ATTR_SUBNET_PREFIX));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_LID", uverbs::abi::netlink::RDMA_NLDEV_ATTR_LID));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_SM_LID", uverbs::abi::netlink::RDMA_NLDEV_ATTR_SM_LID));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_LMC", uverbs::abi::netlink::RDMA_NLDEV_ATTR_LMC));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_PORT_STATE", uverbs::abi::netlink::RDMA_NLDEV_ATTR_PORT_STATE));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_PORT_PHYS_STATE", uverbs::abi::netlink::RDMA_NLDEV_ATTR_PORT_PHYS_STATE));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_NODE_TYPE", uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_NODE_TYPE));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_NDEV_INDEX", uverbs::abi::netlink::RDMA_NLDEV_ATTR_NDEV_INDEX));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_NDEV_NAME", uverbs::abi::netlink::RDMA_NLDEV_ATTR_NDEV_NAME));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_LINK_TYPE", uverbs::abi::netlink::RDMA_NLDEV_ATTR_LINK_TYPE));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_PROTOCOL", uverbs::abi::netlink::RDMA_NLDEV_ATTR_DEV_PROTOCOL));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_TYPE", uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_TYPE));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_NAME", uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_NAME));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI", uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV", uverbs::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV));
-    t.values.push(value("uverbs::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", uverbs::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID));
-    t.values.push(value("uverbs::driver::MLX5_LIB_CAP_4K_UAR", uverbs::driver::MLX5_LIB_CAP_4K_UAR));
-    t.values.push(value("uverbs::driver::MLX5_LIB_CAP_DYN_UAR", uverbs::driver::MLX5_LIB_CAP_DYN_UAR));
-    t.values.push(value("uverbs::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH", uverbs::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH));
-    t.values.push(value("uverbs::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR", uverbs::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR));
-    t.values.push(value("uverbs::driver::IRDMA_ABI_VER", uverbs::driver::IRDMA_ABI_VER));
+    t.values.push(value("uverbs::raw::abi::ioctl::RDMA_IOCTL_MAGIC", uverbs::raw::abi::ioctl::RDMA_IOCTL_MAGIC));
+    t.values.push(value("uverbs::raw::abi::ioctl::RDMA_VERBS_IOCTL", uverbs::raw::abi::ioctl::RDMA_VERBS_IOCTL));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_F_MANDATORY", uverbs::raw::abi::ioctl::UVERBS_ATTR_F_MANDATORY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_F_VALID_OUTPUT", uverbs::raw::abi::ioctl::UVERBS_ATTR_F_VALID_OUTPUT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ID_NS_SHIFT", uverbs::raw::abi::ioctl::UVERBS_ID_NS_SHIFT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ID_NS_MASK", uverbs::raw::abi::ioctl::UVERBS_ID_NS_MASK));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_UHW_IN", uverbs::raw::abi::ioctl::UVERBS_ATTR_UHW_IN));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_UHW_OUT", uverbs::raw::abi::ioctl::UVERBS_ATTR_UHW_OUT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_DEVICE", uverbs::raw::abi::ioctl::UVERBS_OBJECT_DEVICE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_ASYNC_EVENT", uverbs::raw::abi::ioctl::UVERBS_OBJECT_ASYNC_EVENT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_INVOKE_WRITE", uverbs::raw::abi::ioctl::UVERBS_METHOD_INVOKE_WRITE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_INFO_HANDLES", uverbs::raw::abi::ioctl::UVERBS_METHOD_INFO_HANDLES));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_GET_CONTEXT", uverbs::raw::abi::ioctl::UVERBS_METHOD_GET_CONTEXT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_CONTEXT", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_CONTEXT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_GID_TABLE", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_GID_TABLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_GID_ENTRY", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_GID_ENTRY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CORE_IN", uverbs::raw::abi::ioctl::UVERBS_ATTR_CORE_IN));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CORE_OUT", uverbs::raw::abi::ioctl::UVERBS_ATTR_CORE_OUT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_WRITE_CMD", uverbs::raw::abi::ioctl::UVERBS_ATTR_WRITE_CMD));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_PORT_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_PORT_NUM));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_RESP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS", uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT", uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_FLAGS", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_FLAGS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_PORT", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_PORT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_ASYNC_EVENT_ALLOC", uverbs::raw::abi::ioctl::UVERBS_METHOD_ASYNC_EVENT_ALLOC));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_IB", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_IB));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V1", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V1));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V2", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_GID_TYPE_ROCE_V2));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPF_GRH_REQUIRED", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPF_GRH_REQUIRED));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SM", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SM));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_NOTICE_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_NOTICE_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_TRAP_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_TRAP_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_OPT_IPD_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_OPT_IPD_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_AUTO_MIGR_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_AUTO_MIGR_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SL_MAP_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SL_MAP_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_MKEY_NVRAM", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_MKEY_NVRAM));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_NVRAM", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_NVRAM));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_LED_INFO_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_LED_INFO_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SM_DISABLED", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SM_DISABLED));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_CM_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_CM_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SNMP_TUNNEL_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_SNMP_TUNNEL_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_REINIT_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_REINIT_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_DEVICE_MGMT_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_DEVICE_MGMT_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_CLASS_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_CLASS_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_DR_NOTICE_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_DR_NOTICE_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_BOOT_MGMT_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_BOOT_MGMT_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_LATENCY_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_LATENCY_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_CLIENT_REG_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_CLIENT_REG_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_FDB_TOP_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_MCAST_FDB_TOP_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_HIERARCHY_INFO_SUP", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_HIERARCHY_INFO_SUP));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_IP_BASED_GIDS", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_PCF_IP_BASED_GIDS));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_UNKNOWN", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_UNKNOWN));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MLX5", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MLX5));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MLX4", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MLX4));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_CXGB3", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_CXGB3));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_CXGB4", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_CXGB4));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MTHCA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MTHCA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_BNXT_RE", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_BNXT_RE));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_OCRDMA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_OCRDMA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_NES", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_NES));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_I40IW", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_I40IW));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_IRDMA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_IRDMA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_VMW_PVRDMA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_VMW_PVRDMA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_QEDR", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_QEDR));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_HNS", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_HNS));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_USNIC", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_USNIC));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_RXE", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_RXE));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_HFI1", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_HFI1));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_QIB", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_QIB));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_EFA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_EFA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_SIW", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_SIW));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_ERDMA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_ERDMA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MANA", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_MANA));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_IONIC", uverbs::raw::abi::ioctl_verbs::RDMA_DRIVER_IONIC));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_ABI_VERSION", uverbs::raw::abi::verbs::IB_USER_VERBS_ABI_VERSION));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_COMMAND_MASK", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_COMMAND_MASK));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_FLAG_EXTENDED", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_FLAG_EXTENDED));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_GET_CONTEXT", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_GET_CONTEXT));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_DEVICE", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_DEVICE));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_PORT", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_PORT));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_QUERY_DEVICE", uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_QUERY_DEVICE));
+    t.values.push(value("uverbs::raw::abi::netlink::NETLINK_RDMA", uverbs::raw::abi::netlink::NETLINK_RDMA));
+    t.values.push(value("uverbs::raw::abi::netlink::NLMSG_ALIGNTO", uverbs::raw::abi::netlink::NLMSG_ALIGNTO));
+    t.values.push(value("uverbs::raw::abi::netlink::NLMSG_HDRLEN", uverbs::raw::abi::netlink::NLMSG_HDRLEN));
+    t.values.push(value("uverbs::raw::abi::netlink::NLA_ALIGNTO", uverbs::raw::abi::netlink::NLA_ALIGNTO));
+    t.values.push(value("uverbs::raw::abi::netlink::NLA_HDRLEN", uverbs::raw::abi::netlink::NLA_HDRLEN));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_REQUEST", uverbs::raw::abi::netlink::NLM_F_REQUEST));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_MULTI", uverbs::raw::abi::netlink::NLM_F_MULTI));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_ACK", uverbs::raw::abi::netlink::NLM_F_ACK));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_DUMP_INTR", uverbs::raw::abi::netlink::NLM_F_DUMP_INTR));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_ROOT", uverbs::raw::abi::netlink::NLM_F_ROOT));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_MATCH", uverbs::raw::abi::netlink::NLM_F_MATCH));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_DUMP", uverbs::raw::abi::netlink::NLM_F_DUMP));
+    t.values.push(value("uverbs::raw::abi::netlink::NLMSG_NOOP", uverbs::raw::abi::netlink::NLMSG_NOOP));
+    t.values.push(value("uverbs::raw::abi::netlink::NLMSG_ERROR", uverbs::raw::abi::netlink::NLMSG_ERROR));
+    t.values.push(value("uverbs::raw::abi::netlink::NLMSG_DONE", uverbs::raw::abi::netlink::NLMSG_DONE));
+    t.values.push(value("uverbs::raw::abi::netlink::NLMSG_OVERRUN", uverbs::raw::abi::netlink::NLMSG_OVERRUN));
+    t.values.push(value("uverbs::raw::abi::netlink::NLA_F_NESTED", uverbs::raw::abi::netlink::NLA_F_NESTED));
+    t.values.push(value("uverbs::raw::abi::netlink::NLA_F_NET_BYTEORDER", uverbs::raw::abi::netlink::NLA_F_NET_BYTEORDER));
+    t.values.push(value("uverbs::raw::abi::netlink::NLA_TYPE_MASK", uverbs::raw::abi::netlink::NLA_TYPE_MASK));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NL_NLDEV", uverbs::raw::abi::netlink::RDMA_NL_NLDEV));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SET));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_NEWLINK", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_NEWLINK));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_DELLINK", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_DELLINK));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_PORT_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_PORT_GET));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SYS_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SYS_GET));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PAD", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PAD));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_INDEX", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_INDEX));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_NAME));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PORT_INDEX", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PORT_INDEX));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CAP_FLAGS", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CAP_FLAGS));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_FW_VERSION", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_FW_VERSION));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_NODE_GUID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_NODE_GUID));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_SYS_IMAGE_GUID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_SYS_IMAGE_GUID));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_SUBNET_PREFIX", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_SUBNET_PREFIX));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_LID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_LID));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_SM_LID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_SM_LID));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_LMC", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_LMC));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PORT_STATE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PORT_STATE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PORT_PHYS_STATE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PORT_PHYS_STATE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_NODE_TYPE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_NODE_TYPE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_NDEV_INDEX", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_NDEV_INDEX));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_NDEV_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_NDEV_NAME));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_LINK_TYPE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_LINK_TYPE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_PROTOCOL", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_PROTOCOL));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_TYPE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_TYPE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_NAME));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID));
+    t.values.push(value("uverbs::raw::driver::MLX5_LIB_CAP_4K_UAR", uverbs::raw::driver::MLX5_LIB_CAP_4K_UAR));
+    t.values.push(value("uverbs::raw::driver::MLX5_LIB_CAP_DYN_UAR", uverbs::raw::driver::MLX5_LIB_CAP_DYN_UAR));
+    t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH));
+    t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR));
+    t.values.push(value("uverbs::raw::driver::IRDMA_ABI_VER", uverbs::raw::driver::IRDMA_ABI_VER));
     t.enums.push(RustEnum {
-        path: "uverbs::types::PortState",
-        members: uverbs::types::PortState::KNOWN
+        path: "uverbs::verbs::types::PortState",
+        members: uverbs::verbs::types::PortState::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::Mtu",
-        members: uverbs::types::Mtu::KNOWN
+        path: "uverbs::verbs::types::Mtu",
+        members: uverbs::verbs::types::Mtu::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::PhysState",
-        members: uverbs::types::PhysState::KNOWN
+        path: "uverbs::verbs::types::PhysState",
+        members: uverbs::verbs::types::PhysState::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::LinkLayer",
-        members: uverbs::types::LinkLayer::KNOWN
+        path: "uverbs::verbs::types::LinkLayer",
+        members: uverbs::verbs::types::LinkLayer::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::Width",
-        members: uverbs::types::Width::KNOWN
+        path: "uverbs::verbs::types::Width",
+        members: uverbs::verbs::types::Width::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::Speed",
-        members: uverbs::types::Speed::KNOWN
+        path: "uverbs::verbs::types::Speed",
+        members: uverbs::verbs::types::Speed::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::AtomicCap",
-        members: uverbs::types::AtomicCap::KNOWN
+        path: "uverbs::verbs::types::AtomicCap",
+        members: uverbs::verbs::types::AtomicCap::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::NodeType",
-        members: uverbs::types::NodeType::KNOWN
+        path: "uverbs::verbs::types::NodeType",
+        members: uverbs::verbs::types::NodeType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::TransportType",
-        members: uverbs::types::TransportType::KNOWN
+        path: "uverbs::verbs::types::TransportType",
+        members: uverbs::verbs::types::TransportType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::GidType",
-        members: uverbs::types::GidType::KNOWN
+        path: "uverbs::verbs::types::GidType",
+        members: uverbs::verbs::types::GidType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::EventType",
-        members: uverbs::types::EventType::KNOWN
+        path: "uverbs::verbs::types::EventType",
+        members: uverbs::verbs::types::EventType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::PortCapFlags",
-        members: uverbs::types::PortCapFlags::all()
+        path: "uverbs::verbs::types::PortCapFlags",
+        members: uverbs::verbs::types::PortCapFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::PortCapFlags2",
-        members: uverbs::types::PortCapFlags2::all()
+        path: "uverbs::verbs::types::PortCapFlags2",
+        members: uverbs::verbs::types::PortCapFlags2::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::PortFlags",
-        members: uverbs::types::PortFlags::all()
+        path: "uverbs::verbs::types::PortFlags",
+        members: uverbs::verbs::types::PortFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::DeviceCapFlags",
-        members: uverbs::types::DeviceCapFlags::all()
+        path: "uverbs::verbs::types::DeviceCapFlags",
+        members: uverbs::verbs::types::DeviceCapFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::OdpGeneralCaps",
-        members: uverbs::types::OdpGeneralCaps::all()
+        path: "uverbs::verbs::types::OdpGeneralCaps",
+        members: uverbs::verbs::types::OdpGeneralCaps::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::OdpTransportCaps",
-        members: uverbs::types::OdpTransportCaps::all()
+        path: "uverbs::verbs::types::OdpTransportCaps",
+        members: uverbs::verbs::types::OdpTransportCaps::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::types::RawPacketCaps",
-        members: uverbs::types::RawPacketCaps::all()
+        path: "uverbs::verbs::types::RawPacketCaps",
+        members: uverbs::verbs::types::RawPacketCaps::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),

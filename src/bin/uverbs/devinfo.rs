@@ -8,7 +8,7 @@
 //! line on stderr with exit status 2; where rdma-core's message does not say why (an
 //! open failure, no devices, a device without uverbs) the line says why.
 
-use uverbs::discover::DeviceInfo;
+use uverbs::verbs::discover::DeviceInfo;
 
 use crate::devlist::{self, DeviceList};
 use crate::getopt::{c_strtol, opt, Getopt, LongOpt};

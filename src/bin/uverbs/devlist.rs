@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use uverbs::discover::{DeviceInfo, Discovery};
+use uverbs::verbs::discover::{DeviceInfo, Discovery};
 
 /// Why a device is not usable through uverbs.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,9 +6,9 @@
 //! sets are `{"value": <raw>, "names": [...], "unknown": <bits without a name>}`; GUIDs
 //! and GIDs are strings.
 
-use uverbs::device_attr::DeviceAttr;
-use uverbs::port::PortAttr;
-use uverbs::types::Guid;
+use uverbs::verbs::device_attr::DeviceAttr;
+use uverbs::verbs::port::PortAttr;
+use uverbs::verbs::types::Guid;
 
 use crate::report::{Failure, GidView, HcaReport, Ident, PortReport};
 
@@ -97,7 +97,7 @@ fn indent(s: &mut String, depth: usize) {
 }
 
 fn escape(s: &mut String, t: &str) {
-    uverbs::event::push_json_str(s, t);
+    uverbs::verbs::event::push_json_str(s, t);
 }
 
 fn enm(name: Option<&str>, value: J) -> J {
@@ -313,7 +313,7 @@ fn decigbps(v: Option<u32>) -> J {
 /// Every field of a port's attributes, plus its GIDs and P_Keys.
 pub fn port(p: &PortReport) -> J {
     let a: &PortAttr = &p.attr;
-    let mtu = |m: uverbs::types::Mtu| {
+    let mtu = |m: uverbs::verbs::types::Mtu| {
         J::Obj(vec![
             ("name", m.c_name().map_or(J::Null, J::s)),
             ("value", J::u(m.as_raw())),
@@ -466,9 +466,9 @@ pub mod tests {
     //! reproduce both files from these values.
     use super::*;
     use crate::report::UverbsNode;
-    use uverbs::device_attr::{DeviceAttr, FwVersion};
-    use uverbs::gid::{Gid, GidEntry};
-    use uverbs::types::*;
+    use uverbs::verbs::device_attr::{DeviceAttr, FwVersion};
+    use uverbs::verbs::gid::{Gid, GidEntry};
+    use uverbs::verbs::types::*;
 
     pub fn rxe0_fixture() -> HcaReport {
         let guid = Guid(0xcc9c_64ff_fe59_8cf6);

@@ -1,7 +1,7 @@
 //! `uverbs link add NAME type rxe|siw netdev IF`, `uverbs link del NAME`,
 //! `uverbs link show [--json]`: soft-RDMA links over RDMA netlink, as `rdma link` does.
 
-use uverbs::link::{self, LinkType};
+use uverbs::netlink::link::{self, LinkType};
 
 use crate::io::Io;
 
@@ -81,7 +81,7 @@ fn show(io: &mut Io, json: bool) -> i32 {
         }
     };
     if json {
-        use uverbs::event::push_json_str as js;
+        use uverbs::verbs::event::push_json_str as js;
         let mut s = String::from("[");
         for (i, l) in links.iter().enumerate() {
             if i > 0 {

@@ -5,13 +5,13 @@
 
 use std::path::Path;
 
-use uverbs::context::Context;
-use uverbs::device_attr::DeviceAttr;
-use uverbs::discover::DeviceInfo;
 use uverbs::error::Error;
-use uverbs::gid::GidEntry;
-use uverbs::port::PortAttr;
-use uverbs::types::{Guid, NodeType, TransportType};
+use uverbs::verbs::context::Context;
+use uverbs::verbs::device_attr::DeviceAttr;
+use uverbs::verbs::discover::DeviceInfo;
+use uverbs::verbs::gid::GidEntry;
+use uverbs::verbs::port::PortAttr;
+use uverbs::verbs::types::{Guid, NodeType, TransportType};
 
 /// The uverbs node of a device.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -331,7 +331,7 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
                     if let Some(p) = r.ports.iter_mut().find(|p| p.num == e.port) {
                         if e.index < p.attr.gid_tbl_len {
                             let netdev = if want.extras {
-                                uverbs::gid::netdev_name(sysfs, e.netdev_ifindex)
+                                uverbs::sysfs::netdev_name(sysfs, e.netdev_ifindex)
                             } else {
                                 None
                             };

@@ -6,9 +6,9 @@
 
 use std::fmt::Write as _;
 
-use uverbs::device_attr::DeviceAttr;
-use uverbs::port::PortAttr;
-use uverbs::types::{GidType, LinkLayer, TransportType};
+use uverbs::verbs::device_attr::DeviceAttr;
+use uverbs::verbs::port::PortAttr;
+use uverbs::verbs::types::{GidType, LinkLayer, TransportType};
 
 use crate::report::{Failure, GidView, HcaReport, PortReport};
 
@@ -674,7 +674,7 @@ mod tests {
         let mut r = rxe0_fixture();
         if let Some(a) = r.attr.as_mut() {
             a.device_cap_flags_ex =
-                uverbs::types::DeviceCapFlags::from_bits_retain(0x1C0_0122_3C76);
+                uverbs::verbs::types::DeviceCapFlags::from_bits_retain(0x1C0_0122_3C76);
         }
         let (out, _) = render_hca(&r, true, Flavor::Compat);
         assert!(out.contains(

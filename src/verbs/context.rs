@@ -10,15 +10,15 @@ use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 use zerocopy::IntoBytes;
 
-use crate::abi::*;
-use crate::attr::IoctlBuf;
-use crate::device_attr::{DeviceAttr, FwVersion};
-use crate::discover::{DeviceInfo, Discovery};
-use crate::driver;
 use crate::error::{Error, Op, Result};
-use crate::method;
-use crate::port::PortAttr;
-use crate::sys;
+use crate::raw::abi::*;
+use crate::raw::attr::IoctlBuf;
+use crate::raw::driver;
+use crate::raw::method;
+use crate::raw::sys;
+use crate::verbs::device_attr::{DeviceAttr, FwVersion};
+use crate::verbs::discover::{DeviceInfo, Discovery};
+use crate::verbs::port::PortAttr;
 
 /// Which kernel interface a call uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -316,7 +316,7 @@ impl Context {
             .take()
     }
 
-    /// Issues one `RDMA_VERBS_IOCTL` built with [`crate::method`] or [`IoctlBuf`] on the
+    /// Issues one `RDMA_VERBS_IOCTL` built with [`crate::raw::method`] or [`IoctlBuf`] on the
     /// device fd, and returns the kernel's errno as is. For ABI testing and methods this
     /// crate does not wrap; the typed queries are built on it.
     pub fn ioctl<const N: usize>(

@@ -8,10 +8,10 @@ use std::os::fd::{BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use rustix::io::{self, Errno};
 use rustix::ioctl::{ioctl, Opcode, Updater};
 
-use crate::abi::{
+use crate::raw::abi::{
     ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr, IB_USER_VERBS_CMD_FLAG_EXTENDED, RDMA_VERBS_IOCTL,
 };
-use crate::attr::IoctlBuf;
+use crate::raw::attr::IoctlBuf;
 
 const VERBS_IOCTL: Opcode = RDMA_VERBS_IOCTL as Opcode;
 

@@ -6,15 +6,14 @@
 
 use core::fmt;
 use std::net::Ipv6Addr;
-use std::path::Path;
 
 use zerocopy::IntoBytes;
 
-use crate::abi::ib_uverbs_gid_entry;
-use crate::context::Context;
 use crate::error::{Error, Op, Result};
-use crate::method;
-use crate::types::GidType;
+use crate::raw::abi::ib_uverbs_gid_entry;
+use crate::raw::method;
+use crate::verbs::context::Context;
+use crate::verbs::types::GidType;
 
 /// A 128-bit GID, in network byte order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -164,7 +163,7 @@ impl Context {
 
     /// The GIDs of a port read from sysfs (`/sys/class/infiniband/DEV/ports/N/gids`).
     pub fn sysfs_gids(&self, port: u32) -> Result<Vec<GidEntry>> {
-        sysfs_gids(self.sysfs_root(), self.name(), port)
+        crate::sysfs::gids(self.sysfs_root(), self.name(), port)
     }
 
     /// The P_Key table of a port from sysfs, in host order (bit 15: full membership).
@@ -172,110 +171,6 @@ impl Context {
     #[doc(alias = "ibv_query_pkey")]
     pub fn query_pkeys(&self, port: u32) -> Result<Vec<u16>> {
         self.check_port("query P_Keys", port)?;
-        sysfs_pkeys(self.sysfs_root(), self.name(), port)
+        crate::sysfs::pkeys(self.sysfs_root(), self.name(), port)
     }
-}
-
-/// The valid GIDs of a port from a sysfs tree rooted at `sysfs_root`: nonzero entries,
-/// with the type from `gid_attrs/types` and the netdev from `gid_attrs/ndevs`.
-pub fn sysfs_gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>> {
-    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}"));
-    let op = || Op::port("read GIDs", device, port);
-    let rd = std::fs::read_dir(dir.join("gids")).map_err(|e| Error::Os {
-        op: op(),
-        errno: rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO),
-    })?;
-    let mut out = Vec::new();
-    for ent in rd.flatten() {
-        let Some(index) = ent.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(text) = std::fs::read_to_string(ent.path()) else {
-            continue;
-        };
-        let Some(gid) = Gid::parse_sysfs(&text) else {
-            continue;
-        };
-        if gid.is_zero() {
-            continue;
-        }
-        let gid_type = match std::fs::read_to_string(dir.join(format!("gid_attrs/types/{index}"))) {
-            Ok(t) if t.trim() == "RoCE v2" => GidType::RoceV2,
-            Ok(t) if t.trim() == "IB/RoCE v1" => {
-                // The same name serves IB GIDs and RoCE v1: the link layer decides.
-                let ll = std::fs::read_to_string(dir.join("link_layer")).unwrap_or_default();
-                if ll.trim() == "Ethernet" {
-                    GidType::RoceV1
-                } else {
-                    GidType::Ib
-                }
-            }
-            _ => GidType::Ib,
-        };
-        let netdev_ifindex = std::fs::read_to_string(dir.join(format!("gid_attrs/ndevs/{index}")))
-            .ok()
-            .and_then(|n| ifindex_of(sysfs_root, n.trim()))
-            .unwrap_or(0);
-        out.push(GidEntry {
-            gid,
-            index,
-            port,
-            gid_type,
-            netdev_ifindex,
-        });
-    }
-    out.sort_by_key(|e| e.index);
-    Ok(out)
-}
-
-/// The P_Keys of a port from a sysfs tree rooted at `sysfs_root`.
-pub fn sysfs_pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
-    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}/pkeys"));
-    let mut out = Vec::new();
-    for i in 0..=u16::MAX as u32 {
-        let Ok(text) = std::fs::read_to_string(dir.join(i.to_string())) else {
-            break;
-        };
-        let t = text.trim();
-        let v = t.strip_prefix("0x").unwrap_or(t);
-        match u16::from_str_radix(v, 16) {
-            Ok(p) => out.push(p),
-            Err(_) => {
-                return Err(Error::Protocol {
-                    op: Op::port("read P_Keys", device, port),
-                    detail: format!("P_Key {i} is not a 16-bit hex number: {t:?}"),
-                })
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The ifindex of a network interface from sysfs (`class/net/NAME/ifindex`).
-pub fn ifindex_of(sysfs_root: &Path, name: &str) -> Option<u32> {
-    if name.is_empty() || name.contains('/') {
-        return None;
-    }
-    std::fs::read_to_string(sysfs_root.join(format!("class/net/{name}/ifindex")))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
-
-/// The name of the network interface with `ifindex`, from sysfs.
-pub fn netdev_name(sysfs_root: &Path, ifindex: u32) -> Option<String> {
-    if ifindex == 0 {
-        return None;
-    }
-    for ent in std::fs::read_dir(sysfs_root.join("class/net"))
-        .ok()?
-        .flatten()
-    {
-        let name = ent.file_name().to_string_lossy().into_owned();
-        if ifindex_of(sysfs_root, &name) == Some(ifindex) {
-            return Some(name);
-        }
-    }
-    None
 }

@@ -9,7 +9,7 @@
 //! sysfs is readable.
 //!
 //! ```no_run
-//! use uverbs::discover::Discovery;
+//! use uverbs::verbs::discover::Discovery;
 //!
 //! for dev in Discovery::new().devices()? {
 //!     let node = dev.uverbs.as_ref().map_or("-".into(), |u| u.path.display().to_string());
@@ -22,16 +22,15 @@
 //! sysfs path runs on fixture trees; turn netlink off ([`Discovery::netlink`]) there, or
 //! the host's real devices are reported.
 
-pub mod netlink;
-pub mod sysfs;
-
 use std::path::{Path, PathBuf};
 
-use crate::abi::ioctl_verbs::*;
-#[allow(unused_imports)] // for the docs
-use crate::abi::IB_USER_VERBS_ABI_VERSION;
 use crate::error::{Error, Op, Result};
-use crate::types::{Guid, NodeType, TransportType};
+use crate::netlink;
+use crate::raw::abi::ioctl_verbs::*;
+#[allow(unused_imports)] // for the docs
+use crate::raw::abi::IB_USER_VERBS_ABI_VERSION;
+use crate::sysfs;
+use crate::verbs::types::{Guid, NodeType, TransportType};
 
 /// Where and how to look for devices. Built with [`Discovery::new`] and the chainable
 /// setters; [`Discovery::devices`] does the work.
@@ -328,7 +327,7 @@ impl Discovery {
         if name.is_empty() || name.contains('/') || name.starts_with('.') || !dir.exists() {
             return Err(no_such(name));
         }
-        let nodes = sysfs::uverbs_nodes(&self.sysfs_root, &self.dev_root)?;
+        let nodes = self.sysfs_uverbs_nodes()?;
         self.sysfs_device(name, &nodes)
     }
 
@@ -365,10 +364,7 @@ impl Discovery {
                 Err(e) if e.errno().is_some() => {
                     let nodes = match &nodes {
                         Some(n) => n,
-                        None => nodes.insert(
-                            sysfs::uverbs_nodes(&self.sysfs_root, &self.dev_root)
-                                .unwrap_or_default(),
-                        ),
+                        None => nodes.insert(self.sysfs_uverbs_nodes().unwrap_or_default()),
                     };
                     let u = nodes
                         .iter()
@@ -417,7 +413,7 @@ impl Discovery {
     /// file.
     pub fn devices_from_sysfs(&self) -> Result<Vec<DeviceInfo>> {
         let names = sysfs::device_names(&self.sysfs_root)?;
-        let nodes = sysfs::uverbs_nodes(&self.sysfs_root, &self.dev_root)?;
+        let nodes = self.sysfs_uverbs_nodes()?;
         let mut out = Vec::with_capacity(names.len());
         for n in names {
             out.push(self.sysfs_device(&n, &nodes)?);
@@ -453,6 +449,23 @@ impl Discovery {
             kernel_driver: s.kernel_driver,
             parent: s.parent,
         })
+    }
+
+    /// The uverbs nodes sysfs lists, with the RDMA device each belongs to.
+    fn sysfs_uverbs_nodes(&self) -> Result<Vec<(String, UverbsDev)>> {
+        Ok(sysfs::uverbs_nodes(&self.sysfs_root)?
+            .into_iter()
+            .map(|n| {
+                let dev = UverbsDev {
+                    path: self.dev_root.join("infiniband").join(&n.name),
+                    name: n.name,
+                    major: n.major,
+                    minor: n.minor,
+                    abi_version: n.abi_version,
+                };
+                (n.ibdev, dev)
+            })
+            .collect())
     }
 
     /// The core uverbs ABI version of the kernel (sysfs

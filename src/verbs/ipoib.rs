@@ -37,9 +37,9 @@ use core::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Op, Result};
-use crate::gid::Gid;
-use crate::port::PortAttr;
-use crate::types::{LinkLayer, Mtu};
+use crate::verbs::gid::Gid;
+use crate::verbs::port::PortAttr;
+use crate::verbs::types::{LinkLayer, Mtu};
 
 /// `ARPHRD_INFINIBAND`: the `type` of an IPoIB netdev.
 pub const ARPHRD_INFINIBAND: u32 = 32;
@@ -765,7 +765,7 @@ fn parent_of(sysfs_root: &Path, name: &str, ifindex: u32) -> Option<String> {
     if iflink == 0 || iflink == ifindex || read_u32(&dir.join("type")) != Some(ARPHRD_INFINIBAND) {
         return None;
     }
-    crate::gid::netdev_name(sysfs_root, iflink).filter(|p| p != name)
+    crate::sysfs::netdev_name(sysfs_root, iflink).filter(|p| p != name)
 }
 
 /// The RDMA device and port of a netdev that shares the device's parent: the device

@@ -10,7 +10,7 @@
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
-use crate::abi::*;
+use crate::raw::abi::*;
 
 /// Size of the zeroed driver output buffer passed with GET_CONTEXT.
 pub const UHW_OUT_LEN: usize = 512;
@@ -254,10 +254,14 @@ pub fn fw_format(driver_id: u32) -> FwFormat {
 
 /// Formats the kernel's raw firmware version as the provider of `driver_id` does;
 /// `kernel_text` (sysfs `fw_ver`) is used where the provider keeps the kernel's text.
-pub fn format_fw_ver(driver_id: u32, raw: u64, kernel_text: &str) -> crate::device_attr::FwVersion {
+pub fn format_fw_ver(
+    driver_id: u32,
+    raw: u64,
+    kernel_text: &str,
+) -> crate::verbs::device_attr::FwVersion {
     use core::fmt::Write;
     match fw_format(driver_id) {
-        FwFormat::Kernel => crate::device_attr::FwVersion::new(kernel_text),
+        FwFormat::Kernel => crate::verbs::device_attr::FwVersion::new(kernel_text),
         FwFormat::ThreePart { width } => {
             let mut s = FixedStr::default();
             let _ = write!(
@@ -268,7 +272,7 @@ pub fn format_fw_ver(driver_id: u32, raw: u64, kernel_text: &str) -> crate::devi
                 raw & 0xffff,
                 width = width
             );
-            crate::device_attr::FwVersion::new(s.as_str())
+            crate::verbs::device_attr::FwVersion::new(s.as_str())
         }
     }
 }

@@ -2,8 +2,8 @@
 
 use core::fmt;
 
-use crate::abi::{ib_uverbs_ex_query_device_resp, ib_uverbs_query_device_resp};
-use crate::types::{
+use crate::raw::abi::{ib_uverbs_ex_query_device_resp, ib_uverbs_query_device_resp};
+use crate::verbs::types::{
     AtomicCap, DeviceCapFlags, Guid, OdpGeneralCaps, OdpTransportCaps, RawPacketCaps,
 };
 

@@ -2,8 +2,8 @@
 
 use core::time::Duration;
 
-use crate::abi::{ib_uverbs_query_port_resp, ib_uverbs_query_port_resp_ex};
-use crate::types::{
+use crate::raw::abi::{ib_uverbs_query_port_resp, ib_uverbs_query_port_resp_ex};
+use crate::verbs::types::{
     subnet_timeout_duration, LinkLayer, Mtu, PhysState, PortCapFlags, PortCapFlags2, PortFlags,
     PortState, Speed, Width,
 };
@@ -12,7 +12,7 @@ use crate::types::{
 ///
 /// Fields set by the subnet manager or the link (`state`, `lid`, `sm_lid`, `lmc`,
 /// `sm_sl`, `subnet_timeout`, `active_*`, `phys_state`, counters) change at run time:
-/// see [`crate::cache`] for a cache that follows them through async events.
+/// see [`crate::verbs::cache`] for a cache that follows them through async events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[doc(alias = "ibv_port_attr")]
 pub struct PortAttr {

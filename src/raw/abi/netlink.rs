@@ -9,7 +9,7 @@
 //! Netlink data is in host byte order. Attribute values are aligned to 4 bytes only, so
 //! a `u64` attribute may sit at any 4-byte boundary.
 //!
-//! Not glob re-exported from [`crate::abi`]: use `abi::netlink::...`.
+//! Not glob re-exported from [`crate::raw::abi`]: use `abi::netlink::...`.
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 

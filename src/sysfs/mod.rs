@@ -7,9 +7,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Op, Result};
-use crate::types::{Guid, NodeType};
-
-use super::UverbsDev;
+use crate::verbs::gid::{Gid, GidEntry};
+use crate::verbs::types::{GidType, Guid, NodeType};
 
 /// Parses a sysfs GUID (`node_guid`, `sys_image_guid`): four groups of four hex digits
 /// separated by colons, as the kernel prints them (`0200:00ff:fe00:0000`), surrounding
@@ -237,12 +236,26 @@ pub(crate) fn core_abi_version(root: &Path) -> Result<Option<u32>> {
     }
 }
 
-/// The uverbs nodes under `<root>/class/infiniband_verbs`: (ib device name, node).
+/// One uverbs node as `<root>/class/infiniband_verbs/uverbsN` describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct UverbsNode {
+    /// The RDMA device it belongs to (`ibdev`).
+    pub ibdev: String,
+    /// The node's name (`uverbs0`).
+    pub name: String,
+    /// `dev`: major and minor.
+    pub major: u32,
+    pub minor: u32,
+    /// `abi_version`: the driver's uverbs ABI.
+    pub abi_version: u32,
+}
+
+/// The uverbs nodes under `<root>/class/infiniband_verbs`.
 ///
 /// Each node's `abi_version` is the driver's uverbs ABI (rxe 2, siw 1), not the
 /// class-wide core ABI. Entries without a readable `ibdev`, `dev` or `abi_version` are
 /// skipped (they are being created or removed).
-pub(crate) fn uverbs_nodes(root: &Path, dev_root: &Path) -> Result<Vec<(String, UverbsDev)>> {
+pub(crate) fn uverbs_nodes(root: &Path) -> Result<Vec<UverbsNode>> {
     let dir = verbs_dir(root);
     let mut out = Vec::new();
     for n in list_dir("", &dir)? {
@@ -265,18 +278,119 @@ pub(crate) fn uverbs_nodes(root: &Path, dev_root: &Path) -> Result<Vec<(String, 
         else {
             continue;
         };
-        out.push((
+        out.push(UverbsNode {
             ibdev,
-            UverbsDev {
-                path: dev_root.join("infiniband").join(&n),
-                name: n,
-                major,
-                minor,
-                abi_version,
-            },
-        ));
+            name: n,
+            major,
+            minor,
+            abi_version,
+        });
     }
     Ok(out)
+}
+
+/// The valid GIDs of a port from a sysfs tree rooted at `sysfs_root`: nonzero entries,
+/// with the type from `gid_attrs/types` and the netdev from `gid_attrs/ndevs`.
+pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>> {
+    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}"));
+    let op = || Op::port("read GIDs", device, port);
+    let rd = std::fs::read_dir(dir.join("gids")).map_err(|e| Error::Os {
+        op: op(),
+        errno: rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO),
+    })?;
+    let mut out = Vec::new();
+    for ent in rd.flatten() {
+        let Some(index) = ent.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(ent.path()) else {
+            continue;
+        };
+        let Some(gid) = Gid::parse_sysfs(&text) else {
+            continue;
+        };
+        if gid.is_zero() {
+            continue;
+        }
+        let gid_type = match std::fs::read_to_string(dir.join(format!("gid_attrs/types/{index}"))) {
+            Ok(t) if t.trim() == "RoCE v2" => GidType::RoceV2,
+            Ok(t) if t.trim() == "IB/RoCE v1" => {
+                // The same name serves IB GIDs and RoCE v1: the link layer decides.
+                let ll = std::fs::read_to_string(dir.join("link_layer")).unwrap_or_default();
+                if ll.trim() == "Ethernet" {
+                    GidType::RoceV1
+                } else {
+                    GidType::Ib
+                }
+            }
+            _ => GidType::Ib,
+        };
+        let netdev_ifindex = std::fs::read_to_string(dir.join(format!("gid_attrs/ndevs/{index}")))
+            .ok()
+            .and_then(|n| ifindex_of(sysfs_root, n.trim()))
+            .unwrap_or(0);
+        out.push(GidEntry {
+            gid,
+            index,
+            port,
+            gid_type,
+            netdev_ifindex,
+        });
+    }
+    out.sort_by_key(|e| e.index);
+    Ok(out)
+}
+
+/// The P_Keys of a port from a sysfs tree rooted at `sysfs_root`.
+pub fn pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
+    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}/pkeys"));
+    let mut out = Vec::new();
+    for i in 0..=u16::MAX as u32 {
+        let Ok(text) = std::fs::read_to_string(dir.join(i.to_string())) else {
+            break;
+        };
+        let t = text.trim();
+        let v = t.strip_prefix("0x").unwrap_or(t);
+        match u16::from_str_radix(v, 16) {
+            Ok(p) => out.push(p),
+            Err(_) => {
+                return Err(Error::Protocol {
+                    op: Op::port("read P_Keys", device, port),
+                    detail: format!("P_Key {i} is not a 16-bit hex number: {t:?}"),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The ifindex of a network interface from sysfs (`class/net/NAME/ifindex`).
+pub fn ifindex_of(sysfs_root: &Path, name: &str) -> Option<u32> {
+    if name.is_empty() || name.contains('/') {
+        return None;
+    }
+    std::fs::read_to_string(sysfs_root.join(format!("class/net/{name}/ifindex")))
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// The name of the network interface with `ifindex`, from sysfs.
+pub fn netdev_name(sysfs_root: &Path, ifindex: u32) -> Option<String> {
+    if ifindex == 0 {
+        return None;
+    }
+    for ent in std::fs::read_dir(sysfs_root.join("class/net"))
+        .ok()?
+        .flatten()
+    {
+        let name = ent.file_name().to_string_lossy().into_owned();
+        if ifindex_of(sysfs_root, &name) == Some(ifindex) {
+            return Some(name);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

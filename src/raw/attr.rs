@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 
 use zerocopy::IntoBytes;
 
-use crate::abi::{
+use crate::raw::abi::{
     ib_uverbs_attr, ib_uverbs_ioctl_hdr, UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_F_VALID_OUTPUT,
 };
 

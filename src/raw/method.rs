@@ -4,8 +4,8 @@
 
 use zerocopy::IntoBytes;
 
-use crate::abi::*;
-use crate::attr::{AttrSlot, IoctlBuf};
+use crate::raw::abi::*;
+use crate::raw::attr::{AttrSlot, IoctlBuf};
 
 /// GET_CONTEXT (`UVERBS_METHOD_GET_CONTEXT`, since Linux 5.6): creates the device
 /// context of the file. Outputs: the number of completion vectors and the core support
@@ -261,7 +261,7 @@ mod tests {
         );
         assert_eq!(call.buf.to_vec(), want);
 
-        let udata = crate::driver::get_context_udata_in(RDMA_DRIVER_MLX5);
+        let udata = crate::raw::driver::get_context_udata_in(RDMA_DRIVER_MLX5);
         assert_eq!(
             udata.as_bytes(),
             &golden(
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn small_udata_in_travels_inline() {
-        let udata = crate::driver::get_context_udata_in(RDMA_DRIVER_EFA);
+        let udata = crate::raw::driver::get_context_udata_in(RDMA_DRIVER_EFA);
         let mut ncv = 0u32;
         let mut core = 0u64;
         let mut out = [0u8; 512];
@@ -326,7 +326,9 @@ mod tests {
             (RDMA_DRIVER_IONIC, 8),
         ] {
             assert_eq!(
-                crate::driver::get_context_udata_in(id).as_bytes().len(),
+                crate::raw::driver::get_context_udata_in(id)
+                    .as_bytes()
+                    .len(),
                 want,
                 "driver {id}"
             );
@@ -339,13 +341,13 @@ mod tests {
             RDMA_DRIVER_BNXT_RE,
         ] {
             assert!(
-                crate::driver::get_context_udata_in(id)
+                crate::raw::driver::get_context_udata_in(id)
                     .as_bytes()
                     .is_empty(),
                 "driver {id}"
             );
         }
-        let irdma = crate::driver::get_context_udata_in(RDMA_DRIVER_IRDMA);
+        let irdma = crate::raw::driver::get_context_udata_in(RDMA_DRIVER_IRDMA);
         assert_eq!(irdma.as_bytes()[4], 5, "irdma userspace_ver 5");
     }
 

@@ -46,12 +46,12 @@ use rustix::fs::OFlags;
 use rustix::io::Errno;
 use zerocopy::FromBytes;
 
-use crate::abi::ib_uverbs_async_event_desc;
-use crate::context::{CallPath, Context};
 use crate::error::{Error, Op, Result};
-use crate::method;
-use crate::sys;
-use crate::types::EventType;
+use crate::raw::abi::ib_uverbs_async_event_desc;
+use crate::raw::method;
+use crate::raw::sys;
+use crate::verbs::context::{CallPath, Context};
+use crate::verbs::types::EventType;
 
 /// The size of one event as the kernel writes it (`struct ib_uverbs_async_event_desc`).
 pub const EVENT_DESC_LEN: usize = core::mem::size_of::<ib_uverbs_async_event_desc>();

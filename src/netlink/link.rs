@@ -5,11 +5,10 @@
 //! Creating and deleting links needs `CAP_NET_ADMIN` and the driver's module
 //! (`rdma_rxe`, `siw`) loaded or loadable.
 
-use crate::abi::netlink::*;
-use crate::discover::netlink::{attrs, nl_type, parse_answer, NlSocket};
-use crate::discover::Discovery;
+use super::{attrs, nl_type, parse_answer, NlSocket, Request};
 use crate::error::{Error, Op, Result};
-use crate::types::{PhysState, PortState};
+use crate::raw::abi::netlink::*;
+use crate::verbs::types::{PhysState, PortState};
 
 /// One port as nldev `PORT_GET` reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,33 +48,9 @@ impl LinkType {
     }
 }
 
-fn put_attr(buf: &mut Vec<u8>, kind: u16, value: &[u8]) {
-    let len = 4 + value.len();
-    buf.extend_from_slice(&(len as u16).to_ne_bytes());
-    buf.extend_from_slice(&kind.to_ne_bytes());
-    buf.extend_from_slice(value);
-    while buf.len() % 4 != 0 {
-        buf.push(0);
-    }
-}
-
-fn put_str(buf: &mut Vec<u8>, kind: u16, s: &str) {
-    let mut v = s.as_bytes().to_vec();
-    v.push(0);
-    put_attr(buf, kind, &v);
-}
-
-/// The bytes of an nldev request: header, then the attributes in `body`.
-pub fn request(cmd: u16, flags: u16, seq: u32, body: &[u8]) -> Vec<u8> {
-    let len = 16 + body.len();
-    let mut b = Vec::with_capacity(len);
-    b.extend_from_slice(&(len as u32).to_ne_bytes());
-    b.extend_from_slice(&nl_type(RDMA_NL_NLDEV, cmd).to_ne_bytes());
-    b.extend_from_slice(&flags.to_ne_bytes());
-    b.extend_from_slice(&seq.to_ne_bytes());
-    b.extend_from_slice(&0u32.to_ne_bytes());
-    b.extend_from_slice(body);
-    b
+/// An nldev request of command `cmd`: see [`Request`].
+pub fn request(cmd: u16, flags: u16, seq: u32) -> Request {
+    Request::new(nl_type(RDMA_NL_NLDEV, cmd), flags, seq)
 }
 
 fn check_name(op: &'static str, what: &str, name: &str) -> Result<()> {
@@ -92,13 +67,13 @@ fn check_name(op: &'static str, what: &str, name: &str) -> Result<()> {
 fn exchange(
     op: &'static str,
     cmd: u16,
-    req_of: impl FnOnce(u32) -> Vec<u8>,
+    req_of: impl FnOnce(u32) -> Result<Request>,
 ) -> Result<Vec<Vec<u8>>> {
     let mut sock = NlSocket::open()?;
     let seq = sock.fresh_seq();
-    let req = req_of(seq);
+    let req = req_of(seq)?;
     let ty = nl_type(RDMA_NL_NLDEV, cmd);
-    let datagrams = sock.raw_exchange(&req, seq, ty)?;
+    let datagrams = sock.raw_exchange(req.bytes(), seq, ty)?;
     for d in &datagrams {
         parse_answer(d, seq, ty, op, |_| Ok(()))?;
     }
@@ -127,6 +102,15 @@ fn named(e: Error, op: &'static str, name: &str) -> Error {
     }
 }
 
+/// The `NEWLINK` request that [`add`] sends.
+pub fn newlink_request(seq: u32, name: &str, kind: LinkType, netdev: &str) -> Result<Request> {
+    let mut r = request(RDMA_NLDEV_CMD_NEWLINK, NLM_F_REQUEST | NLM_F_ACK, seq);
+    r.attr_str(RDMA_NLDEV_ATTR_DEV_NAME, name)?
+        .attr_str(RDMA_NLDEV_ATTR_LINK_TYPE, kind.as_str())?
+        .attr_str(RDMA_NLDEV_ATTR_NDEV_NAME, netdev)?;
+    Ok(r)
+}
+
 /// Creates the software device `name` of `kind` over the network interface `netdev`
 /// (`rdma link add NAME type rxe|siw netdev NETDEV`).
 pub fn add(name: &str, kind: LinkType, netdev: &str) -> Result<()> {
@@ -134,16 +118,7 @@ pub fn add(name: &str, kind: LinkType, netdev: &str) -> Result<()> {
     check_name(OP, "the device name", name)?;
     check_name(OP, "the netdev name", netdev)?;
     exchange(OP, RDMA_NLDEV_CMD_NEWLINK, |seq| {
-        let mut body = Vec::new();
-        put_str(&mut body, RDMA_NLDEV_ATTR_DEV_NAME, name);
-        put_str(&mut body, RDMA_NLDEV_ATTR_LINK_TYPE, kind.as_str());
-        put_str(&mut body, RDMA_NLDEV_ATTR_NDEV_NAME, netdev);
-        request(
-            RDMA_NLDEV_CMD_NEWLINK,
-            NLM_F_REQUEST | NLM_F_ACK,
-            seq,
-            &body,
-        )
+        newlink_request(seq, name, kind, netdev)
     })
     .map(|_| ())
     .map_err(|e| match e.errno() {
@@ -161,22 +136,18 @@ pub fn add(name: &str, kind: LinkType, netdev: &str) -> Result<()> {
 pub fn del(name: &str) -> Result<()> {
     const OP: &str = "link delete";
     check_name(OP, "the device name", name)?;
-    let index = Discovery::new()
-        .device(name)?
-        .index
-        .ok_or_else(|| Error::NotSupported {
-            op: Op::new(OP, name),
-            errno: rustix::io::Errno::OPNOTSUPP,
-        })?;
+    let index = NlSocket::open()?
+        .devices()?
+        .into_iter()
+        .find(|d| d.name == name)
+        .ok_or_else(|| Error::NoSuchDevice {
+            name: name.to_owned(),
+        })?
+        .index;
     exchange(OP, RDMA_NLDEV_CMD_DELLINK, |seq| {
-        let mut body = Vec::new();
-        put_attr(&mut body, RDMA_NLDEV_ATTR_DEV_INDEX, &index.to_ne_bytes());
-        request(
-            RDMA_NLDEV_CMD_DELLINK,
-            NLM_F_REQUEST | NLM_F_ACK,
-            seq,
-            &body,
-        )
+        let mut r = request(RDMA_NLDEV_CMD_DELLINK, NLM_F_REQUEST | NLM_F_ACK, seq);
+        r.attr_u32(RDMA_NLDEV_ATTR_DEV_INDEX, index)?;
+        Ok(r)
     })
     .map(|_| ())
     .map_err(|e| named(e, OP, name))
@@ -242,22 +213,15 @@ pub fn parse_port(payload: &[u8]) -> Result<Link> {
 /// index then port.
 pub fn show() -> Result<Vec<Link>> {
     const OP: &str = "nldev PORT_GET";
-    let devices = Discovery::new().devices_from_netlink()?;
+    let mut sock = NlSocket::open()?;
+    let devices = sock.devices()?;
     let mut out = Vec::new();
     let ty = nl_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET);
     for d in devices {
-        let Some(index) = d.index else { continue };
-        let mut sock = NlSocket::open()?;
         let seq = sock.fresh_seq();
-        let mut body = Vec::new();
-        put_attr(&mut body, RDMA_NLDEV_ATTR_DEV_INDEX, &index.to_ne_bytes());
-        let req = request(
-            RDMA_NLDEV_CMD_PORT_GET,
-            NLM_F_REQUEST | NLM_F_DUMP,
-            seq,
-            &body,
-        );
-        for dg in sock.raw_exchange(&req, seq, ty)? {
+        let mut req = request(RDMA_NLDEV_CMD_PORT_GET, NLM_F_REQUEST | NLM_F_DUMP, seq);
+        req.attr_u32(RDMA_NLDEV_ATTR_DEV_INDEX, d.index)?;
+        for dg in sock.raw_exchange(req.bytes(), seq, ty)? {
             parse_answer(&dg, seq, ty, OP, |p| {
                 out.push(parse_port(p)?);
                 Ok(())
@@ -274,11 +238,7 @@ mod tests {
 
     #[test]
     fn newlink_request_bytes() {
-        let mut body = Vec::new();
-        put_str(&mut body, RDMA_NLDEV_ATTR_DEV_NAME, "rxe7");
-        put_str(&mut body, RDMA_NLDEV_ATTR_LINK_TYPE, "rxe");
-        put_str(&mut body, RDMA_NLDEV_ATTR_NDEV_NAME, "eth0");
-        let r = request(RDMA_NLDEV_CMD_NEWLINK, NLM_F_REQUEST | NLM_F_ACK, 9, &body);
+        let r = newlink_request(9, "rxe7", LinkType::Rxe, "eth0").unwrap();
         let want: Vec<u8> = [
             &48u32.to_ne_bytes()[..],
             &((5u16 << 10) + 3).to_ne_bytes(), // RDMA_NL_NLDEV, NEWLINK
@@ -295,7 +255,8 @@ mod tests {
             &[0, 0, 0], // NDEV_NAME
         ]
         .concat();
-        assert_eq!(r, want);
+        assert_eq!(r.bytes(), &want[..]);
+        assert_eq!(r.seq(), 9);
     }
 
     #[test]
@@ -320,14 +281,22 @@ mod tests {
 
     #[test]
     fn port_message_decodes_and_garbage_does_not_panic() {
-        let mut p = Vec::new();
-        put_attr(&mut p, RDMA_NLDEV_ATTR_DEV_INDEX, &3u32.to_ne_bytes());
-        put_str(&mut p, RDMA_NLDEV_ATTR_DEV_NAME, "siw0");
-        put_attr(&mut p, RDMA_NLDEV_ATTR_PORT_INDEX, &1u32.to_ne_bytes());
-        put_attr(&mut p, RDMA_NLDEV_ATTR_PORT_STATE, &[4]);
-        put_attr(&mut p, RDMA_NLDEV_ATTR_PORT_PHYS_STATE, &[5]);
-        put_attr(&mut p, RDMA_NLDEV_ATTR_NDEV_INDEX, &7u32.to_ne_bytes());
-        put_str(&mut p, RDMA_NLDEV_ATTR_NDEV_NAME, "siwnet0");
+        let mut r = Request::new(0, 0, 0);
+        r.attr_u32(RDMA_NLDEV_ATTR_DEV_INDEX, 3)
+            .unwrap()
+            .attr_str(RDMA_NLDEV_ATTR_DEV_NAME, "siw0")
+            .unwrap()
+            .attr_u32(RDMA_NLDEV_ATTR_PORT_INDEX, 1)
+            .unwrap()
+            .attr(RDMA_NLDEV_ATTR_PORT_STATE, &[4])
+            .unwrap()
+            .attr(RDMA_NLDEV_ATTR_PORT_PHYS_STATE, &[5])
+            .unwrap()
+            .attr_u32(RDMA_NLDEV_ATTR_NDEV_INDEX, 7)
+            .unwrap()
+            .attr_str(RDMA_NLDEV_ATTR_NDEV_NAME, "siwnet0")
+            .unwrap();
+        let p = r.bytes()[16..].to_vec();
         let l = parse_port(&p).unwrap();
         assert_eq!((l.dev_index, l.device.as_str(), l.port), (3, "siw0", 1));
         assert_eq!(
@@ -341,8 +310,8 @@ mod tests {
         for cut in 0..p.len() {
             let _ = parse_port(&p[..cut]);
         }
-        let mut empty_state = Vec::new();
-        put_attr(&mut empty_state, RDMA_NLDEV_ATTR_PORT_STATE, &[]);
-        assert!(parse_port(&empty_state).is_err());
+        let mut empty_state = Request::new(0, 0, 0);
+        empty_state.attr(RDMA_NLDEV_ATTR_PORT_STATE, &[]).unwrap();
+        assert!(parse_port(&empty_state.bytes()[16..]).is_err());
     }
 }

@@ -1,0 +1,486 @@
+//! The nldev protocol of RDMA netlink, as the kernel implements it
+//! (`drivers/infiniband/core/nldev.c`):
+//!
+//! - `RDMA_NLDEV_CMD_GET` with `NLM_F_DUMP` answers one `NLM_F_MULTI` message per device
+//!   (`DEV_INDEX`, `DEV_NAME`, `PORT_INDEX` = last port, `CAP_FLAGS`, `FW_VERSION` when
+//!   not empty, `NODE_GUID`, `SYS_IMAGE_GUID`, `DEV_NODE_TYPE`, `DEV_PROTOCOL`, ...), then
+//!   `NLMSG_DONE`.
+//! - `RDMA_NLDEV_CMD_GET_CHARDEV` with `DEV_INDEX` and `CHARDEV_TYPE` = `"uverbs"` answers
+//!   one message with `CHARDEV_NAME`, `CHARDEV_ABI`, `CHARDEV` and, unless the driver opts
+//!   out, `UVERBS_DRIVER_ID`; or `NLMSG_ERROR` with an errno.
+//!
+//! Requests are built with [`Request`](super::Request), answers parsed with
+//! [`parse_answer`](super::parse_answer).
+
+use crate::error::Result;
+use crate::raw::abi::netlink::*;
+
+use super::{
+    attrs, get_str, get_u32, get_u32_or_u64, get_u64, get_u8, nl_type, proto, NlSocket, Request,
+};
+
+/// The message type of nldev `GET` (5121).
+pub const TYPE_GET: u16 = nl_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
+/// The message type of nldev `GET_CHARDEV` (5135).
+pub const TYPE_GET_CHARDEV: u16 = nl_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV);
+
+/// The size of a `GET` dump request: a bare header.
+pub const GET_DUMP_REQUEST_LEN: usize = 16;
+/// The size of a `GET_CHARDEV` request: header, `DEV_INDEX` (8), `CHARDEV_TYPE` "uverbs\0"
+/// (4 + 7, padded to 12).
+pub const GET_CHARDEV_REQUEST_LEN: usize = 16 + 8 + 12;
+
+const OP_GET: &str = "nldev GET";
+const OP_CHARDEV: &str = "nldev GET_CHARDEV";
+
+/// The bytes of an nldev `GET` dump request (`NLM_F_REQUEST | NLM_F_DUMP`, no attribute).
+pub fn get_dump_request(seq: u32) -> Request {
+    Request::new(TYPE_GET, NLM_F_REQUEST | NLM_F_DUMP, seq)
+}
+
+/// The bytes of an nldev `GET_CHARDEV` request for the `uverbs` node of device
+/// `dev_index` (`NLM_F_REQUEST`, attributes `DEV_INDEX` and `CHARDEV_TYPE`).
+pub fn get_chardev_request(seq: u32, dev_index: u32) -> Request {
+    let mut r = Request::new(TYPE_GET_CHARDEV, NLM_F_REQUEST, seq);
+    // Both fit: 36 bytes in all.
+    let _ = r.attr_u32(RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
+    let _ = r.attr_str(RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
+    r
+}
+
+/// One device of an nldev `GET` answer, borrowed from the answer's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NlDevice<'a> {
+    /// `DEV_INDEX`: the kernel's device index.
+    pub index: u32,
+    /// `DEV_NAME`.
+    pub name: &'a str,
+    /// `PORT_INDEX`: the last port number (the port count of a channel adapter).
+    pub port_count: u32,
+    /// `NODE_GUID`, in host order.
+    pub node_guid: u64,
+    /// `SYS_IMAGE_GUID`, in host order.
+    pub sys_image_guid: Option<u64>,
+    /// `DEV_NODE_TYPE` (`RDMA_NODE_*`).
+    pub node_type: u8,
+    /// `FW_VERSION`, absent when the device has none.
+    pub fw_version: Option<&'a str>,
+    /// `DEV_PROTOCOL` (`ib`, `roce`, `iw`, ...; since Linux 5.3).
+    pub protocol: Option<&'a str>,
+    /// `CAP_FLAGS`: the device capability flags (`IB_DEVICE_*`, the kernel's set).
+    pub cap_flags: Option<u64>,
+}
+
+/// Parses the attributes of one nldev `GET` answer message.
+///
+/// `DEV_INDEX`, `DEV_NAME`, `PORT_INDEX`, `NODE_GUID` and `DEV_NODE_TYPE` are required
+/// (every kernel since 4.16 sends them); unknown attributes are skipped.
+pub fn parse_device(payload: &[u8]) -> Result<NlDevice<'_>> {
+    let op = OP_GET;
+    let (mut index, mut name, mut ports, mut guid, mut node_type) = (None, None, None, None, None);
+    let mut d = NlDevice {
+        index: 0,
+        name: "",
+        port_count: 0,
+        node_guid: 0,
+        sys_image_guid: None,
+        node_type: 0,
+        fw_version: None,
+        protocol: None,
+        cap_flags: None,
+    };
+    for a in attrs(payload) {
+        let a = a?;
+        match a.kind {
+            RDMA_NLDEV_ATTR_DEV_INDEX => index = Some(get_u32(op, &a)?),
+            RDMA_NLDEV_ATTR_DEV_NAME => name = Some(get_str(op, &a)?),
+            RDMA_NLDEV_ATTR_PORT_INDEX => ports = Some(get_u32(op, &a)?),
+            RDMA_NLDEV_ATTR_NODE_GUID => guid = Some(get_u64(op, &a)?),
+            RDMA_NLDEV_ATTR_DEV_NODE_TYPE => node_type = Some(get_u8(op, &a)?),
+            RDMA_NLDEV_ATTR_SYS_IMAGE_GUID => d.sys_image_guid = Some(get_u64(op, &a)?),
+            RDMA_NLDEV_ATTR_FW_VERSION => d.fw_version = Some(get_str(op, &a)?),
+            RDMA_NLDEV_ATTR_DEV_PROTOCOL => d.protocol = Some(get_str(op, &a)?),
+            RDMA_NLDEV_ATTR_CAP_FLAGS => d.cap_flags = Some(get_u64(op, &a)?),
+            _ => {}
+        }
+    }
+    let missing = |what: &str| proto(op, format!("device without {what}"));
+    d.index = index.ok_or_else(|| missing("DEV_INDEX"))?;
+    d.name = name.ok_or_else(|| missing("DEV_NAME"))?;
+    if d.name.is_empty() {
+        return Err(missing("a name"));
+    }
+    d.port_count = ports.ok_or_else(|| missing("PORT_INDEX"))?;
+    d.node_guid = guid.ok_or_else(|| missing("NODE_GUID"))?;
+    d.node_type = node_type.ok_or_else(|| missing("DEV_NODE_TYPE"))?;
+    Ok(d)
+}
+
+/// The `uverbs` character device of a device, from an nldev `GET_CHARDEV` answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct NlChardev<'a> {
+    /// `CHARDEV_NAME`: the node's name under `/dev/infiniband` (`uverbs0`).
+    pub name: &'a str,
+    /// `CHARDEV_ABI`: the driver's uverbs ABI version (`uverbs_abi_ver`: rxe 2, siw 1),
+    /// not the core uverbs ABI (6).
+    pub abi: u64,
+    /// `CHARDEV` decoded: the node's major number.
+    pub major: u32,
+    /// `CHARDEV` decoded: the node's minor number.
+    pub minor: u32,
+    /// `UVERBS_DRIVER_ID`, absent when the driver has no driver-id binding.
+    pub driver_id: Option<u32>,
+}
+
+/// Parses the attributes of an nldev `GET_CHARDEV` answer. `CHARDEV_NAME`,
+/// `CHARDEV_ABI` and `CHARDEV` are required.
+pub fn parse_chardev(payload: &[u8]) -> Result<NlChardev<'_>> {
+    let op = OP_CHARDEV;
+    let (mut name, mut abi, mut dev, mut driver_id) = (None, None, None, None);
+    for a in attrs(payload) {
+        let a = a?;
+        match a.kind {
+            RDMA_NLDEV_ATTR_CHARDEV_NAME => name = Some(get_str(op, &a)?),
+            RDMA_NLDEV_ATTR_CHARDEV_ABI => abi = Some(get_u64(op, &a)?),
+            RDMA_NLDEV_ATTR_CHARDEV => dev = Some(get_u64(op, &a)?),
+            RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID => {
+                let v = get_u32_or_u64(op, &a)?;
+                let v = u32::try_from(v)
+                    .map_err(|_| proto(op, format!("driver id {v} out of range")))?;
+                driver_id = Some(v);
+            }
+            _ => {}
+        }
+    }
+    let missing = |what: &str| proto(op, format!("answer without {what}"));
+    let name = name.ok_or_else(|| missing("CHARDEV_NAME"))?;
+    if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+        return Err(proto(op, format!("bad character device name {name:?}")));
+    }
+    let (major, minor) = huge_decode_dev(dev.ok_or_else(|| missing("CHARDEV"))?);
+    Ok(NlChardev {
+        name,
+        abi: abi.ok_or_else(|| missing("CHARDEV_ABI"))?,
+        major,
+        minor,
+        driver_id,
+    })
+}
+
+/// Decodes the kernel's `huge_encode_dev` (= `new_encode_dev`) into (major, minor):
+/// bits 0-7 are the low minor bits, bits 8-19 the major (12 bits), bits 20-31 the high
+/// minor bits; higher bits are unused.
+pub const fn huge_decode_dev(dev: u64) -> (u32, u32) {
+    let dev = dev as u32;
+    let major = (dev & 0xfff00) >> 8;
+    let minor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+    (major, minor)
+}
+
+/// At most this many devices.
+const MAX_DEVICES: usize = 65536;
+/// Retries of a dump interrupted by a change of the device list.
+const DUMP_RETRIES: usize = 3;
+
+/// One device of a `GET` dump, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OwnedDevice {
+    pub index: u32,
+    pub name: String,
+    pub port_count: u32,
+    pub node_guid: u64,
+    pub sys_image_guid: Option<u64>,
+    pub node_type: u8,
+    pub fw_version: Option<String>,
+    pub protocol: Option<String>,
+    pub cap_flags: Option<u64>,
+}
+
+/// The uverbs node of a device, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OwnedChardev {
+    pub name: String,
+    pub abi: u64,
+    pub major: u32,
+    pub minor: u32,
+    pub driver_id: Option<u32>,
+}
+
+impl NlSocket {
+    /// Dumps all devices (nldev `GET`), in the kernel's order.
+    pub(crate) fn devices(&mut self) -> Result<Vec<OwnedDevice>> {
+        let mut last = None;
+        for _ in 0..DUMP_RETRIES {
+            let seq = self.next_seq();
+            let req = get_dump_request(seq);
+            let mut out = Vec::new();
+            let r = self.transact(req.bytes(), seq, TYPE_GET, OP_GET, |p| {
+                if out.len() >= MAX_DEVICES {
+                    return Err(proto(OP_GET, "too many devices"));
+                }
+                let d = parse_device(p)?;
+                out.push(OwnedDevice {
+                    index: d.index,
+                    name: d.name.to_owned(),
+                    port_count: d.port_count,
+                    node_guid: d.node_guid,
+                    sys_image_guid: d.sys_image_guid,
+                    node_type: d.node_type,
+                    fw_version: d.fw_version.map(str::to_owned),
+                    protocol: d.protocol.map(str::to_owned),
+                    cap_flags: d.cap_flags,
+                });
+                Ok(())
+            });
+            match r {
+                Ok(()) => return Ok(out),
+                Err(e) if e.errno() == Some(rustix::io::Errno::INTR) => {
+                    // Interrupted dump: drain what is left of it, then retry.
+                    self.drain();
+                    last = Some(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| proto(OP_GET, "dump kept being interrupted")))
+    }
+
+    /// The uverbs node of device `index` (nldev `GET_CHARDEV`). An errno from the kernel
+    /// (e.g. `EOPNOTSUPP` before Linux 5.3 or without `ib_uverbs`) comes back as such.
+    pub(crate) fn uverbs_chardev(&mut self, index: u32) -> Result<OwnedChardev> {
+        let seq = self.next_seq();
+        let req = get_chardev_request(seq, index);
+        let mut out = None;
+        self.transact(req.bytes(), seq, TYPE_GET_CHARDEV, OP_CHARDEV, |p| {
+            let c = parse_chardev(p)?;
+            out = Some(OwnedChardev {
+                name: c.name.to_owned(),
+                abi: c.abi,
+                major: c.major,
+                minor: c.minor,
+                driver_id: c.driver_id,
+            });
+            Ok(())
+        })?;
+        out.ok_or_else(|| proto(OP_CHARDEV, "no answer message"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::netlink::{is_stale, messages, parse_answer, Step};
+
+    fn msg(ty: u16, flags: u16, seq: u32, attrs: &[(u16, &[u8])]) -> Vec<u8> {
+        let mut b = vec![0u8; 16];
+        for (t, v) in attrs {
+            let len = 4 + v.len();
+            b.extend_from_slice(&(len as u16).to_ne_bytes());
+            b.extend_from_slice(&t.to_ne_bytes());
+            b.extend_from_slice(v);
+            while b.len() % 4 != 0 {
+                b.push(0);
+            }
+        }
+        let len = b.len() as u32;
+        b[0..4].copy_from_slice(&len.to_ne_bytes());
+        b[4..6].copy_from_slice(&ty.to_ne_bytes());
+        b[6..8].copy_from_slice(&flags.to_ne_bytes());
+        b[8..12].copy_from_slice(&seq.to_ne_bytes());
+        b
+    }
+
+    fn device_attrs<'a>(name: &'a [u8], guid: &'a [u8; 8]) -> Vec<(u16, &'a [u8])> {
+        vec![
+            (RDMA_NLDEV_ATTR_DEV_INDEX, &[3, 0, 0, 0][..]),
+            (RDMA_NLDEV_ATTR_DEV_NAME, name),
+            (RDMA_NLDEV_ATTR_PORT_INDEX, &[1, 0, 0, 0][..]),
+            (RDMA_NLDEV_ATTR_NODE_GUID, &guid[..]),
+            (RDMA_NLDEV_ATTR_DEV_NODE_TYPE, &[4][..]),
+            (RDMA_NLDEV_ATTR_DEV_PROTOCOL, &b"iw\0"[..]),
+        ]
+    }
+
+    #[test]
+    fn requests() {
+        let r = get_dump_request(7);
+        assert_eq!(
+            r.bytes(),
+            [16, 0, 0, 0, 0x01, 0x14, 0x01, 0x03, 7, 0, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(r.bytes().len(), GET_DUMP_REQUEST_LEN);
+        let r = get_chardev_request(9, 2);
+        #[rustfmt::skip]
+        let want = [
+            36, 0, 0, 0, 0x0f, 0x14, 0x01, 0x00, 9, 0, 0, 0, 0, 0, 0, 0, // GET_CHARDEV, REQUEST
+            8, 0, 1, 0, 2, 0, 0, 0,                                      // DEV_INDEX 2
+            11, 0, 69, 0, b'u', b'v', b'e', b'r', b'b', b's', 0, 0,      // CHARDEV_TYPE "uverbs"
+        ];
+        assert_eq!(r.bytes(), want);
+        assert_eq!(r.bytes().len(), GET_CHARDEV_REQUEST_LEN);
+        let m: Vec<_> = messages(r.bytes()).collect::<Result<_>>().unwrap();
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].header.nlmsg_type, 5135);
+        assert_eq!(m[0].header.nlmsg_flags, NLM_F_REQUEST);
+        let a: Vec<_> = attrs(m[0].payload).collect::<Result<_>>().unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[0].kind, RDMA_NLDEV_ATTR_DEV_INDEX);
+        assert_eq!(a[0].value, &2u32.to_ne_bytes());
+        assert_eq!(a[1].kind, RDMA_NLDEV_ATTR_CHARDEV_TYPE);
+        assert_eq!(a[1].value, b"uverbs\0");
+    }
+
+    #[test]
+    fn device_message() {
+        let guid = 0x0200_00ff_fe00_0001u64.to_ne_bytes();
+        let attrs = device_attrs(b"siw0\0", &guid);
+        let m = msg(TYPE_GET, NLM_F_MULTI, 5, &attrs);
+        let mut seen = Vec::new();
+        let step = parse_answer(&m, 5, TYPE_GET, "t", |p| {
+            seen.push(parse_device(p)?);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(step, Step::More);
+        assert_eq!(seen.len(), 1);
+        let d = seen[0];
+        assert_eq!(d.index, 3);
+        assert_eq!(d.name, "siw0");
+        assert_eq!(d.port_count, 1);
+        assert_eq!(d.node_guid, 0x0200_00ff_fe00_0001);
+        assert_eq!(d.node_type, 4);
+        assert_eq!(d.protocol, Some("iw"));
+        assert_eq!(d.fw_version, None);
+        assert_eq!(d.sys_image_guid, None);
+    }
+
+    #[test]
+    fn done_and_errors() {
+        let mut b = msg(NLMSG_DONE, NLM_F_MULTI, 5, &[]);
+        b.extend_from_slice(&[0; 4]);
+        b[0] = 20;
+        assert_eq!(
+            parse_answer(&b, 5, TYPE_GET, "t", |_| Ok(())).unwrap(),
+            Step::Done
+        );
+        // A DONE carrying -ENOMEM.
+        b[16..20].copy_from_slice(&(-12i32).to_ne_bytes());
+        let e = parse_answer(&b, 5, TYPE_GET, "t", |_| Ok(())).unwrap_err();
+        assert_eq!(e.errno(), Some(rustix::io::Errno::NOMEM));
+        // NLMSG_ERROR with -EOPNOTSUPP.
+        let mut e = msg(NLMSG_ERROR, 0, 5, &[]);
+        e.extend_from_slice(&(-95i32).to_ne_bytes());
+        e.extend_from_slice(&[0; 16]);
+        e[0] = 36;
+        let err = parse_answer(&e, 5, TYPE_GET_CHARDEV, "t", |_| Ok(())).unwrap_err();
+        assert!(matches!(err, Error::NotSupported { .. }), "{err:?}");
+        // An acknowledgement.
+        e[16..20].copy_from_slice(&0i32.to_ne_bytes());
+        assert_eq!(
+            parse_answer(&e, 5, TYPE_GET_CHARDEV, "t", |_| Ok(())).unwrap(),
+            Step::Done
+        );
+        // Wrong sequence number.
+        let err = parse_answer(&e, 6, TYPE_GET_CHARDEV, "t", |_| Ok(())).unwrap_err();
+        assert!(matches!(err, Error::Protocol { .. }));
+        assert!(is_stale(&e, 6));
+        // Interrupted dump.
+        let m = msg(TYPE_GET, NLM_F_MULTI | NLM_F_DUMP_INTR, 5, &[]);
+        let err = parse_answer(&m, 5, TYPE_GET, "t", |_| Ok(())).unwrap_err();
+        assert_eq!(err.errno(), Some(rustix::io::Errno::INTR));
+    }
+
+    #[test]
+    fn chardev_message() {
+        let dev = (192u64) | (231 << 8);
+        let m = msg(
+            TYPE_GET_CHARDEV,
+            0,
+            1,
+            &[
+                (RDMA_NLDEV_ATTR_CHARDEV, &dev.to_ne_bytes()[..]),
+                (RDMA_NLDEV_ATTR_CHARDEV_ABI, &6u64.to_ne_bytes()[..]),
+                (RDMA_NLDEV_ATTR_CHARDEV_NAME, &b"uverbs0\0"[..]),
+                (RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, &14u32.to_ne_bytes()[..]),
+            ],
+        );
+        let mut got = None;
+        let step = parse_answer(&m, 1, TYPE_GET_CHARDEV, "t", |p| {
+            got = Some(parse_chardev(p)?);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(step, Step::Done);
+        let c = got.unwrap();
+        assert_eq!((c.name, c.abi, c.major, c.minor), ("uverbs0", 6, 231, 192));
+        assert_eq!(c.driver_id, Some(14));
+        // The driver id as a u64 is accepted too, a 2-byte one is not.
+        let m = msg(
+            TYPE_GET_CHARDEV,
+            0,
+            1,
+            &[
+                (RDMA_NLDEV_ATTR_CHARDEV, &dev.to_ne_bytes()[..]),
+                (RDMA_NLDEV_ATTR_CHARDEV_ABI, &6u64.to_ne_bytes()[..]),
+                (RDMA_NLDEV_ATTR_CHARDEV_NAME, &b"uverbs0\0"[..]),
+                (RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, &18u64.to_ne_bytes()[..]),
+            ],
+        );
+        assert_eq!(parse_chardev(&m[16..]).unwrap().driver_id, Some(18));
+        let m = msg(
+            TYPE_GET_CHARDEV,
+            0,
+            1,
+            &[(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, &[1, 0][..])],
+        );
+        assert!(parse_chardev(&m[16..]).is_err());
+        // Missing attributes.
+        assert!(parse_chardev(&[]).is_err());
+    }
+
+    #[test]
+    fn dev_t_decoding() {
+        assert_eq!(huge_decode_dev(0xe7c0), (231, 192));
+        // A dynamic major beyond 255 and a minor beyond 255.
+        let enc =
+            |ma: u32, mi: u32| -> u64 { u64::from((mi & 0xff) | (ma << 8) | ((mi & !0xff) << 12)) };
+        assert_eq!(huge_decode_dev(enc(511, 300)), (511, 300));
+        assert_eq!(huge_decode_dev(enc(4095, 0xfffff)), (4095, 0xfffff));
+    }
+
+    #[test]
+    fn malformed_never_panics() {
+        let guid = 7u64.to_ne_bytes();
+        let attrs = device_attrs(b"rxe0\0", &guid);
+        let good = msg(TYPE_GET, NLM_F_MULTI, 5, &attrs);
+        assert!(parse_answer(&good, 5, TYPE_GET, "t", |p| parse_device(p).map(drop)).is_ok());
+        // Every truncation, and every single-byte corruption, gives Ok or Err.
+        for n in 0..good.len() {
+            let _ = parse_answer(&good[..n], 5, TYPE_GET, "t", |p| parse_device(p).map(drop));
+        }
+        for i in 0..good.len() {
+            for v in [0u8, 1, 3, 4, 0x7f, 0xff] {
+                let mut b = good.clone();
+                b[i] = v;
+                let _ = parse_answer(&b, 5, TYPE_GET, "t", |p| parse_device(p).map(drop));
+                let _ = parse_chardev(&b);
+            }
+        }
+        // A zero-length message header must not loop.
+        let z = [0u8; 64];
+        assert!(parse_answer(&z, 0, TYPE_GET, "t", |_| Ok(())).is_err());
+        // A zero-length attribute must not loop.
+        let mut m = msg(TYPE_GET, 0, 5, &[]);
+        m.extend_from_slice(&[0, 0, 1, 0]);
+        m[0] = 20;
+        assert!(parse_answer(&m, 5, TYPE_GET, "t", |p| parse_device(p).map(drop)).is_err());
+        // Missing required attributes.
+        assert!(parse_device(&[]).is_err());
+        // Wrong attribute sizes.
+        let m = msg(TYPE_GET, 0, 5, &[(RDMA_NLDEV_ATTR_DEV_INDEX, &[1, 0][..])]);
+        assert!(parse_device(&m[16..]).is_err());
+    }
+}

@@ -1,0 +1,22 @@
+//! The verbs API: open devices, their attributes, GIDs, events and caches, typed and
+//! safe, built on the [`raw`](crate::raw) layer.
+//!
+//! - [`discover`]: which devices exist ([`Discovery`](discover::Discovery), netlink
+//!   first, sysfs as the fallback), without opening anything.
+//! - [`context`]: [`Context`](context::Context), an open device, and its queries.
+//! - [`device_attr`], [`port`], [`types`]: the typed answers. Enums keep values they do
+//!   not know (`Unknown(raw)`), flag sets keep unknown bits.
+//! - [`gid`]: GID and P_Key tables.
+//! - [`event`]: the device's async events, pollable.
+//! - [`cache`]: port attributes from memory, refreshed by those events.
+//! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
+
+pub mod cache;
+pub mod context;
+pub mod device_attr;
+pub mod discover;
+pub mod event;
+pub mod gid;
+pub mod ipoib;
+pub mod port;
+pub mod types;
