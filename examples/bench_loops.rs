@@ -27,7 +27,7 @@
 //! short batches, and each pair also prints `Q uverbs DEV OP RATIO` (op / floor).
 //!
 //! Ops: `floor_qp` (a QUERY_PORT ioctl built once with `method::query_port` and issued
-//! again and again through `Context::ioctl` on the context's fd: no building, no
+//! again and again through `VerbsFile::call` on the context's fd: no building, no
 //! decoding), `query_port`, `floor_qd` (the same for INVOKE_WRITE of the extended
 //! QUERY_DEVICE), `query_device`, `gid_table` (`query_gid_table(gid_tbl_len)`),
 //! `gid_entry`, `gid_scan` (`query_gid` of every index of port 1, as `ibv_devinfo -v`
@@ -41,7 +41,7 @@
 //!
 //! Profile ops (uverbs only; they split the ops above into their parts): `build_qp`
 //! (`method::query_port` alone), `decode_port` (`PortAttr::from_resp` of a real
-//! answer), `build_qd` (a zeroed QUERY_DEVICE response buffer and `method::invoke_write`,
+//! answer), `build_qd` (a zeroed QUERY_DEVICE response buffer and `method::query_device_ex`,
 //! what `query_device` does before its ioctl), `decode_device` (`DeviceAttr::from_ex` of
 //! a real answer, in place, as `query_device` now decodes), `floor_gid_table`
 //! (QUERY_GID_TABLE built once into a buffer of `min(gid_tbl_len, 64)` entries: the
@@ -64,14 +64,12 @@ use std::time::Instant;
 use uverbs::netlink as nl;
 use uverbs::raw::abi::{
     ib_uverbs_ex_query_device, ib_uverbs_ex_query_device_resp, ib_uverbs_gid_entry,
-    ib_uverbs_query_port_resp_ex, IB_USER_VERBS_CMD_FLAG_EXTENDED,
-    IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+    ib_uverbs_query_port_resp_ex,
 };
 use uverbs::{
     raw::method, Context, DeviceAttr, DeviceInfo, Discovery, FwVersion, OpenTarget, PortAttr,
     PortCache, WatchedPortCache,
 };
-use zerocopy::IntoBytes;
 
 /// The entries `Context::query_gid_table` asks the kernel for first (its stack buffer).
 const GID_TABLE_FIRST: usize = 64;
@@ -255,12 +253,7 @@ fn loops(b: &Bench, batches: u32) {
     let mut qp_req = method::query_port(ctx.driver_id(), 1, &mut qp_resp);
     let qd_cmd = ib_uverbs_ex_query_device::default();
     let mut qd_resp = ib_uverbs_ex_query_device_resp::default();
-    let mut qd_req = method::invoke_write(
-        ctx.driver_id(),
-        IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
-        qd_cmd.as_bytes(),
-        qd_resp.as_mut_bytes(),
-    );
+    let mut qd_req = method::query_device_ex(ctx.driver_id(), &qd_cmd, &mut qd_resp);
     let mut cache = PortCache::new(&*ctx).unwrap_or_else(|e| fail("PortCache::new", e));
     let watched =
         WatchedPortCache::new(ctx.clone()).unwrap_or_else(|e| fail("WatchedPortCache::new", e));
@@ -275,28 +268,29 @@ fn loops(b: &Bench, batches: u32) {
     // Every call once before timing (and the floors twice: a request whose outputs the
     // kernel has marked valid must be accepted again as it is).
     for _ in 0..2 {
-        ctx.ioctl(&mut qp_req)
+        ctx.raw()
+            .call(&mut qp_req)
             .unwrap_or_else(|e| fail("floor QUERY_PORT", e));
-        ctx.ioctl(&mut qd_req)
+        ctx.raw()
+            .call(&mut qd_req)
             .unwrap_or_else(|e| fail("floor INVOKE_WRITE", e));
-        ctx.ioctl(&mut gid_req)
+        ctx.raw()
+            .call(&mut gid_req)
             .unwrap_or_else(|e| fail("floor QUERY_GID_TABLE", e));
-        ctx.ioctl(&mut gid_req_full)
+        ctx.raw()
+            .call(&mut gid_req_full)
             .unwrap_or_else(|e| fail("floor QUERY_GID_TABLE (full)", e));
     }
     // Real answers, for the decode-only ops.
     let mut port_answer = ib_uverbs_query_port_resp_ex::default();
     let mut buf = method::query_port(ctx.driver_id(), 1, &mut port_answer);
-    ctx.ioctl(&mut buf)
+    ctx.raw()
+        .call(&mut buf)
         .unwrap_or_else(|e| fail("QUERY_PORT", e));
     let mut dev_answer = ib_uverbs_ex_query_device_resp::default();
-    let mut buf = method::invoke_write(
-        ctx.driver_id(),
-        IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
-        qd_cmd.as_bytes(),
-        dev_answer.as_mut_bytes(),
-    );
-    ctx.ioctl(&mut buf)
+    let mut buf = method::query_device_ex(ctx.driver_id(), &qd_cmd, &mut dev_answer);
+    ctx.raw()
+        .call(&mut buf)
         .unwrap_or_else(|e| fail("INVOKE_WRITE", e));
     let fw = FwVersion::new(&info.fw_ver);
     ctx.query_device()
@@ -330,7 +324,7 @@ fn loops(b: &Bench, batches: u32) {
             "query_port",
             20,
             || {
-                if let Err(e) = ctx.ioctl(&mut qp_req) {
+                if let Err(e) = ctx.raw().call(&mut qp_req) {
                     fail("floor QUERY_PORT", e)
                 }
             },
@@ -354,7 +348,7 @@ fn loops(b: &Bench, batches: u32) {
             "query_device",
             20,
             || {
-                if let Err(e) = ctx.ioctl(&mut qd_req) {
+                if let Err(e) = ctx.raw().call(&mut qd_req) {
                     fail("floor INVOKE_WRITE", e)
                 }
             },
@@ -368,12 +362,7 @@ fn loops(b: &Bench, batches: u32) {
         b.batch("build_qd", 20_000, || {
             let mut resp = ib_uverbs_ex_query_device_resp::default();
             let cmd = ib_uverbs_ex_query_device::default();
-            let buf = method::invoke_write(
-                ctx.driver_id(),
-                IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
-                cmd.as_bytes(),
-                resp.as_mut_bytes(),
-            );
+            let buf = method::query_device_ex(ctx.driver_id(), &cmd, &mut resp);
             std::hint::black_box(&buf);
         });
         b.batch("decode_device", 20_000, || {
@@ -386,12 +375,12 @@ fn loops(b: &Bench, batches: u32) {
             Err(e) => fail("query_gid_table", e),
         });
         b.batch("floor_gid_table", 300, || {
-            if let Err(e) = ctx.ioctl(&mut gid_req) {
+            if let Err(e) = ctx.raw().call(&mut gid_req) {
                 fail("floor QUERY_GID_TABLE", e)
             }
         });
         b.batch("floor_gid_table_full", 300, || {
-            if let Err(e) = ctx.ioctl(&mut gid_req_full) {
+            if let Err(e) = ctx.raw().call(&mut gid_req_full) {
                 fail("floor QUERY_GID_TABLE (full)", e)
             }
         });

@@ -20,31 +20,28 @@ fn main() {
     let mut total = 0usize;
     for port in 1..=ctx.port_count() {
         let mut resp = ib_uverbs_query_port_resp_ex::default();
-        let mut buf = method::query_port(id, port, &mut resp);
-        ctx.ioctl(&mut buf).expect("QUERY_PORT");
+        ctx.raw()
+            .call(&mut method::query_port(id, port, &mut resp))
+            .expect("QUERY_PORT");
         println!("query_port.{port}.ioctl={}", hex(resp.as_bytes()));
         total += resp.legacy_resp.gid_tbl_len as usize;
         let mut legacy = ib_uverbs_query_port_resp::default();
-        let mut rest = [0u8; 8];
-        rest[0] = port;
-        ctx.write_command(IB_USER_VERBS_CMD_QUERY_PORT, &rest, legacy.as_mut_bytes())
+        ctx.raw()
+            .write(&mut method::write_query_port(port, &mut legacy))
             .expect("QUERY_PORT write()");
         println!("query_port.{port}.write={}", hex(legacy.as_bytes()));
     }
     let mut ex = ib_uverbs_ex_query_device_resp::default();
     let cmd = ib_uverbs_ex_query_device::default();
-    let mut buf = method::invoke_write(
-        id,
-        IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
-        cmd.as_bytes(),
-        ex.as_mut_bytes(),
-    );
-    ctx.ioctl(&mut buf).expect("QUERY_DEVICE ex");
+    ctx.raw()
+        .call(&mut method::query_device_ex(id, &cmd, &mut ex))
+        .expect("QUERY_DEVICE ex");
     println!("query_device.ex={}", hex(ex.as_bytes()));
     let mut entries = vec![ib_uverbs_gid_entry::default(); total.max(1)];
     let mut n = 0u64;
-    let mut buf = method::query_gid_table(id, &mut entries, &mut n);
-    ctx.ioctl(&mut buf).expect("QUERY_GID_TABLE");
+    ctx.raw()
+        .call(&mut method::query_gid_table(id, &mut entries, &mut n))
+        .expect("QUERY_GID_TABLE");
     println!("gid_table={}", hex(entries[..n as usize].as_bytes()));
     println!("fw_text={}", info.fw_ver);
     println!("num_comp_vectors={}", ctx.num_comp_vectors());

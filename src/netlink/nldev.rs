@@ -9,7 +9,7 @@
 //!   one message with `CHARDEV_NAME`, `CHARDEV_ABI`, `CHARDEV` and, unless the driver opts
 //!   out, `UVERBS_DRIVER_ID`; or `NLMSG_ERROR` with an errno.
 //!
-//! Requests are built with [`Request`](super::Request), answers parsed with
+//! Requests are built with [`Request`], answers parsed with
 //! [`parse_answer`](super::parse_answer).
 
 use crate::error::Result;

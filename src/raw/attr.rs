@@ -6,8 +6,30 @@
 //! the `IoctlBuf` borrows for its whole life, so the kernel can only ever write into
 //! memory the caller lent it. The kernel marks every output it wrote with
 //! `UVERBS_ATTR_F_VALID_OUTPUT`, which [`IoctlBuf::valid_output`] reads back.
+//!
+//! Building a buffer is harmless; executing one is not. The kernel decides from the
+//! attribute *id* whether it reads or writes through an attribute, not from which of
+//! these functions made it: a `const_in` whose id the method declares as an output
+//! makes the kernel write to the "value" as an address. So an `IoctlBuf` runs only
+//! through [`VerbsFile::ioctl`](crate::raw::VerbsFile::ioctl), which is `unsafe`; the
+//! builders of [`method`](crate::raw::method), which fix every id and direction, make
+//! [`Request`](crate::raw::method::Request)s, which run safely.
+//!
+//! The kinds of attribute (`include/rdma/uverbs_ioctl.h`):
+//!
+//! | kind | builder | `len` | `data` |
+//! |---|---|---|---|
+//! | `CONST_IN`, `FLAGS_IN` | [`IoctlBuf::const_in`] | 8 | the value |
+//! | `PTR_IN` | [`IoctlBuf::ptr_in`] | bytes | inline up to 8 bytes, else a pointer |
+//! | `PTR_OUT` | [`IoctlBuf::ptr_out`] | bytes | a pointer |
+//! | `ENUM_IN` | [`IoctlBuf::enum_in`] | bytes | as `PTR_IN`; `attr_data` names the element |
+//! | `IDR` (READ, WRITE, DESTROY) | [`IoctlBuf::idr_in`] | 0 | the object handle |
+//! | `IDR` (NEW) | [`IoctlBuf::idr_new`] | 0 | the kernel writes the new handle |
+//! | `FD` (READ) | [`IoctlBuf::fd_in`] | 0 | the fd number |
+//! | `FD` (NEW) | [`IoctlBuf::fd_new`] | 0 | the kernel writes the new fd |
 
 use core::marker::PhantomData;
+use std::os::fd::{AsRawFd, BorrowedFd};
 
 use zerocopy::IntoBytes;
 
@@ -110,6 +132,59 @@ impl<'a, const N: usize> IoctlBuf<'a, N> {
             flags: Self::flags(mandatory),
             attr_data: 0,
             data: out.as_mut_ptr() as u64,
+        })
+    }
+
+    /// An `ENUM_IN` attribute: element `elem_id` of the attribute's enum, with that
+    /// element's data (inline up to 8 bytes, else by pointer, as [`Self::ptr_in`]).
+    pub fn enum_in(
+        &mut self,
+        attr_id: u16,
+        elem_id: u8,
+        data: &'a [u8],
+        mandatory: bool,
+    ) -> AttrSlot {
+        let slot = self.ptr_in(attr_id, data, mandatory);
+        // `attr_data.enum_data`: elem_id in the first byte, reserved 0 in the second.
+        self.attrs[slot.0].attr_data = u16::from_ne_bytes([elem_id, 0]);
+        slot
+    }
+
+    /// An `IDR` attribute naming an existing object by its handle (access READ, WRITE
+    /// or DESTROY, which the method's spec fixes; `len` 0). Always mandatory.
+    pub fn idr_in(&mut self, attr_id: u16, handle: u32) -> AttrSlot {
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len: 0,
+            flags: UVERBS_ATTR_F_MANDATORY,
+            attr_data: 0,
+            data: u64::from(handle),
+        })
+    }
+
+    /// An `IDR` attribute of access NEW: the kernel creates the object and writes its
+    /// handle into the attribute's `data` ([`Self::data`] after the call). `data`
+    /// starts as `u64::MAX`, so an answer the kernel did not write is never a handle.
+    pub fn idr_new(&mut self, attr_id: u16) -> AttrSlot {
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len: 0,
+            flags: UVERBS_ATTR_F_MANDATORY,
+            attr_data: 0,
+            data: u64::MAX,
+        })
+    }
+
+    /// An `FD` attribute naming an existing file of this device by its descriptor
+    /// (a completion channel; `len` 0), borrowed for the buffer's life so that the
+    /// number cannot be closed and reused before the call.
+    pub fn fd_in(&mut self, attr_id: u16, fd: BorrowedFd<'a>, mandatory: bool) -> AttrSlot {
+        self.push(ib_uverbs_attr {
+            attr_id,
+            len: 0,
+            flags: Self::flags(mandatory),
+            attr_data: 0,
+            data: fd.as_raw_fd() as u64,
         })
     }
 

@@ -1,18 +1,75 @@
-//! One builder per kernel method: each fills an [`IoctlBuf`] with exactly the attributes
-//! the method takes, in the order rdma-core sends them. Builders do no I/O, so their
-//! request bytes are pinned by golden tests.
+//! One builder per kernel method: each fills an attribute array with exactly the
+//! attributes the method takes, in the order rdma-core sends them, and fixes each one's
+//! id and direction. Builders do no I/O, so their request bytes are pinned by golden
+//! tests.
+//!
+//! ## Why a [`Request`] is safe to run
+//!
+//! The kernel reads and writes through an attribute according to the method's spec for
+//! that attribute id. A builder here is the only way to make a [`Request`], and each
+//! one proves its own request:
+//!
+//! - every id is a constant of the method, pushed with the builder of its kind
+//!   (`const_in` for `CONST_IN`, `ptr_out` for `PTR_OUT`, ...), so the kernel's view of
+//!   each attribute matches what the builder lent it;
+//! - every output is a `&'a mut` borrow of a buffer of exactly the struct the kernel
+//!   writes (or a byte slice whose length is the attribute's `len`), held by the
+//!   request for its whole life;
+//! - every input the kernel reads is a `&'a` borrow or a value; driver data (udata) is a
+//!   typed value of [`driver`](crate::raw::driver), never bytes from the caller, since
+//!   some drivers read user addresses out of it.
+//!
+//! So [`VerbsFile::call`](crate::raw::VerbsFile::call) runs a `Request` without `unsafe`.
+//! A caller who needs a request no builder makes (an attribute this crate does not
+//! send, a method it does not wrap) builds an [`IoctlBuf`] and runs it with the
+//! `unsafe` [`VerbsFile::ioctl`](crate::raw::VerbsFile::ioctl).
+//!
+//! The same holds for the legacy `write()` commands: [`WriteRequest`] values are made
+//! only by the builders below ([`write_get_context`], ...), and run safely with
+//! [`VerbsFile::write`](crate::raw::VerbsFile::write).
+
+use core::ops::Deref;
 
 use zerocopy::IntoBytes;
 
 use crate::raw::abi::*;
 use crate::raw::attr::{AttrSlot, IoctlBuf};
+use crate::raw::driver::UdataIn;
+
+/// An ioctl request made by a builder of this module: its attribute ids, directions and
+/// buffers are fixed (see the [module docs](self)), so it is safe to execute with
+/// [`VerbsFile::call`](crate::raw::VerbsFile::call). Read it through `Deref` (header,
+/// attributes, outputs after the call, golden bytes).
+#[derive(Debug)]
+pub struct Request<'a, const N: usize> {
+    buf: IoctlBuf<'a, N>,
+}
+
+impl<'a, const N: usize> Request<'a, N> {
+    fn built(buf: IoctlBuf<'a, N>) -> Self {
+        Request { buf }
+    }
+
+    /// The buffer the kernel reads and writes back into, for the system call alone.
+    pub(crate) fn buf_mut(&mut self) -> &mut IoctlBuf<'a, N> {
+        &mut self.buf
+    }
+}
+
+impl<'a, const N: usize> Deref for Request<'a, N> {
+    type Target = IoctlBuf<'a, N>;
+    fn deref(&self) -> &IoctlBuf<'a, N> {
+        &self.buf
+    }
+}
 
 /// GET_CONTEXT (`UVERBS_METHOD_GET_CONTEXT`, since Linux 5.6): creates the device
 /// context of the file. Outputs: the number of completion vectors and the core support
 /// flags (both optional), and the driver's output data.
+#[derive(Debug)]
 pub struct GetContext<'a> {
     /// The call.
-    pub buf: IoctlBuf<'a, 4>,
+    pub req: Request<'a, 4>,
     /// `NUM_COMP_VECTORS`.
     pub num_comp_vectors: AttrSlot,
     /// `CORE_SUPPORT`.
@@ -21,12 +78,15 @@ pub struct GetContext<'a> {
 
 impl<'a> GetContext<'a> {
     /// Builds the call. `num_comp_vectors` and `core_support` receive the outputs;
-    /// `udata_in` is sent when non-empty; `udata_out` is always sent.
+    /// `udata_in` (the driver's input, [`driver::get_context_udata_in`]) is sent when
+    /// not empty; `udata_out` (the driver's output) is always sent.
+    ///
+    /// [`driver::get_context_udata_in`]: crate::raw::driver::get_context_udata_in
     pub fn new(
         driver_id: u32,
         num_comp_vectors: &'a mut u32,
         core_support: &'a mut u64,
-        udata_in: &'a [u8],
+        udata_in: &'a UdataIn,
         udata_out: &'a mut [u8],
     ) -> Self {
         let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT, driver_id);
@@ -40,12 +100,12 @@ impl<'a> GetContext<'a> {
             core_support.as_mut_bytes(),
             false,
         );
-        if !udata_in.is_empty() {
-            buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in, false);
+        if !udata_in.as_bytes().is_empty() {
+            buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.as_bytes(), false);
         }
         buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, false);
         GetContext {
-            buf,
+            req: Request::built(buf),
             num_comp_vectors: ncv,
             core_support: cs,
         }
@@ -57,7 +117,7 @@ pub fn query_context<'a>(
     driver_id: u32,
     num_comp_vectors: &'a mut u32,
     core_support: &'a mut u64,
-) -> IoctlBuf<'a, 2> {
+) -> Request<'a, 2> {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT, driver_id);
     buf.ptr_out(
         UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
@@ -69,7 +129,7 @@ pub fn query_context<'a>(
         core_support.as_mut_bytes(),
         false,
     );
-    buf
+    Request::built(buf)
 }
 
 /// QUERY_PORT (`UVERBS_METHOD_QUERY_PORT`, since Linux 5.0). The port number is a
@@ -78,16 +138,22 @@ pub fn query_port<'a>(
     driver_id: u32,
     port: u8,
     resp: &'a mut ib_uverbs_query_port_resp_ex,
-) -> IoctlBuf<'a, 2> {
+) -> Request<'a, 2> {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT, driver_id);
     buf.const_in(UVERBS_ATTR_QUERY_PORT_PORT_NUM, u64::from(port), true);
     buf.ptr_out(UVERBS_ATTR_QUERY_PORT_RESP, resp.as_mut_bytes(), true);
-    buf
+    Request::built(buf)
 }
 
-/// INVOKE_WRITE (`UVERBS_METHOD_INVOKE_WRITE`, since Linux 5.0): a `write()` command
-/// carried by ioctl. `command` is `IB_USER_VERBS_CMD_*` (with
-/// `IB_USER_VERBS_CMD_FLAG_EXTENDED` for `_ex` commands).
+/// INVOKE_WRITE (`UVERBS_METHOD_INVOKE_WRITE`, since Linux 5.0) of any `write()`
+/// command: `command` is `IB_USER_VERBS_CMD_*` (with `IB_USER_VERBS_CMD_FLAG_EXTENDED`
+/// for `_ex` commands), `core_in` its command struct after the response pointer,
+/// `core_out` its response.
+///
+/// This returns a bare [`IoctlBuf`], which only the `unsafe`
+/// [`VerbsFile::ioctl`](crate::raw::VerbsFile::ioctl) runs: the kernel acts on what
+/// `core_in` says, and some commands carry addresses (REG_MR's `start`). The typed
+/// commands are [`query_device`] and [`query_device_ex`].
 pub fn invoke_write<'a>(
     driver_id: u32,
     command: u32,
@@ -101,27 +167,59 @@ pub fn invoke_write<'a>(
     buf
 }
 
+/// The extended QUERY_DEVICE through INVOKE_WRITE (`IB_USER_VERBS_EX_CMD_QUERY_DEVICE |
+/// FLAG_EXTENDED`): `cmd` is its 8-byte command (`comp_mask` and `reserved`, both 0),
+/// `resp` its answer, of which the kernel fills `response_length` bytes.
+pub fn query_device_ex<'a>(
+    driver_id: u32,
+    cmd: &'a ib_uverbs_ex_query_device,
+    resp: &'a mut ib_uverbs_ex_query_device_resp,
+) -> Request<'a, 3> {
+    Request::built(invoke_write(
+        driver_id,
+        IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
+        cmd.as_bytes(),
+        resp.as_mut_bytes(),
+    ))
+}
+
+/// The plain QUERY_DEVICE through INVOKE_WRITE (`IB_USER_VERBS_CMD_QUERY_DEVICE`): `cmd`
+/// is its command after the response pointer (8 reserved bytes), `resp` the answer.
+pub fn query_device<'a>(
+    driver_id: u32,
+    cmd: &'a ib_uverbs_query_device,
+    resp: &'a mut ib_uverbs_query_device_resp,
+) -> Request<'a, 3> {
+    Request::built(invoke_write(
+        driver_id,
+        IB_USER_VERBS_CMD_QUERY_DEVICE,
+        cmd.as_bytes(),
+        resp.as_mut_bytes(),
+    ))
+}
+
 /// The probe rdma-core uses to learn whether INVOKE_WRITE works: only `WRITE_CMD` =
 /// QUERY_DEVICE. The kernel checks the header's driver id first (`EINVAL` when wrong),
 /// then answers `ENOSPC` for the missing buffers: so `ENOSPC` means "supported, and the
 /// driver id is right", with no context needed and nothing changed.
-pub fn invoke_write_probe<'a>(driver_id: u32) -> IoctlBuf<'a, 1> {
+pub fn invoke_write_probe<'a>(driver_id: u32) -> Request<'a, 1> {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
     buf.const_in(
         UVERBS_ATTR_WRITE_CMD,
         u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE),
         true,
     );
-    buf
+    Request::built(buf)
 }
 
 /// QUERY_GID_TABLE (`UVERBS_METHOD_QUERY_GID_TABLE`, since Linux 5.10): every valid
-/// entry of every port, `entries.len() / 32` at most.
+/// entry of every port, `entries.len()` at most (and at most 2047: the attribute length
+/// is 16 bits, so only whole entries that fit are offered).
 pub fn query_gid_table<'a>(
     driver_id: u32,
     entries: &'a mut [ib_uverbs_gid_entry],
     num_entries: &'a mut u64,
-) -> IoctlBuf<'a, 4> {
+) -> Request<'a, 4> {
     let mut buf = IoctlBuf::new(
         UVERBS_OBJECT_DEVICE,
         UVERBS_METHOD_QUERY_GID_TABLE,
@@ -132,7 +230,6 @@ pub fn query_gid_table<'a>(
         core::mem::size_of::<ib_uverbs_gid_entry>() as u64,
         true,
     );
-    // The attribute length is 16 bits: offer whole entries only (at most 2047).
     let whole = entries
         .len()
         .min(usize::from(u16::MAX) / core::mem::size_of::<ib_uverbs_gid_entry>());
@@ -148,7 +245,7 @@ pub fn query_gid_table<'a>(
         true,
     );
     buf.const_in(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 0, false);
-    buf
+    Request::built(buf)
 }
 
 /// QUERY_GID_ENTRY (`UVERBS_METHOD_QUERY_GID_ENTRY`, since Linux 5.10): one entry.
@@ -157,7 +254,7 @@ pub fn query_gid_entry<'a>(
     port: u32,
     index: u32,
     entry: &'a mut ib_uverbs_gid_entry,
-) -> IoctlBuf<'a, 4> {
+) -> Request<'a, 4> {
     let mut buf = IoctlBuf::new(
         UVERBS_OBJECT_DEVICE,
         UVERBS_METHOD_QUERY_GID_ENTRY,
@@ -175,19 +272,174 @@ pub fn query_gid_entry<'a>(
         entry.as_mut_bytes(),
         true,
     );
-    buf
+    Request::built(buf)
 }
 
 /// ASYNC_EVENT_ALLOC (`UVERBS_METHOD_ASYNC_EVENT_ALLOC` of `UVERBS_OBJECT_ASYNC_EVENT`,
 /// since Linux 5.6): a new async event file; the kernel writes its fd into the slot.
-pub fn async_event_alloc<'a>(driver_id: u32) -> (IoctlBuf<'a, 1>, AttrSlot) {
+pub fn async_event_alloc<'a>(driver_id: u32) -> (Request<'a, 1>, AttrSlot) {
     let mut buf = IoctlBuf::new(
         UVERBS_OBJECT_ASYNC_EVENT,
         UVERBS_METHOD_ASYNC_EVENT_ALLOC,
         driver_id,
     );
     let slot = buf.fd_new(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
-    (buf, slot)
+    (Request::built(buf), slot)
+}
+
+// ------------------------------------------------------------------ write() commands
+
+/// The largest `write()` command: header, ex header, command struct and driver data.
+pub const MAX_WRITE_CMD: usize = 256;
+
+/// A legacy `write()` command made by a builder of this module: the command number, the
+/// command struct after its response pointer (and its driver data), and the response
+/// buffer the kernel writes into, borrowed for the request's life. Safe to execute with
+/// [`VerbsFile::write`](crate::raw::VerbsFile::write) for the same reasons as a
+/// [`Request`].
+#[derive(Debug)]
+pub struct WriteRequest<'a> {
+    command: u32,
+    extended: bool,
+    body: [u8; MAX_WRITE_CMD],
+    body_len: usize,
+    resp: &'a mut [u8],
+}
+
+impl<'a> WriteRequest<'a> {
+    fn built(command: u32, extended: bool, body: &[u8], resp: &'a mut [u8]) -> Self {
+        let mut b = [0u8; MAX_WRITE_CMD];
+        let n = body.len().min(MAX_WRITE_CMD);
+        b[..n].copy_from_slice(&body[..n]);
+        WriteRequest {
+            command,
+            extended,
+            body: b,
+            body_len: body.len(),
+            resp,
+        }
+    }
+
+    /// Writes the bytes `write(2)` sends into `out` and returns their length: for a plain
+    /// command `ib_uverbs_cmd_hdr`, the response pointer, then the body; for an extended
+    /// one `ib_uverbs_cmd_hdr`, `ib_uverbs_ex_cmd_hdr` (with the response pointer), then
+    /// the body. `EINVAL` when the lengths are not what the header can say (a builder
+    /// bug).
+    pub fn encode(&mut self, out: &mut [u8; MAX_WRITE_CMD]) -> Result<usize, rustix::io::Errno> {
+        use rustix::io::Errno;
+        let hdr_len = core::mem::size_of::<ib_uverbs_cmd_hdr>();
+        let body = self.body.get(..self.body_len).ok_or(Errno::INVAL)?;
+        let resp_ptr = self.resp.as_mut_ptr() as u64;
+        let resp_len = self.resp.len();
+        if self.extended {
+            let ex_len = core::mem::size_of::<ib_uverbs_ex_cmd_hdr>();
+            let len = hdr_len + ex_len + body.len();
+            if len > MAX_WRITE_CMD
+                || body.len() % 8 != 0
+                || resp_len % 8 != 0
+                || resp_len / 8 > usize::from(u16::MAX)
+            {
+                return Err(Errno::INVAL);
+            }
+            let hdr = ib_uverbs_cmd_hdr {
+                command: self.command | IB_USER_VERBS_CMD_FLAG_EXTENDED,
+                in_words: (body.len() / 8) as u16,
+                out_words: (resp_len / 8) as u16,
+            };
+            let ex = ib_uverbs_ex_cmd_hdr {
+                response: resp_ptr,
+                provider_in_words: 0,
+                provider_out_words: 0,
+                cmd_hdr_reserved: 0,
+            };
+            out[..hdr_len].copy_from_slice(hdr.as_bytes());
+            out[hdr_len..hdr_len + ex_len].copy_from_slice(ex.as_bytes());
+            out[hdr_len + ex_len..len].copy_from_slice(body);
+            Ok(len)
+        } else {
+            let len = hdr_len + 8 + body.len();
+            if len > MAX_WRITE_CMD
+                || len % 4 != 0
+                || resp_len % 4 != 0
+                || resp_len / 4 > usize::from(u16::MAX)
+            {
+                return Err(Errno::INVAL);
+            }
+            let hdr = ib_uverbs_cmd_hdr {
+                command: self.command,
+                in_words: (len / 4) as u16,
+                out_words: (resp_len / 4) as u16,
+            };
+            out[..hdr_len].copy_from_slice(hdr.as_bytes());
+            out[hdr_len..hdr_len + 8].copy_from_slice(&resp_ptr.to_ne_bytes());
+            out[hdr_len + 8..len].copy_from_slice(body);
+            Ok(len)
+        }
+    }
+
+    /// The response buffer (after the call: what the kernel wrote).
+    pub fn response(&self) -> &[u8] {
+        self.resp
+    }
+}
+
+/// A plain `write()` command of any number and body, for the `unsafe`
+/// [`VerbsFile::write_command`](crate::raw::VerbsFile::write_command) alone.
+pub(crate) fn write_request_raw<'a>(
+    command: u32,
+    body: &[u8],
+    resp: &'a mut [u8],
+) -> WriteRequest<'a> {
+    WriteRequest::built(command, false, body, resp)
+}
+
+/// GET_CONTEXT by `write()`: `ib_uverbs_get_context` (the response pointer), then the
+/// driver's input; the response is `ib_uverbs_get_context_resp` followed by the
+/// driver's output, so `resp` is both (at least 8 bytes).
+pub fn write_get_context<'a>(udata_in: &UdataIn, resp: &'a mut [u8]) -> WriteRequest<'a> {
+    WriteRequest::built(
+        IB_USER_VERBS_CMD_GET_CONTEXT,
+        false,
+        udata_in.as_bytes(),
+        resp,
+    )
+}
+
+/// QUERY_PORT by `write()`: `ib_uverbs_query_port` after its response pointer is the
+/// port number and 7 reserved bytes.
+pub fn write_query_port(port: u8, resp: &mut ib_uverbs_query_port_resp) -> WriteRequest<'_> {
+    let mut body = [0u8; 8];
+    body[0] = port;
+    WriteRequest::built(
+        IB_USER_VERBS_CMD_QUERY_PORT,
+        false,
+        &body,
+        resp.as_mut_bytes(),
+    )
+}
+
+/// The plain QUERY_DEVICE by `write()`: no body after the response pointer.
+pub fn write_query_device(resp: &mut ib_uverbs_query_device_resp) -> WriteRequest<'_> {
+    WriteRequest::built(
+        IB_USER_VERBS_CMD_QUERY_DEVICE,
+        false,
+        &[],
+        resp.as_mut_bytes(),
+    )
+}
+
+/// The extended QUERY_DEVICE by `write()` (`IB_USER_VERBS_EX_CMD_QUERY_DEVICE` with
+/// `FLAG_EXTENDED`): the 8-byte command, the response by the ex header's pointer.
+pub fn write_query_device_ex<'a>(
+    cmd: &ib_uverbs_ex_query_device,
+    resp: &'a mut ib_uverbs_ex_query_device_resp,
+) -> WriteRequest<'a> {
+    WriteRequest::built(
+        IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
+        true,
+        cmd.as_bytes(),
+        resp.as_mut_bytes(),
+    )
 }
 
 #[cfg(test)]
@@ -244,7 +496,13 @@ mod tests {
             &core as *const u64 as u64,
             out.as_ptr() as u64,
         );
-        let call = GetContext::new(RDMA_DRIVER_SIW, &mut ncv, &mut core, &[], &mut out);
+        let call = GetContext::new(
+            RDMA_DRIVER_SIW,
+            &mut ncv,
+            &mut core,
+            &UdataIn::EMPTY,
+            &mut out,
+        );
         let want = golden(
             "
             48 00  00 00  03 00  03 00        # length 72, DEVICE, GET_CONTEXT, 3 attrs
@@ -259,7 +517,7 @@ mod tests {
             ",
             &[a, b, c],
         );
-        assert_eq!(call.buf.to_vec(), want);
+        assert_eq!(call.req.to_vec(), want);
 
         let udata = crate::raw::driver::get_context_udata_in(RDMA_DRIVER_MLX5);
         assert_eq!(
@@ -279,13 +537,7 @@ mod tests {
             out.as_ptr() as u64,
         );
         let c = udata.as_bytes().as_ptr() as u64;
-        let call = GetContext::new(
-            RDMA_DRIVER_MLX5,
-            &mut ncv,
-            &mut core,
-            udata.as_bytes(),
-            &mut out,
-        );
+        let call = GetContext::new(RDMA_DRIVER_MLX5, &mut ncv, &mut core, &udata, &mut out);
         let want = golden(
             "
             58 00  00 00  03 00  04 00        # length 88, 4 attrs
@@ -298,7 +550,7 @@ mod tests {
             ",
             &[a, b, c, d],
         );
-        assert_eq!(call.buf.to_vec(), want);
+        assert_eq!(call.req.to_vec(), want);
     }
 
     #[test]
@@ -307,14 +559,8 @@ mod tests {
         let mut ncv = 0u32;
         let mut core = 0u64;
         let mut out = [0u8; 512];
-        let call = GetContext::new(
-            RDMA_DRIVER_EFA,
-            &mut ncv,
-            &mut core,
-            udata.as_bytes(),
-            &mut out,
-        );
-        let attr = call.buf.attrs()[2];
+        let call = GetContext::new(RDMA_DRIVER_EFA, &mut ncv, &mut core, &udata, &mut out);
+        let attr = call.req.attrs()[2];
         assert_eq!(
             (attr.attr_id, attr.len, attr.flags),
             (UVERBS_ATTR_UHW_IN, 8, 0)
@@ -462,5 +708,108 @@ mod tests {
             &[a, b],
         );
         assert_eq!(buf.to_vec(), want);
+    }
+
+    #[test]
+    fn object_attribute_kinds() {
+        // IDR in/new, FD in and ENUM_IN, as the kernel reads them (uverbs_ioctl.c:
+        // IDR and FD attributes have len 0 and the handle or fd in `data`; ENUM_IN names
+        // its element in attr_data's first byte).
+        // Standard input's descriptor (0): borrowed without a system call.
+        use std::os::fd::{AsFd, AsRawFd};
+        let stdin = std::io::stdin();
+        let fd = stdin.as_fd();
+        let raw = fd.as_raw_fd() as u64;
+        let data = [7u8; 12];
+        let p = data.as_ptr() as u64;
+        let mut buf = IoctlBuf::<5>::new(2, 0, RDMA_DRIVER_RXE); // object 2, method 0
+        let new = buf.idr_new(0);
+        buf.idr_in(1, 0x2a);
+        buf.fd_in(2, fd, true);
+        buf.enum_in(3, 1, &[5, 0, 0, 0], false);
+        buf.enum_in(4, 2, &data, true);
+        let want = golden(
+            "
+            68 00  02 00  00 00  05 00        # length 104, 5 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # IDR NEW: len 0, -1
+            01 00  00 00  01 00  00 00  2a 00 00 00 00 00 00 00  # IDR handle 42
+            02 00  00 00  01 00  00 00  PTR(0)                   # FD: the fd number
+            03 00  04 00  00 00  01 00  05 00 00 00 00 00 00 00  # ENUM_IN elem 1, inline
+            04 00  0c 00  01 00  02 00  PTR(1)                   # ENUM_IN elem 2, by pointer
+            ",
+            &[raw, p],
+        );
+        assert_eq!(buf.to_vec(), want);
+        assert_eq!(buf.data(new), u64::MAX);
+        assert!(!buf.valid_output(new));
+    }
+
+    #[test]
+    fn write_requests() {
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut resp = ib_uverbs_query_port_resp::default();
+        let rp = resp.as_bytes().as_ptr() as u64;
+        let n = write_query_port(2, &mut resp).encode(&mut out).unwrap();
+        let want = golden(
+            "
+            02 00 00 00  06 00  0a 00         # QUERY_PORT, in 6 words, out 10 words (40 B)
+            PTR(0)                            # response
+            02 00 00 00 00 00 00 00           # port 2, reserved
+            ",
+            &[rp],
+        );
+        assert_eq!(&out[..n], &want[..]);
+
+        let udata = crate::raw::driver::get_context_udata_in(RDMA_DRIVER_RXE);
+        let mut resp = [0u8; 8 + 512];
+        let rp = resp.as_ptr() as u64;
+        let n = write_get_context(&udata, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            00 00 00 00  04 00  82 00         # GET_CONTEXT, in 4 words, out 130 words
+            PTR(0)
+            ",
+            &[rp],
+        );
+        assert_eq!(&out[..n], &want[..]);
+
+        let mut resp = ib_uverbs_query_device_resp::default();
+        let rp = resp.as_bytes().as_ptr() as u64;
+        let n = write_query_device(&mut resp).encode(&mut out).unwrap();
+        let want = golden("01 00 00 00  04 00  2c 00  PTR(0)", &[rp]);
+        assert_eq!(&out[..n], &want[..]);
+
+        let cmd = ib_uverbs_ex_query_device::default();
+        let mut resp = ib_uverbs_ex_query_device_resp::default();
+        let rp = resp.as_bytes().as_ptr() as u64;
+        let n = write_query_device_ex(&cmd, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            01 00 00 80  01 00  26 00         # QUERY_DEVICE|EXTENDED, in 1, out 38 (x8)
+            PTR(0)                            # ex header: response
+            00 00  00 00  00 00 00 00         # provider in/out words, reserved
+            00 00 00 00 00 00 00 00           # comp_mask, reserved
+            ",
+            &[rp],
+        );
+        assert_eq!(&out[..n], &want[..]);
+
+        // Lengths the header cannot say are refused, not truncated.
+        let mut odd = [0u8; 6];
+        assert_eq!(
+            write_request_raw(2, &[0; 8], &mut odd).encode(&mut out),
+            Err(rustix::io::Errno::INVAL)
+        );
+        let mut resp = [0u8; 8];
+        assert_eq!(
+            write_request_raw(2, &[0; 300], &mut resp).encode(&mut out),
+            Err(rustix::io::Errno::INVAL)
+        );
     }
 }

@@ -12,5 +12,10 @@
 pub mod abi;
 pub mod attr;
 pub mod driver;
+pub mod fallback;
+mod file;
 pub mod method;
 pub(crate) mod sys;
+
+pub use fallback::{CallPath, Caps, Interface};
+pub use file::VerbsFile;

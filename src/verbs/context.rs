@@ -1,38 +1,24 @@
 //! The device context: an open `/dev/infiniband/uverbsN` with its kernel ucontext, and the
 //! queries made on it.
 
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::path::{Path as FsPath, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
 
 use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
-use zerocopy::IntoBytes;
 
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
-use crate::raw::attr::IoctlBuf;
 use crate::raw::driver;
+use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface, Via};
 use crate::raw::method;
-use crate::raw::sys;
+use crate::raw::VerbsFile;
 use crate::verbs::device_attr::{DeviceAttr, FwVersion};
 use crate::verbs::discover::{DeviceInfo, Discovery};
 use crate::verbs::port::PortAttr;
 
-/// Which kernel interface a call uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum CallPath {
-    /// The ioctl method where the kernel has it, else the legacy `write()` command
-    /// (what rdma-core does).
-    #[default]
-    Auto,
-    /// Only the ioctl method (`RDMA_VERBS_IOCTL`).
-    Ioctl,
-    /// Only the legacy `write()` command (kernels before 5.0/5.6, or for ABI testing).
-    Write,
-}
+pub use crate::raw::fallback::CallPath;
 
 /// What is needed to open a device: normally built by [`Context::open`] from discovery.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,12 +102,6 @@ impl OpenOptions {
     }
 }
 
-// Bits of `Context::missing`: interfaces the kernel answered "unknown" to, so later
-// calls go straight to the fallback.
-const NO_IOCTL_QUERY_PORT: u8 = 1 << 0;
-const NO_INVOKE_WRITE: u8 = 1 << 1;
-const NO_EX_QUERY_DEVICE: u8 = 1 << 2;
-
 /// An open device with its kernel context (`struct ibv_context` without the provider).
 ///
 /// `Context` is `Send + Sync`: every query is a single system call on the shared file
@@ -129,26 +109,19 @@ const NO_EX_QUERY_DEVICE: u8 = 1 << 2;
 #[derive(Debug)]
 #[doc(alias = "ibv_context")]
 pub struct Context {
-    fd: OwnedFd,
+    file: VerbsFile,
     name: String,
     path: PathBuf,
-    driver_id: u32,
     port_count: u8,
     num_comp_vectors: u32,
     core_support: u64,
     fw_text: FwVersion,
     fw_cache: std::sync::OnceLock<(u64, FwVersion)>,
-    missing: AtomicU8,
     /// The async event fd that the `write()` GET_CONTEXT creates; kept for the event
     /// stream, closed with the context.
     write_async_fd: Mutex<Option<OwnedFd>>,
     get_context_path: CallPath,
     sysfs_root: PathBuf,
-}
-
-fn is_unknown_method(e: Errno) -> bool {
-    // ENOTTY: no RDMA_VERBS_IOCTL at all; EPROTONOSUPPORT: no such object or method.
-    e == Errno::NOTTY || e == Errno::PROTONOSUPPORT
 }
 
 const PERMISSION_HINT: &str = "the uverbs device node is not accessible to this user; \
@@ -176,21 +149,20 @@ impl Context {
 
     fn open_impl(t: &OpenTarget, opts: &OpenOptions) -> Result<Context> {
         let fd = open_node(&t.name, &t.path, t.dev)?;
-        let driver_id = match t.driver_id {
-            Some(id) => id,
-            None => probe_driver_id(fd.as_fd(), &t.name, t.driver_id_guess)?,
-        };
+        let mut file = VerbsFile::new(fd, t.driver_id.unwrap_or(RDMA_DRIVER_UNKNOWN));
+        if t.driver_id.is_none() {
+            let id = probe_driver_id(&file, &t.name, t.driver_id_guess)?;
+            file.set_driver_id(id);
+        }
         let mut ctx = Context {
-            fd,
+            file,
             name: t.name.clone(),
             path: t.path.clone(),
-            driver_id,
             port_count: 0,
             num_comp_vectors: 0,
             core_support: 0,
             fw_text: FwVersion::new(&t.fw_text),
             fw_cache: std::sync::OnceLock::new(),
-            missing: AtomicU8::new(0),
             write_async_fd: Mutex::new(None),
             get_context_path: CallPath::Auto,
             sysfs_root: t.sysfs_root.clone(),
@@ -204,61 +176,63 @@ impl Context {
     }
 
     fn get_context(&mut self, path: CallPath) -> Result<()> {
-        let op = || Op::new("GET_CONTEXT", &self.name);
-        let udata_in = driver::get_context_udata_in(self.driver_id);
+        let udata_in = driver::get_context_udata_in(self.file.driver_id());
         let mut udata_out = [0u8; driver::UHW_OUT_LEN];
-        if path != CallPath::Write {
+        let file = &self.file;
+        let mut ioctl = || {
             let mut ncv = 0u32;
             let mut core = 0u64;
             let mut call = method::GetContext::new(
-                self.driver_id,
+                file.driver_id(),
                 &mut ncv,
                 &mut core,
-                udata_in.as_bytes(),
+                &udata_in,
                 &mut udata_out,
             );
-            match sys::verbs_ioctl(self.fd.as_fd(), &mut call.buf) {
-                Ok(()) => {
-                    self.num_comp_vectors = ncv;
-                    self.core_support = core;
-                    self.get_context_path = CallPath::Ioctl;
-                    return Ok(());
-                }
-                Err(e) if path == CallPath::Auto && is_unknown_method(e) => {}
-                Err(e) => return Err(Error::from_errno(op(), e)),
-            }
-        }
-        // write(): ib_uverbs_cmd_hdr + ib_uverbs_get_context + driver data; the response
-        // is ib_uverbs_get_context_resp + the driver's output.
-        let mut resp = [0u8; 8 + driver::UHW_OUT_LEN];
-        // async_fd starts as -1: a "successful" write() that filled nothing (a file that
-        // is not a uverbs node) must not make us adopt fd 0.
-        resp[..4].copy_from_slice(&(-1i32).to_ne_bytes());
-        sys::write_cmd(
-            self.fd.as_fd(),
-            IB_USER_VERBS_CMD_GET_CONTEXT,
-            udata_in.as_bytes(),
-            &mut resp,
+            file.call(&mut call.req)?;
+            Ok((CallPath::Ioctl, ncv, core, None))
+        };
+        let mut write = || {
+            let mut out = [0u8; driver::UHW_OUT_LEN];
+            let (r, async_fd) = file.get_context_write(&udata_in, &mut out)?;
+            Ok((CallPath::Write, r.num_comp_vectors, 0, Some(async_fd)))
+        };
+        let (via, ncv, core, async_fd) = first_supported(
+            file.caps(),
+            path,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::GetContextIoctl),
+                    unknown: no_ioctl_method,
+                    run: &mut ioctl,
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut write,
+                },
+            ],
         )
-        .map_err(|e| Error::from_errno(op(), e))?;
-        let (r, _) =
-            zerocopy::FromBytes::read_from_prefix(&resp[..]).map_err(|_| Error::Protocol {
-                op: op(),
-                detail: "short GET_CONTEXT response".into(),
-            })?;
-        let r: ib_uverbs_get_context_resp = r;
-        if r.async_fd as i32 == -1 {
-            return Err(Error::Protocol {
-                op: op(),
-                detail: "the write() GET_CONTEXT answered without a response".into(),
-            });
-        }
-        self.num_comp_vectors = r.num_comp_vectors;
+        .map_err(|e: Errno| {
+            let op = Op::new("GET_CONTEXT", &self.name);
+            if e == Errno::IO && path != CallPath::Ioctl {
+                Error::Protocol {
+                    op,
+                    detail: "the write() GET_CONTEXT answered without a response".into(),
+                }
+            } else {
+                Error::from_errno(op, e)
+            }
+        })?;
+        self.num_comp_vectors = ncv;
+        self.core_support = core;
+        self.get_context_path = via;
         *self
             .write_async_fd
             .lock()
-            .unwrap_or_else(|p| p.into_inner()) = sys::take_new_fd(i64::from(r.async_fd as i32));
-        self.get_context_path = CallPath::Write;
+            .unwrap_or_else(|p| p.into_inner()) = async_fd;
         Ok(())
     }
 
@@ -279,7 +253,7 @@ impl Context {
 
     /// The device's `rdma_driver_id` (`RDMA_DRIVER_*`).
     pub fn driver_id(&self) -> u32 {
-        self.driver_id
+        self.file.driver_id()
     }
 
     /// Number of physical ports.
@@ -302,13 +276,15 @@ impl Context {
         self.get_context_path
     }
 
-    /// The file descriptor of the uverbs device.
-    pub fn as_fd(&self) -> BorrowedFd<'_> {
-        self.fd.as_fd()
+    /// The raw kernel interface of this context: the typed requests of
+    /// [`raw::method`](crate::raw::method) run safely through it, hand-built ones only
+    /// through its `unsafe` entry points. For ABI testing and methods this crate does
+    /// not wrap.
+    pub fn raw(&self) -> &VerbsFile {
+        &self.file
     }
 
     /// Takes the async event fd created by a `write()` GET_CONTEXT, if any.
-    #[allow(dead_code)] // for the event stream
     pub(crate) fn take_write_async_fd(&self) -> Option<OwnedFd> {
         self.write_async_fd
             .lock()
@@ -316,37 +292,11 @@ impl Context {
             .take()
     }
 
-    /// Issues one `RDMA_VERBS_IOCTL` built with [`crate::raw::method`] or [`IoctlBuf`] on the
-    /// device fd, and returns the kernel's errno as is. For ABI testing and methods this
-    /// crate does not wrap; the typed queries are built on it.
-    pub fn ioctl<const N: usize>(
-        &self,
-        buf: &mut IoctlBuf<'_, N>,
-    ) -> core::result::Result<(), Errno> {
-        sys::verbs_ioctl(self.fd.as_fd(), buf)
-    }
-
-    /// Issues one legacy `write()` command: `command` (`IB_USER_VERBS_CMD_*`), the
-    /// response pointer (to `resp`, whose length sets `out_words`), then `rest` (the
-    /// command struct after its `response` field, and driver data). For ABI testing.
-    pub fn write_command(
-        &self,
-        command: u32,
-        rest: &[u8],
-        resp: &mut [u8],
-    ) -> core::result::Result<(), Errno> {
-        sys::write_cmd(self.fd.as_fd(), command, rest, resp)
-    }
-
-    fn missing(&self, bit: u8) -> bool {
-        self.missing.load(Ordering::Relaxed) & bit != 0
-    }
-
-    fn set_missing(&self, bit: u8) {
-        self.missing.fetch_or(bit, Ordering::Relaxed);
-    }
-
     /// Checks a port number against the device's port count, before any system call.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`] for 0 or a number past the last port.
     pub fn check_port(&self, what: &'static str, port: u32) -> Result<u8> {
         if port == 0 || port > u32::from(self.port_count) {
             return Err(Error::NoSuchPort {
@@ -357,56 +307,82 @@ impl Context {
         Ok(port as u8)
     }
 
-    /// QUERY_COMP... `QUERY_CONTEXT` (since Linux 5.9): the number of completion vectors
-    /// and the core support flags, asked again.
+    /// `QUERY_CONTEXT` (since Linux 5.9): the number of completion vectors and the core
+    /// support flags, asked again.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotSupported`] on kernels without the method; else the kernel's errno.
     pub fn query_context(&self) -> Result<(u32, u64)> {
         let mut ncv = 0u32;
         let mut core = 0u64;
-        let mut buf = method::query_context(self.driver_id, &mut ncv, &mut core);
-        self.ioctl(&mut buf)
+        let mut req = method::query_context(self.driver_id(), &mut ncv, &mut core);
+        self.file
+            .call(&mut req)
             .map_err(|e| Error::from_errno(Op::new("QUERY_CONTEXT", &self.name), e))?;
         Ok((ncv, core))
     }
 
     /// The attributes of port `port` (from 1), by the QUERY_PORT ioctl, falling back to
     /// the `write()` command on kernels without it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`] before any system call; else the kernel's errno, classified
+    /// ([`Error::DeviceGone`] for `ENODEV`/`EIO`).
     #[doc(alias = "ibv_query_port")]
     pub fn query_port(&self, port: u32) -> Result<PortAttr> {
         self.query_port_via(port, CallPath::Auto)
     }
 
     /// [`Context::query_port`] through the chosen interface.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::query_port`]; with [`CallPath::Ioctl`] on a kernel without the
+    /// method, [`Error::NotSupported`].
     pub fn query_port_via(&self, port: u32, path: CallPath) -> Result<PortAttr> {
         let p = self.check_port("QUERY_PORT", port)?;
-        let op = || Op::port("QUERY_PORT", &self.name, port);
-        let mut resp = ib_uverbs_query_port_resp_ex::default();
-        if path == CallPath::Ioctl || (path == CallPath::Auto && !self.missing(NO_IOCTL_QUERY_PORT))
-        {
-            let mut buf = method::query_port(self.driver_id, p, &mut resp);
-            match self.ioctl(&mut buf) {
-                Ok(()) => return Ok(PortAttr::from_resp(&resp)),
-                Err(e) if path == CallPath::Auto && is_unknown_method(e) => {
-                    self.set_missing(NO_IOCTL_QUERY_PORT)
-                }
-                Err(e) => return Err(Error::from_errno(op(), e)),
-            }
-        }
-        // write(): ib_uverbs_query_port after the response pointer is port_num + 7 bytes.
-        let mut rest = [0u8; 8];
-        rest[0] = p;
-        let mut legacy = ib_uverbs_query_port_resp::default();
-        sys::write_cmd(
-            self.fd.as_fd(),
-            IB_USER_VERBS_CMD_QUERY_PORT,
-            &rest,
-            legacy.as_mut_bytes(),
+        let file = &self.file;
+        let mut ioctl = || {
+            let mut resp = ib_uverbs_query_port_resp_ex::default();
+            file.call(&mut method::query_port(file.driver_id(), p, &mut resp))?;
+            Ok(PortAttr::from_resp(&resp))
+        };
+        let mut write = || {
+            let mut legacy = ib_uverbs_query_port_resp::default();
+            file.write(&mut method::write_query_port(p, &mut legacy))?;
+            Ok(PortAttr::from_resp_bytes(zerocopy::IntoBytes::as_bytes(
+                &legacy,
+            )))
+        };
+        first_supported(
+            file.caps(),
+            path,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::QueryPortIoctl),
+                    unknown: no_ioctl_method,
+                    run: &mut ioctl,
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut write,
+                },
+            ],
         )
-        .map_err(|e| Error::from_errno(op(), e))?;
-        Ok(PortAttr::from_resp_bytes(legacy.as_bytes()))
+        .map_err(|e: Errno| Error::from_errno(Op::port("QUERY_PORT", &self.name, port), e))
     }
 
     /// The attributes of the device: extended QUERY_DEVICE through INVOKE_WRITE,
     /// falling back to the plain one, then to the `write()` commands.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, classified.
     #[doc(alias = "ibv_query_device")]
     #[doc(alias = "ibv_query_device_ex")]
     pub fn query_device(&self) -> Result<DeviceAttr> {
@@ -414,67 +390,74 @@ impl Context {
     }
 
     /// [`Context::query_device`] through the chosen interface.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::query_device`].
     pub fn query_device_via(&self, path: CallPath) -> Result<DeviceAttr> {
-        let op = || Op::new("QUERY_DEVICE", &self.name);
-        let mut resp = ib_uverbs_ex_query_device_resp::default();
+        let file = &self.file;
+        let id = file.driver_id();
         let cmd = ib_uverbs_ex_query_device::default();
-        let use_ioctl =
-            path == CallPath::Ioctl || (path == CallPath::Auto && !self.missing(NO_INVOKE_WRITE));
-        if use_ioctl {
-            if !self.missing(NO_EX_QUERY_DEVICE) {
-                let mut buf = method::invoke_write(
-                    self.driver_id,
-                    IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
-                    cmd.as_bytes(),
-                    resp.as_mut_bytes(),
-                );
-                match self.ioctl(&mut buf) {
-                    Ok(()) => return Ok(self.device_attr_ex(&mut resp)),
-                    Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS => {
-                        self.set_missing(NO_EX_QUERY_DEVICE)
-                    }
-                    Err(e) if path == CallPath::Auto && is_unknown_method(e) => {
-                        self.set_missing(NO_INVOKE_WRITE)
-                    }
-                    Err(e) => return Err(Error::from_errno(op(), e)),
-                }
-            }
-            if !self.missing(NO_INVOKE_WRITE) {
-                let req = ib_uverbs_query_device::default();
-                let mut buf = method::invoke_write(
-                    self.driver_id,
-                    IB_USER_VERBS_CMD_QUERY_DEVICE,
-                    req.as_bytes(),
-                    resp.base.as_mut_bytes(),
-                );
-                match self.ioctl(&mut buf) {
-                    Ok(()) => return Ok(self.device_attr_legacy(&resp.base)),
-                    Err(e) if path == CallPath::Auto && is_unknown_method(e) => {
-                        self.set_missing(NO_INVOKE_WRITE)
-                    }
-                    Err(e) => return Err(Error::from_errno(op(), e)),
-                }
-            }
+        // An extended command the kernel or driver lacks: EOPNOTSUPP or ENOSYS (and
+        // EINVAL from write() on kernels that do not know the ex command at all).
+        fn no_ex(e: Errno) -> bool {
+            e == Errno::OPNOTSUPP || e == Errno::NOSYS || no_ioctl_method(e)
         }
-        // write(): the extended command first, then the plain one.
-        match sys::write_ex_cmd(
-            self.fd.as_fd(),
-            IB_USER_VERBS_EX_CMD_QUERY_DEVICE,
-            cmd.as_bytes(),
-            resp.as_mut_bytes(),
-        ) {
-            Ok(()) => return Ok(self.device_attr_ex(&mut resp)),
-            Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS || e == Errno::INVAL => {}
-            Err(e) => return Err(Error::from_errno(op(), e)),
+        fn no_ex_write(e: Errno) -> bool {
+            e == Errno::OPNOTSUPP || e == Errno::NOSYS || e == Errno::INVAL
         }
-        sys::write_cmd(
-            self.fd.as_fd(),
-            IB_USER_VERBS_CMD_QUERY_DEVICE,
-            &[],
-            resp.base.as_mut_bytes(),
+        let mut ex_ioctl = || {
+            let mut resp = ib_uverbs_ex_query_device_resp::default();
+            file.call(&mut method::query_device_ex(id, &cmd, &mut resp))?;
+            Ok(self.device_attr_ex(&mut resp))
+        };
+        let mut plain_ioctl = || {
+            let mut resp = ib_uverbs_query_device_resp::default();
+            let req = ib_uverbs_query_device::default();
+            file.call(&mut method::query_device(id, &req, &mut resp))?;
+            Ok(self.device_attr_legacy(&resp))
+        };
+        let mut ex_write = || {
+            let mut resp = ib_uverbs_ex_query_device_resp::default();
+            file.write(&mut method::write_query_device_ex(&cmd, &mut resp))?;
+            Ok(self.device_attr_ex(&mut resp))
+        };
+        let mut plain_write = || {
+            let mut resp = ib_uverbs_query_device_resp::default();
+            file.write(&mut method::write_query_device(&mut resp))?;
+            Ok(self.device_attr_legacy(&resp))
+        };
+        first_supported(
+            file.caps(),
+            path,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::QueryDeviceEx),
+                    unknown: no_ex,
+                    run: &mut ex_ioctl,
+                },
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::InvokeWrite),
+                    unknown: no_ioctl_method,
+                    run: &mut plain_ioctl,
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: no_ex_write,
+                    run: &mut ex_write,
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut plain_write,
+                },
+            ],
         )
-        .map_err(|e| Error::from_errno(op(), e))?;
-        Ok(self.device_attr_legacy(&resp.base))
+        .map_err(|e: Errno| Error::from_errno(Op::new("QUERY_DEVICE", &self.name), e))
     }
 
     /// The firmware version for the kernel's raw number, formatted once per context as
@@ -483,13 +466,13 @@ impl Context {
         let (cached_raw, fw) = self.fw_cache.get_or_init(|| {
             (
                 raw,
-                driver::format_fw_ver(self.driver_id, raw, self.fw_text.as_str()),
+                driver::format_fw_ver(self.driver_id(), raw, self.fw_text.as_str()),
             )
         });
         if *cached_raw == raw {
             *fw
         } else {
-            driver::format_fw_ver(self.driver_id, raw, self.fw_text.as_str())
+            driver::format_fw_ver(self.driver_id(), raw, self.fw_text.as_str())
         }
     }
 
@@ -501,7 +484,7 @@ impl Context {
             core::mem::size_of::<ib_uverbs_query_device_resp>() + 8,
             core::mem::size_of::<ib_uverbs_ex_query_device_resp>(),
         );
-        r.as_mut_bytes()[filled..].fill(0);
+        zerocopy::IntoBytes::as_mut_bytes(r)[filled..].fill(0);
         DeviceAttr::from_ex(r, fw)
     }
 
@@ -560,16 +543,15 @@ fn open_node(name: &str, path: &FsPath, dev: Option<(u32, u32)>) -> Result<Owned
 /// Finds the device's driver id with rdma-core's harmless INVOKE_WRITE probe: the kernel
 /// checks the header's driver id first (EINVAL when wrong) and then answers ENOSPC.
 /// The guess is tried first, then every known id.
-fn probe_driver_id(fd: BorrowedFd<'_>, name: &str, guess: Option<u32>) -> Result<u32> {
+fn probe_driver_id(file: &VerbsFile, name: &str, guess: Option<u32>) -> Result<u32> {
     let op = || Op::new("driver id probe", name);
     let candidates = guess.into_iter().chain(0..=RDMA_DRIVER_IONIC);
     for id in candidates {
-        let mut buf = method::invoke_write_probe(id);
-        match sys::verbs_ioctl(fd, &mut buf) {
+        match file.call(&mut method::invoke_write_probe(id)) {
             Err(Errno::NOSPC) | Ok(()) => return Ok(id),
             Err(Errno::INVAL) => continue,
             // No ioctl interface at all: the write() path needs no driver id.
-            Err(e) if is_unknown_method(e) => return Ok(guess.unwrap_or(RDMA_DRIVER_UNKNOWN)),
+            Err(e) if no_ioctl_method(e) => return Ok(guess.unwrap_or(RDMA_DRIVER_UNKNOWN)),
             Err(e) => return Err(Error::from_errno(op(), e)),
         }
     }

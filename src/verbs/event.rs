@@ -25,7 +25,7 @@
 //! cannot: on rxe and siw (6.1 and 6.12) `rdma link delete` waits until every context
 //! and event file of the device is closed, queries keep answering meanwhile, and no
 //! event is queued; deleting the netdev under an rxe device makes QUERY_PORT fail with
-//! `ENODEV` ([`Error::DeviceGone`](crate::Error::DeviceGone)) and queues GID_CHANGE only. [`EventStream::read`] returns that
+//! `ENODEV` ([`Error::DeviceGone`]) and queues GID_CHANGE only. [`EventStream::read`] returns that
 //! event, and from then on `Ok(None)` without another system call. A read that the kernel
 //! answers with `EIO` (its queue was closed) or with 0 bytes also ends the stream; both
 //! are reported the same way, as the end (`Ok(None)` / [`Next::End`]), never as an error.
@@ -48,8 +48,6 @@ use zerocopy::FromBytes;
 
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_async_event_desc;
-use crate::raw::method;
-use crate::raw::sys;
 use crate::verbs::context::{CallPath, Context};
 use crate::verbs::types::EventType;
 
@@ -343,16 +341,12 @@ impl Context {
                 });
             }
         }
-        let op = || Op::new("ASYNC_EVENT_ALLOC", self.name());
-        let (mut buf, slot) = method::async_event_alloc(self.driver_id());
-        self.ioctl(&mut buf)
-            .map_err(|e| Error::from_errno(op(), e))?;
-        let fd = sys::take_new_fd(buf.data(slot) as i64).ok_or_else(|| Error::Protocol {
-            op: op(),
-            detail: format!(
-                "the kernel returned no file descriptor ({})",
-                buf.data(slot)
-            ),
+        let fd = self.raw().alloc_async_event_fd().map_err(|e| match e {
+            Errno::IO => Error::Protocol {
+                op: Op::new("ASYNC_EVENT_ALLOC", self.name()),
+                detail: "the kernel returned no file descriptor".into(),
+            },
+            e => Error::from_errno(Op::new("ASYNC_EVENT_ALLOC", self.name()), e),
         })?;
         EventStream::from_fd(fd, self.name(), EventSource::Ioctl)
     }

@@ -11,6 +11,7 @@ use zerocopy::IntoBytes;
 
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_gid_entry;
+use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, CallPath, Interface, Via};
 use crate::raw::method;
 use crate::verbs::context::Context;
 use crate::verbs::types::GidType;
@@ -124,41 +125,91 @@ impl Context {
     }
 
     fn gid_table_into(&self, raw: &mut [ib_uverbs_gid_entry]) -> Result<Vec<GidEntry>> {
-        let mut n = 0u64;
-        let mut buf = method::query_gid_table(self.driver_id(), raw, &mut n);
-        match self.ioctl(&mut buf) {
-            Ok(()) => {
-                let n = usize::try_from(n).unwrap_or(usize::MAX).min(raw.len());
-                Ok(raw[..n].iter().map(GidEntry::from_raw).collect())
+        let file = self.raw();
+        let mut ioctl = || {
+            let mut n = 0u64;
+            file.call(&mut method::query_gid_table(file.driver_id(), raw, &mut n))
+                .map_err(|e| Error::from_errno(Op::new("QUERY_GID_TABLE", self.name()), e))?;
+            let n = usize::try_from(n).unwrap_or(usize::MAX).min(raw.len());
+            Ok(raw[..n].iter().map(GidEntry::from_raw).collect())
+        };
+        let mut sysfs = || {
+            let mut all = Vec::new();
+            for port in 1..=u32::from(self.port_count()) {
+                all.extend(self.sysfs_gids(port)?);
             }
-            Err(e) if e == rustix::io::Errno::PROTONOSUPPORT || e == rustix::io::Errno::NOTTY => {
-                let mut all = Vec::new();
-                for port in 1..=u32::from(self.port_count()) {
-                    all.extend(self.sysfs_gids(port)?);
-                }
-                Ok(all)
-            }
-            Err(e) => Err(Error::from_errno(
-                Op::new("QUERY_GID_TABLE", self.name()),
-                e,
-            )),
-        }
+            Ok(all)
+        };
+        first_supported(
+            file.caps(),
+            CallPath::Auto,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::GidTableIoctl),
+                    unknown: no_ioctl_method,
+                    run: &mut ioctl,
+                },
+                Attempt {
+                    via: Via::Other,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut sysfs,
+                },
+            ],
+        )
     }
 
-    /// One GID table entry by QUERY_GID_ENTRY; `Ok(None)` for an empty slot.
+    /// One GID table entry by QUERY_GID_ENTRY (sysfs on kernels before 5.10);
+    /// `Ok(None)` for an empty slot.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`] before any system call; else the kernel's errno (an index
+    /// past the table is `EINVAL`).
     #[doc(alias = "ibv_query_gid_ex")]
     pub fn query_gid(&self, port: u32, index: u32) -> Result<Option<GidEntry>> {
         self.check_port("QUERY_GID_ENTRY", port)?;
-        let mut raw = ib_uverbs_gid_entry::default();
-        let mut buf = method::query_gid_entry(self.driver_id(), port, index, &mut raw);
-        match self.ioctl(&mut buf) {
-            Ok(()) => Ok(Some(GidEntry::from_raw(&raw))),
-            Err(rustix::io::Errno::NODATA) => Ok(None),
-            Err(e) => Err(Error::from_errno(
-                Op::port("QUERY_GID_ENTRY", self.name(), port),
-                e,
-            )),
-        }
+        let file = self.raw();
+        let op = || Op::port("QUERY_GID_ENTRY", self.name(), port);
+        let mut ioctl = || {
+            let mut raw = ib_uverbs_gid_entry::default();
+            match file.call(&mut method::query_gid_entry(
+                file.driver_id(),
+                port,
+                index,
+                &mut raw,
+            )) {
+                Ok(()) => Ok(Some(GidEntry::from_raw(&raw))),
+                // An empty slot (rdma-core reads it as the zero GID).
+                Err(rustix::io::Errno::NODATA) => Ok(None),
+                Err(e) => Err(Error::from_errno(op(), e)),
+            }
+        };
+        let mut sysfs = || {
+            Ok(self
+                .sysfs_gids(port)?
+                .into_iter()
+                .find(|e| e.index == index))
+        };
+        first_supported(
+            file.caps(),
+            CallPath::Auto,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::GidEntryIoctl),
+                    unknown: no_ioctl_method,
+                    run: &mut ioctl,
+                },
+                Attempt {
+                    via: Via::Other,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut sysfs,
+                },
+            ],
+        )
     }
 
     /// The GIDs of a port read from sysfs (`/sys/class/infiniband/DEV/ports/N/gids`).

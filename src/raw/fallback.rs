@@ -1,0 +1,332 @@
+//! One ioctl → `write()` fallback for every method, driven by what the kernel has
+//! answered so far.
+//!
+//! Most verbs reach the kernel by more than one interface: the ioctl method where the
+//! kernel has it, else the legacy `write()` command (or sysfs, for the GID table). A
+//! kernel without an interface says so with a known errno (`ENOTTY`: no
+//! `RDMA_VERBS_IOCTL` at all; `EPROTONOSUPPORT`: no such object or method; `EOPNOTSUPP`
+//! for an extended command it lacks). [`Caps`] remembers those answers per file, so a
+//! later call goes straight to the interface that works, and `first_supported` (crate-private) tries a
+//! method's attempts in order under the caller's [`CallPath`]. This is the role of
+//! rdma-core's `execute_ioctl_fallback()`.
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use rustix::io::Errno;
+
+/// Which kernel interface a call uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum CallPath {
+    /// The ioctl method where the kernel has it, else the legacy `write()` command
+    /// (what rdma-core does).
+    #[default]
+    Auto,
+    /// Only the ioctl method (`RDMA_VERBS_IOCTL`).
+    Ioctl,
+    /// Only the legacy `write()` command (kernels before 5.0/5.6, or for ABI testing).
+    Write,
+}
+
+/// A kernel interface that a kernel may lack; each is one bit of [`Caps`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[repr(u32)]
+pub enum Interface {
+    /// The GET_CONTEXT ioctl method (Linux 5.6).
+    GetContextIoctl = 1 << 0,
+    /// The QUERY_PORT ioctl method (Linux 5.0).
+    QueryPortIoctl = 1 << 1,
+    /// The INVOKE_WRITE ioctl method (Linux 5.0): `write()` commands by ioctl.
+    InvokeWrite = 1 << 2,
+    /// The extended QUERY_DEVICE command (Linux 4.5; some drivers lack it).
+    QueryDeviceEx = 1 << 3,
+    /// The QUERY_GID_TABLE ioctl method (Linux 5.10).
+    GidTableIoctl = 1 << 4,
+    /// The QUERY_GID_ENTRY ioctl method (Linux 5.10).
+    GidEntryIoctl = 1 << 5,
+    /// The ASYNC_EVENT_ALLOC ioctl method (Linux 5.6).
+    AsyncEventAlloc = 1 << 6,
+    /// The QUERY_CONTEXT ioctl method (Linux 5.9).
+    QueryContext = 1 << 7,
+}
+
+impl Interface {
+    /// Every interface, in bit order.
+    pub const ALL: [Interface; 8] = [
+        Interface::GetContextIoctl,
+        Interface::QueryPortIoctl,
+        Interface::InvokeWrite,
+        Interface::QueryDeviceEx,
+        Interface::GidTableIoctl,
+        Interface::GidEntryIoctl,
+        Interface::AsyncEventAlloc,
+        Interface::QueryContext,
+    ];
+}
+
+/// The interfaces a kernel has answered "unknown" to, on one file: probed as calls are
+/// made, never guessed. One relaxed atomic load per call.
+#[derive(Debug, Default)]
+pub struct Caps(AtomicU32);
+
+impl Caps {
+    /// True when the kernel said it lacks `i`.
+    pub fn is_missing(&self, i: Interface) -> bool {
+        self.0.load(Ordering::Relaxed) & i as u32 != 0
+    }
+
+    /// Records that the kernel lacks `i`.
+    pub(crate) fn set_missing(&self, i: Interface) {
+        self.0.fetch_or(i as u32, Ordering::Relaxed);
+    }
+
+    /// The interfaces found missing so far.
+    pub fn missing(&self) -> impl Iterator<Item = Interface> + '_ {
+        Interface::ALL.into_iter().filter(|i| self.is_missing(*i))
+    }
+}
+
+/// How an attempt reaches the kernel, for [`CallPath`] to allow or forbid it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// An ioctl method (INVOKE_WRITE included).
+    Ioctl,
+    /// A legacy `write()` command.
+    Write,
+    /// Not the kernel's verbs interface at all (sysfs): allowed only under
+    /// [`CallPath::Auto`].
+    Other,
+}
+
+impl Via {
+    fn allowed(self, path: CallPath) -> bool {
+        matches!(
+            (self, path),
+            (_, CallPath::Auto) | (Via::Ioctl, CallPath::Ioctl) | (Via::Write, CallPath::Write)
+        )
+    }
+}
+
+/// An answer that may carry the kernel's errno.
+pub(crate) trait KernelAnswer {
+    fn errno(&self) -> Option<Errno>;
+}
+
+impl KernelAnswer for Errno {
+    fn errno(&self) -> Option<Errno> {
+        Some(*self)
+    }
+}
+
+impl KernelAnswer for crate::error::Error {
+    fn errno(&self) -> Option<Errno> {
+        crate::error::Error::errno(self)
+    }
+}
+
+/// `ENOTTY` (no verbs ioctl) or `EPROTONOSUPPORT` (no such object or method): the answer
+/// of a kernel without an ioctl method.
+pub(crate) fn no_ioctl_method(e: Errno) -> bool {
+    e == Errno::NOTTY || e == Errno::PROTONOSUPPORT
+}
+
+/// One way to issue a call.
+pub(crate) struct Attempt<'f, T, E> {
+    /// How it reaches the kernel.
+    pub via: Via,
+    /// The interface it needs: skipped when the kernel is known to lack it (and a later
+    /// attempt is allowed), marked missing when the kernel answers [`Self::unknown`].
+    pub needs: Option<Interface>,
+    /// Which errnos mean "the kernel has no such interface".
+    pub unknown: fn(Errno) -> bool,
+    /// The call.
+    pub run: &'f mut dyn FnMut() -> Result<T, E>,
+}
+
+/// Runs the first of `attempts` that `path` allows and the kernel supports, and returns
+/// its answer.
+///
+/// - An attempt that `path` forbids is skipped.
+/// - Under [`CallPath::Auto`], an attempt whose interface [`Caps`] knows to be missing
+///   is skipped when a later attempt is allowed.
+/// - An answer the attempt calls "unknown" moves on to the next allowed attempt (and,
+///   under `Auto`, marks the interface missing); the last one's answer is returned as
+///   it is. Any other answer, success or error, is returned at once.
+///
+/// If `path` allows no attempt at all, the last one runs anyway, so that the caller
+/// gets the kernel's own answer rather than an invented one.
+pub(crate) fn first_supported<T, E: KernelAnswer, const N: usize>(
+    caps: &Caps,
+    path: CallPath,
+    attempts: &mut [Attempt<'_, T, E>; N],
+) -> Result<T, E> {
+    const { assert!(N > 0, "first_supported needs at least one attempt") };
+    let allowed = |a: &Attempt<'_, T, E>| a.via.allowed(path);
+    let last_allowed = attempts.iter().rposition(allowed).unwrap_or(N - 1);
+    let mut last_err: Option<E> = None;
+    for (i, a) in attempts.iter_mut().enumerate() {
+        if i != last_allowed && !allowed(a) {
+            continue;
+        }
+        if i < last_allowed && path == CallPath::Auto && a.needs.is_some_and(|n| caps.is_missing(n))
+        {
+            continue;
+        }
+        match (a.run)() {
+            Ok(v) => return Ok(v),
+            Err(e) if i < last_allowed && e.errno().is_some_and(a.unknown) => {
+                if let (CallPath::Auto, Some(n)) = (path, a.needs) {
+                    caps.set_missing(n);
+                }
+                last_err = Some(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    // The attempt at `last_allowed` is never skipped and always returns; N > 0 makes
+    // sure there is one.
+    match last_err {
+        Some(e) => Err(e),
+        None => unreachable!("the last allowed attempt returns"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::Cell;
+
+    #[test]
+    fn falls_back_once_then_remembers() {
+        let caps = Caps::default();
+        let ioctl_calls = Cell::new(0);
+        let write_calls = Cell::new(0);
+        for round in 0..3 {
+            let mut ioctl = || {
+                ioctl_calls.set(ioctl_calls.get() + 1);
+                Err::<u32, Errno>(Errno::PROTONOSUPPORT)
+            };
+            let mut write = || {
+                write_calls.set(write_calls.get() + 1);
+                Ok::<u32, Errno>(7)
+            };
+            let r = first_supported(
+                &caps,
+                CallPath::Auto,
+                &mut [
+                    Attempt {
+                        via: Via::Ioctl,
+                        needs: Some(Interface::QueryPortIoctl),
+                        unknown: no_ioctl_method,
+                        run: &mut ioctl,
+                    },
+                    Attempt {
+                        via: Via::Write,
+                        needs: None,
+                        unknown: |_| false,
+                        run: &mut write,
+                    },
+                ],
+            );
+            assert_eq!(r, Ok(7), "round {round}");
+        }
+        // The ioctl was asked once; the write() every time.
+        assert_eq!((ioctl_calls.get(), write_calls.get()), (1, 3));
+        assert!(caps.is_missing(Interface::QueryPortIoctl));
+        assert_eq!(
+            caps.missing().collect::<Vec<_>>(),
+            [Interface::QueryPortIoctl]
+        );
+    }
+
+    #[test]
+    fn forced_paths_and_real_errors() {
+        let caps = Caps::default();
+        let mut ioctl = || Err::<u32, Errno>(Errno::PROTONOSUPPORT);
+        let mut write = || Ok::<u32, Errno>(1);
+        // Forced ioctl: the unknown answer is returned as is, nothing is marked.
+        let r = first_supported(
+            &caps,
+            CallPath::Ioctl,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::QueryPortIoctl),
+                    unknown: no_ioctl_method,
+                    run: &mut ioctl,
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut write,
+                },
+            ],
+        );
+        assert_eq!(r, Err(Errno::PROTONOSUPPORT));
+        assert!(!caps.is_missing(Interface::QueryPortIoctl));
+        // A real error (EINVAL) is not a reason to fall back.
+        let mut bad = || Err::<u32, Errno>(Errno::INVAL);
+        let mut never = || -> Result<u32, Errno> { panic!("must not run") };
+        let r = first_supported(
+            &caps,
+            CallPath::Auto,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::QueryPortIoctl),
+                    unknown: no_ioctl_method,
+                    run: &mut bad,
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut never,
+                },
+            ],
+        );
+        assert_eq!(r, Err(Errno::INVAL));
+        // Forced write() skips the ioctl; sysfs (Other) only runs under Auto.
+        let mut sysfs = || -> Result<u32, Errno> { panic!("must not run") };
+        let mut write = || Ok::<u32, Errno>(2);
+        let r = first_supported(
+            &caps,
+            CallPath::Write,
+            &mut [
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut write,
+                },
+                Attempt {
+                    via: Via::Other,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut sysfs,
+                },
+            ],
+        );
+        assert_eq!(r, Ok(2));
+    }
+
+    #[test]
+    fn the_last_attempt_runs_even_when_known_missing() {
+        let caps = Caps::default();
+        caps.set_missing(Interface::GidEntryIoctl);
+        let mut ioctl = || Err::<u32, Errno>(Errno::NOTTY);
+        let r = first_supported(
+            &caps,
+            CallPath::Auto,
+            &mut [Attempt {
+                via: Via::Ioctl,
+                needs: Some(Interface::GidEntryIoctl),
+                unknown: no_ioctl_method,
+                run: &mut ioctl,
+            }],
+        );
+        assert_eq!(r, Err(Errno::NOTTY));
+    }
+}

@@ -1,0 +1,273 @@
+//! [`VerbsFile`]: an open `/dev/infiniband/uverbsN`, the one handle through which every
+//! request reaches the kernel.
+//!
+//! Requests made by the builders of [`method`](super::method) run safely
+//! ([`VerbsFile::call`], [`VerbsFile::write`]). Requests a caller assembles by hand run
+//! only through the `unsafe` [`VerbsFile::ioctl`] and [`VerbsFile::write_command`]: the
+//! kernel decides from an attribute's id, not from how it was built, whether it writes
+//! through it, so the caller must prove what the kernel will write where.
+#![allow(unsafe_code)]
+
+use std::os::fd::{AsFd, OwnedFd};
+
+use rustix::io::Errno;
+use zerocopy::FromBytes;
+
+use crate::raw::abi::ib_uverbs_get_context_resp;
+use crate::raw::attr::IoctlBuf;
+use crate::raw::driver::UdataIn;
+use crate::raw::fallback::Caps;
+use crate::raw::method::{self, Request, WriteRequest, MAX_WRITE_CMD};
+use crate::raw::sys;
+
+/// An open uverbs file: its descriptor, the device's `rdma_driver_id` (sent in every
+/// ioctl header), and the interfaces the kernel has said it lacks ([`Caps`]).
+///
+/// The descriptor is not lent out: a safe `write(2)` on it could carry any command, with
+/// any response address.
+///
+/// A hand-built request cannot run from safe code:
+///
+/// ```compile_fail,E0133
+/// # fn main() -> uverbs::Result<()> {
+/// use uverbs::raw::abi::*;
+/// use uverbs::raw::attr::IoctlBuf;
+/// let ctx = uverbs::Context::open_by_name("rxe0")?;
+/// let victim = 0x1111_1111_1111_1111u64;
+/// let mut buf = IoctlBuf::<4>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE, 14);
+/// // RESP_NUM_ENTRIES is an output: the kernel would write 8 bytes at &victim.
+/// buf.const_in(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &victim as *const u64 as u64, true);
+/// ctx.raw().ioctl(&mut buf); // error[E0133]: call to unsafe function
+/// # Ok(()) }
+/// ```
+///
+/// Nor can a hand-built `write()` command:
+///
+/// ```compile_fail,E0133
+/// # fn main() -> uverbs::Result<()> {
+/// let ctx = uverbs::Context::open_by_name("rxe0")?;
+/// let mut resp = [0u8; 176];
+/// // REG_MR's body names an address the device may write to later.
+/// let rest = [0u8; 40];
+/// ctx.raw().write_command(9 /* IB_USER_VERBS_CMD_REG_MR */, &rest, &mut resp);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct VerbsFile {
+    fd: OwnedFd,
+    driver_id: u32,
+    caps: Caps,
+}
+
+impl VerbsFile {
+    /// A file whose driver id is known (or still to be probed: see
+    /// [`Self::set_driver_id`]). Only for a character device checked to be a uverbs node.
+    pub(crate) fn new(fd: OwnedFd, driver_id: u32) -> Self {
+        VerbsFile {
+            fd,
+            driver_id,
+            caps: Caps::default(),
+        }
+    }
+
+    pub(crate) fn set_driver_id(&mut self, driver_id: u32) {
+        self.driver_id = driver_id;
+    }
+
+    /// The device's `rdma_driver_id` (`RDMA_DRIVER_*`).
+    pub fn driver_id(&self) -> u32 {
+        self.driver_id
+    }
+
+    /// The interfaces the kernel has answered "unknown" to on this file.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
+    }
+
+    /// Issues a request made by a builder of [`method`](super::method), and returns the
+    /// kernel's errno as it is. `ioctl(fd, RDMA_VERBS_IOCTL, req)`.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno: see the method's documentation in the kernel
+    /// (`EINVAL` for a bad argument, `EPROTONOSUPPORT` for a method it lacks, ...).
+    pub fn call<const N: usize>(&self, req: &mut Request<'_, N>) -> Result<(), Errno> {
+        // SAFETY: a Request is made only by the builders of raw::method, each of which
+        // pushes every attribute id of its method with the kind the kernel's spec gives
+        // it, borrows every output mutably and every input for the request's life, and
+        // sends driver data only from typed values (see raw::method's module docs and
+        // SAFETY.md): exactly sys::verbs_ioctl's contract.
+        unsafe { sys::verbs_ioctl(self.fd.as_fd(), req.buf_mut()) }
+    }
+
+    /// Issues a `write()` command made by a builder of [`method`](super::method).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, or `EIO` if it took fewer bytes than the command has.
+    pub fn write(&self, req: &mut WriteRequest<'_>) -> Result<(), Errno> {
+        let mut bytes = [0u8; MAX_WRITE_CMD];
+        let n = req.encode(&mut bytes)?;
+        // SAFETY: WriteRequest::encode puts the address of the request's response buffer,
+        // exclusively borrowed for the request's life, in the response pointer, with
+        // `out_words` from its length; the bodies are those of the builders of
+        // raw::method, which carry no other address (SAFETY.md). The fd is a uverbs node
+        // (Context::open checks the character device's number).
+        unsafe { sys::write_command(self.fd.as_fd(), &bytes[..n]) }
+    }
+
+    /// Issues an ioctl the caller built: `ioctl(fd, RDMA_VERBS_IOCTL, buf)`. For methods
+    /// and attributes this crate does not wrap, and for ABI testing.
+    ///
+    /// # Safety
+    ///
+    /// The kernel reads and writes through each attribute as the method's spec says for
+    /// that attribute id, whatever builder made it. For every attribute of `buf`:
+    ///
+    /// - an id the method writes through (`PTR_OUT`) must have been added with
+    ///   [`IoctlBuf::ptr_out`], so that it points at memory lent for the call;
+    /// - an id the method reads through must carry readable memory of its `len`
+    ///   (`ptr_in`, `enum_in`) or an inline value (`const_in`);
+    /// - `IDR` and `FD` ids must carry handles and descriptors of this file's objects
+    ///   (`idr_in`, `idr_new`, `fd_in`, `fd_new`);
+    /// - no attribute may make the kernel keep an address past the call (a memory
+    ///   registration, a queue buffer, driver data naming user memory) unless that
+    ///   memory stays valid, and is not otherwise used in ways the device's writes could
+    ///   break, for as long as the kernel keeps it.
+    ///
+    /// A file descriptor the kernel creates (an `FD` attribute of access NEW) is the
+    /// caller's to close.
+    ///
+    /// A QUERY_PORT built by hand, the way the contract asks:
+    ///
+    /// ```no_run
+    /// # fn main() -> uverbs::Result<()> {
+    /// use uverbs::raw::abi::*;
+    /// use uverbs::raw::attr::IoctlBuf;
+    /// use zerocopy::IntoBytes;
+    /// let ctx = uverbs::Context::open_by_name("rxe0")?;
+    /// let mut resp = ib_uverbs_query_port_resp_ex::default();
+    /// let mut buf = IoctlBuf::<2>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT, ctx.driver_id());
+    /// buf.const_in(UVERBS_ATTR_QUERY_PORT_PORT_NUM, 1, true);
+    /// buf.ptr_out(UVERBS_ATTR_QUERY_PORT_RESP, resp.as_mut_bytes(), true);
+    /// // SAFETY: PORT_NUM is a CONST_IN the kernel only reads; RESP is the PTR_OUT it
+    /// // writes, lent as `resp` (48 bytes, any bit pattern valid); nothing else.
+    /// unsafe { ctx.raw().ioctl(&mut buf) }.expect("QUERY_PORT");
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, as it is.
+    #[doc(alias = "execute_ioctl")]
+    pub unsafe fn ioctl<const N: usize>(&self, buf: &mut IoctlBuf<'_, N>) -> Result<(), Errno> {
+        // SAFETY: the caller's contract above is sys::verbs_ioctl's.
+        unsafe { sys::verbs_ioctl(self.fd.as_fd(), buf) }
+    }
+
+    /// Issues a legacy `write()` command the caller built: `command`
+    /// (`IB_USER_VERBS_CMD_*`, without the extended flag), the response pointer (to
+    /// `resp`, whose length sets `out_words`), then `rest`: the command struct after its
+    /// `response` field, and driver data.
+    ///
+    /// # Safety
+    ///
+    /// The kernel acts on what `rest` says. Any address in it (REG_MR's `start`, a
+    /// driver's queue buffer) must be what that command expects, and the memory it names
+    /// must stay valid, and not be used in ways the device's writes could break, for as
+    /// long as the kernel keeps it. `resp` must be at least the command's response size
+    /// (the kernel writes up to `resp.len()` bytes there, never more).
+    ///
+    /// # Errors
+    ///
+    /// `EINVAL` when the command is longer than [`MAX_WRITE_CMD`] bytes or a length is
+    /// not a whole number of words; otherwise the kernel's errno.
+    pub unsafe fn write_command(
+        &self,
+        command: u32,
+        rest: &[u8],
+        resp: &mut [u8],
+    ) -> Result<(), Errno> {
+        let mut req = method::write_request_raw(command, rest, resp);
+        let mut bytes = [0u8; MAX_WRITE_CMD];
+        let n = req.encode(&mut bytes)?;
+        // SAFETY: the response pointer is `resp`'s, exclusively borrowed for the call,
+        // with `out_words` from its length; what `rest` carries is the caller's contract.
+        unsafe { sys::write_command(self.fd.as_fd(), &bytes[..n]) }
+    }
+
+    /// ASYNC_EVENT_ALLOC: a new async event file of this context, as an owned fd.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; `EIO` if it answered success without a descriptor.
+    pub fn alloc_async_event_fd(&self) -> Result<OwnedFd, Errno> {
+        let (mut req, slot) = method::async_event_alloc(self.driver_id);
+        self.call(&mut req)?;
+        // SAFETY: the FD attribute of access NEW at `slot` started as -1
+        // (IoctlBuf::fd_new) and the call succeeded: the number in it is the descriptor
+        // the kernel installed for this call a moment ago, which nothing else owns.
+        unsafe { sys::take_new_fd(req.data(slot) as i64) }.ok_or(Errno::IO)
+    }
+
+    /// GET_CONTEXT by `write()`: creates the context and returns the core response and
+    /// the async event file the command creates. `resp_driver` receives the driver's
+    /// output.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; `EIO` if the call "succeeded" without writing a response
+    /// (a file that is not a uverbs node would; a `VerbsFile` is only made for those).
+    pub fn get_context_write(
+        &self,
+        udata_in: &UdataIn,
+        resp_driver: &mut [u8],
+    ) -> Result<(ib_uverbs_get_context_resp, OwnedFd), Errno> {
+        const CORE: usize = core::mem::size_of::<ib_uverbs_get_context_resp>();
+        let mut resp = [0u8; CORE + crate::raw::driver::UHW_OUT_LEN];
+        let n = CORE + resp_driver.len().min(crate::raw::driver::UHW_OUT_LEN);
+        // async_fd starts as -1: a "successful" write() that filled nothing must not make
+        // us adopt a number we do not own.
+        resp[..4].copy_from_slice(&(-1i32).to_ne_bytes());
+        self.write(&mut method::write_get_context(udata_in, &mut resp[..n]))?;
+        let (r, _) =
+            ib_uverbs_get_context_resp::read_from_prefix(&resp[..]).map_err(|_| Errno::IO)?;
+        let driver_len = n - CORE;
+        resp_driver[..driver_len].copy_from_slice(&resp[CORE..n]);
+        let fd = r.async_fd as i32;
+        if fd == -1 {
+            return Err(Errno::IO);
+        }
+        // SAFETY: the kernel replaced the -1 we put in `async_fd` with the descriptor of
+        // the async event file it installed for this command; nothing else owns it.
+        let owned = unsafe { sys::take_new_fd(i64::from(fd)) }.ok_or(Errno::IO)?;
+        Ok((r, owned))
+    }
+}
+
+/// The compile-fail examples of [`VerbsFile`], with their one difference: inside
+/// `unsafe`, they compile. (Stable rustdoc does not check a `compile_fail` example's
+/// error code, so this pins that the only error there is the missing `unsafe`.)
+///
+/// ```no_run
+/// # fn main() -> uverbs::Result<()> {
+/// use uverbs::raw::abi::*;
+/// use uverbs::raw::attr::IoctlBuf;
+/// let ctx = uverbs::Context::open_by_name("rxe0")?;
+/// let victim = 0x1111_1111_1111_1111u64;
+/// let mut buf = IoctlBuf::<4>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE, 14);
+/// buf.const_in(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &victim as *const u64 as u64, true);
+/// let _ = unsafe { ctx.raw().ioctl(&mut buf) };
+/// # Ok(()) }
+/// ```
+///
+/// ```no_run
+/// # fn main() -> uverbs::Result<()> {
+/// let ctx = uverbs::Context::open_by_name("rxe0")?;
+/// let mut resp = [0u8; 176];
+/// let rest = [0u8; 40];
+/// let _ = unsafe { ctx.raw().write_command(9 /* IB_USER_VERBS_CMD_REG_MR */, &rest, &mut resp) };
+/// # Ok(()) }
+/// ```
+#[cfg(doctest)]
+pub struct CompileFailTwins;
