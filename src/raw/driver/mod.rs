@@ -8,6 +8,12 @@
 //! The structs mirror `include/uapi/rdma/<driver>-abi.h` with the C names.
 #![allow(non_camel_case_types)]
 
+pub mod rxe;
+pub mod siw;
+
+pub use rxe::*;
+pub use siw::*;
+
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::raw::abi::*;
