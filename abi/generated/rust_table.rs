@@ -1525,5 +1525,47 @@ pub fn rust_table() -> RustTable {
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::QpType",
+        members: uverbs::verbs::types::QpType::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::QpState",
+        members: uverbs::verbs::types::QpState::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::MigState",
+        members: uverbs::verbs::types::MigState::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::AccessFlags",
+        members: uverbs::verbs::types::AccessFlags::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::QpAttrMask",
+        members: uverbs::verbs::types::QpAttrMask::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::SrqAttrMask",
+        members: uverbs::verbs::types::SrqAttrMask::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
     t
 }

@@ -49,11 +49,19 @@ pub enum Interface {
     AsyncEventAlloc = 1 << 6,
     /// The QUERY_CONTEXT ioctl method (Linux 5.9).
     QueryContext = 1 << 7,
+    /// The CQ_CREATE and CQ_DESTROY ioctl methods (Linux 4.17).
+    CqIoctl = 1 << 8,
+    /// The QP_CREATE and QP_DESTROY ioctl methods (Linux 5.8).
+    QpIoctl = 1 << 9,
+    /// The SRQ_CREATE and SRQ_DESTROY ioctl methods (Linux 5.8).
+    SrqIoctl = 1 << 10,
+    /// The PD, MR and AH DESTROY ioctl methods (Linux 5.0).
+    DestroyIoctl = 1 << 11,
 }
 
 impl Interface {
     /// Every interface, in bit order.
-    pub const ALL: [Interface; 8] = [
+    pub const ALL: [Interface; 12] = [
         Interface::GetContextIoctl,
         Interface::QueryPortIoctl,
         Interface::InvokeWrite,
@@ -62,6 +70,10 @@ impl Interface {
         Interface::GidEntryIoctl,
         Interface::AsyncEventAlloc,
         Interface::QueryContext,
+        Interface::CqIoctl,
+        Interface::QpIoctl,
+        Interface::SrqIoctl,
+        Interface::DestroyIoctl,
     ];
 }
 

@@ -57,7 +57,12 @@ pub struct VerbsFile {
     fd: OwnedFd,
     driver_id: u32,
     caps: Caps,
+    id: u64,
 }
+
+/// Numbers the files of this process, so that a handle or registration made on one is
+/// never taken for another's.
+static NEXT_FILE_ID: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(1);
 
 impl VerbsFile {
     /// A file whose driver id is known (or still to be probed: see
@@ -67,11 +72,17 @@ impl VerbsFile {
             fd,
             driver_id,
             caps: Caps::default(),
+            id: NEXT_FILE_ID.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
         }
     }
 
     pub(crate) fn set_driver_id(&mut self, driver_id: u32) {
         self.driver_id = driver_id;
+    }
+
+    /// This file's number among the files of the process (from 1).
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The device's `rdma_driver_id` (`RDMA_DRIVER_*`).
