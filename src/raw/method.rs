@@ -532,7 +532,9 @@ pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
 
 /// The response of commands that have none (size 0).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct NoResponse;
 
 macro_rules! write_command {
@@ -557,7 +559,11 @@ macro_rules! write_command {
 // Every struct below holds handles, counts, flags, attribute values and the opaque
 // `user_handle` (which the kernel only echoes back in events): no address but the
 // response pointer, which the builders fill from the request's own buffer.
-write_command!(ib_uverbs_alloc_pd, IB_USER_VERBS_CMD_ALLOC_PD, ib_uverbs_alloc_pd_resp);
+write_command!(
+    ib_uverbs_alloc_pd,
+    IB_USER_VERBS_CMD_ALLOC_PD,
+    ib_uverbs_alloc_pd_resp
+);
 write_command!(ib_uverbs_dealloc_pd, IB_USER_VERBS_CMD_DEALLOC_PD);
 write_command!(ib_uverbs_dereg_mr, IB_USER_VERBS_CMD_DEREG_MR);
 write_command!(
@@ -565,19 +571,59 @@ write_command!(
     IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
     ib_uverbs_create_comp_channel_resp
 );
-write_command!(ib_uverbs_create_cq, IB_USER_VERBS_CMD_CREATE_CQ, ib_uverbs_create_cq_resp);
-write_command!(ib_uverbs_resize_cq, IB_USER_VERBS_CMD_RESIZE_CQ, ib_uverbs_resize_cq_resp);
-write_command!(ib_uverbs_destroy_cq, IB_USER_VERBS_CMD_DESTROY_CQ, ib_uverbs_destroy_cq_resp);
-write_command!(ib_uverbs_create_qp, IB_USER_VERBS_CMD_CREATE_QP, ib_uverbs_create_qp_resp);
-write_command!(ib_uverbs_query_qp, IB_USER_VERBS_CMD_QUERY_QP, ib_uverbs_query_qp_resp);
+write_command!(
+    ib_uverbs_create_cq,
+    IB_USER_VERBS_CMD_CREATE_CQ,
+    ib_uverbs_create_cq_resp
+);
+write_command!(
+    ib_uverbs_resize_cq,
+    IB_USER_VERBS_CMD_RESIZE_CQ,
+    ib_uverbs_resize_cq_resp
+);
+write_command!(
+    ib_uverbs_destroy_cq,
+    IB_USER_VERBS_CMD_DESTROY_CQ,
+    ib_uverbs_destroy_cq_resp
+);
+write_command!(
+    ib_uverbs_create_qp,
+    IB_USER_VERBS_CMD_CREATE_QP,
+    ib_uverbs_create_qp_resp
+);
+write_command!(
+    ib_uverbs_query_qp,
+    IB_USER_VERBS_CMD_QUERY_QP,
+    ib_uverbs_query_qp_resp
+);
 write_command!(ib_uverbs_modify_qp, IB_USER_VERBS_CMD_MODIFY_QP);
-write_command!(ib_uverbs_destroy_qp, IB_USER_VERBS_CMD_DESTROY_QP, ib_uverbs_destroy_qp_resp);
-write_command!(ib_uverbs_create_ah, IB_USER_VERBS_CMD_CREATE_AH, ib_uverbs_create_ah_resp);
+write_command!(
+    ib_uverbs_destroy_qp,
+    IB_USER_VERBS_CMD_DESTROY_QP,
+    ib_uverbs_destroy_qp_resp
+);
+write_command!(
+    ib_uverbs_create_ah,
+    IB_USER_VERBS_CMD_CREATE_AH,
+    ib_uverbs_create_ah_resp
+);
 write_command!(ib_uverbs_destroy_ah, IB_USER_VERBS_CMD_DESTROY_AH);
-write_command!(ib_uverbs_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ, ib_uverbs_create_srq_resp);
+write_command!(
+    ib_uverbs_create_srq,
+    IB_USER_VERBS_CMD_CREATE_SRQ,
+    ib_uverbs_create_srq_resp
+);
 write_command!(ib_uverbs_modify_srq, IB_USER_VERBS_CMD_MODIFY_SRQ);
-write_command!(ib_uverbs_query_srq, IB_USER_VERBS_CMD_QUERY_SRQ, ib_uverbs_query_srq_resp);
-write_command!(ib_uverbs_destroy_srq, IB_USER_VERBS_CMD_DESTROY_SRQ, ib_uverbs_destroy_srq_resp);
+write_command!(
+    ib_uverbs_query_srq,
+    IB_USER_VERBS_CMD_QUERY_SRQ,
+    ib_uverbs_query_srq_resp
+);
+write_command!(
+    ib_uverbs_destroy_srq,
+    IB_USER_VERBS_CMD_DESTROY_SRQ,
+    ib_uverbs_destroy_srq_resp
+);
 
 /// Splits a response buffer into the core response (the first `size_of::<R>()` bytes,
 /// or all of it when shorter) and the driver's output (the rest).
@@ -621,8 +667,18 @@ pub fn write_cmd<'a, C: WriteCommand>(
 ) -> WriteRequest<'a> {
     let core = cmd.as_bytes();
     let core = if C::HAS_RESPONSE { &core[8..] } else { core };
-    let resp = if C::HAS_RESPONSE { resp } else { &mut resp[..0] };
-    WriteRequest::assemble(C::COMMAND, false, C::HAS_RESPONSE, &[core, udata_in.bytes], resp)
+    let resp = if C::HAS_RESPONSE {
+        resp
+    } else {
+        &mut resp[..0]
+    };
+    WriteRequest::assemble(
+        C::COMMAND,
+        false,
+        C::HAS_RESPONSE,
+        &[core, udata_in.bytes],
+        resp,
+    )
 }
 
 /// MODIFY_SRQ on rxe, by INVOKE_WRITE: rxe requires its `rxe_modify_srq_cmd`, whose
@@ -642,7 +698,11 @@ pub fn modify_srq_rxe<'a>(
     ucmd.mmap_info_addr = mi.as_mut_bytes().as_mut_ptr() as u64;
     let ucmd: &'a crate::raw::driver::rxe_modify_srq_cmd = ucmd;
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
-    buf.const_in(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_MODIFY_SRQ), true);
+    buf.const_in(
+        UVERBS_ATTR_WRITE_CMD,
+        u64::from(IB_USER_VERBS_CMD_MODIFY_SRQ),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
     buf.ptr_in(UVERBS_ATTR_UHW_IN, ucmd.as_bytes(), true);
     Request::built(buf)
@@ -670,7 +730,13 @@ pub fn write_modify_srq_rxe<'a>(
 /// Destroys an object by handle with its type's ioctl DESTROY method (PD, MR, AH: the
 /// methods whose only attribute is the handle). `object` is `UVERBS_OBJECT_*`, `method`
 /// and `attr` the type's `UVERBS_METHOD_*_DESTROY` and `UVERBS_ATTR_DESTROY_*_HANDLE`.
-fn destroy_by_handle<'a>(driver_id: u32, object: u16, method: u16, attr: u16, handle: u32) -> Request<'a, 1> {
+fn destroy_by_handle<'a>(
+    driver_id: u32,
+    object: u16,
+    method: u16,
+    attr: u16,
+    handle: u32,
+) -> Request<'a, 1> {
     let mut buf = IoctlBuf::new(object, method, driver_id);
     buf.idr_in(attr, handle);
     Request::built(buf)
@@ -678,17 +744,35 @@ fn destroy_by_handle<'a>(driver_id: u32, object: u16, method: u16, attr: u16, ha
 
 /// PD_DESTROY (`UVERBS_METHOD_PD_DESTROY`).
 pub fn destroy_pd<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
-    destroy_by_handle(driver_id, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, UVERBS_ATTR_DESTROY_PD_HANDLE, handle)
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_PD,
+        UVERBS_METHOD_PD_DESTROY,
+        UVERBS_ATTR_DESTROY_PD_HANDLE,
+        handle,
+    )
 }
 
 /// MR_DESTROY (`UVERBS_METHOD_MR_DESTROY`): deregisters the MR.
 pub fn destroy_mr<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
-    destroy_by_handle(driver_id, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, UVERBS_ATTR_DESTROY_MR_HANDLE, handle)
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_MR,
+        UVERBS_METHOD_MR_DESTROY,
+        UVERBS_ATTR_DESTROY_MR_HANDLE,
+        handle,
+    )
 }
 
 /// AH_DESTROY (`UVERBS_METHOD_AH_DESTROY`).
 pub fn destroy_ah<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
-    destroy_by_handle(driver_id, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY, UVERBS_ATTR_DESTROY_AH_HANDLE, handle)
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_AH,
+        UVERBS_METHOD_AH_DESTROY,
+        UVERBS_ATTR_DESTROY_AH_HANDLE,
+        handle,
+    )
 }
 
 /// CQ_CREATE (`UVERBS_METHOD_CQ_CREATE`, Linux 4.17): the new handle comes back in the
@@ -707,13 +791,25 @@ pub fn create_cq<'a>(
 ) -> (Request<'a, 9>, AttrSlot) {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, driver_id);
     let handle = buf.idr_new(UVERBS_ATTR_CREATE_CQ_HANDLE);
-    buf.ptr_out(UVERBS_ATTR_CREATE_CQ_RESP_CQE, resp_cqe.as_mut_bytes(), true);
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+        resp_cqe.as_mut_bytes(),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CREATE_CQ_CQE, cqe.as_bytes(), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, user_handle.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+        user_handle.as_bytes(),
+        true,
+    );
     if let Some(fd) = comp_channel {
         buf.fd_in(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd, true);
     }
-    buf.ptr_in(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, comp_vector.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+        comp_vector.as_bytes(),
+        true,
+    );
     if !udata_in.bytes.is_empty() {
         buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
     }
@@ -768,15 +864,27 @@ pub fn create_qp<'a>(
 ) -> (Request<'a, 13>, AttrSlot) {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, driver_id);
     let handle = buf.idr_new(UVERBS_ATTR_CREATE_QP_HANDLE);
-    buf.ptr_out(UVERBS_ATTR_CREATE_QP_RESP_CAP, resp_cap.as_mut_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, resp_qpn.as_mut_bytes(), true);
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_QP_RESP_CAP,
+        resp_cap.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+        resp_qpn.as_mut_bytes(),
+        true,
+    );
     buf.idr_in(UVERBS_ATTR_CREATE_QP_PD_HANDLE, qp.pd);
     buf.idr_in(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, qp.send_cq);
     buf.idr_in(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, qp.recv_cq);
     if let Some(srq) = qp.srq {
         buf.idr_in(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq);
     }
-    buf.ptr_in(UVERBS_ATTR_CREATE_QP_USER_HANDLE, user_handle.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_QP_USER_HANDLE,
+        user_handle.as_bytes(),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CREATE_QP_CAP, cap.as_bytes(), true);
     buf.const_in(UVERBS_ATTR_CREATE_QP_TYPE, u64::from(qp.qp_type), true);
     if qp.flags != 0 {
@@ -817,14 +925,42 @@ pub fn create_srq<'a>(
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE, driver_id);
     let handle = buf.idr_new(UVERBS_ATTR_CREATE_SRQ_HANDLE);
     buf.idr_in(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, pd);
-    buf.const_in(UVERBS_ATTR_CREATE_SRQ_TYPE, u64::from(IB_UVERBS_SRQT_BASIC), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, attr.user_handle.as_bytes(), true);
+    buf.const_in(
+        UVERBS_ATTR_CREATE_SRQ_TYPE,
+        u64::from(IB_UVERBS_SRQT_BASIC),
+        true,
+    );
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+        attr.user_handle.as_bytes(),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_MAX_WR, attr.max_wr.as_bytes(), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_MAX_SGE, attr.max_sge.as_bytes(), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_LIMIT, attr.srq_limit.as_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, resp.max_wr.as_mut_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, resp.max_sge.as_mut_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM, resp.srq_num.as_mut_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+        attr.max_sge.as_bytes(),
+        true,
+    );
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_LIMIT,
+        attr.srq_limit.as_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+        resp.max_wr.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+        resp.max_sge.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+        resp.srq_num.as_mut_bytes(),
+        true,
+    );
     if !udata_in.bytes.is_empty() {
         buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
     }

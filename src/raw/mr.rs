@@ -109,7 +109,11 @@ impl MrBuf {
         // SAFETY: [offset, end) is inside the allocation (checked above); `dst` is a
         // distinct allocation (a &mut the caller owns), so the ranges do not overlap.
         unsafe {
-            core::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(offset), dst.as_mut_ptr(), dst.len())
+            core::ptr::copy_nonoverlapping(
+                self.ptr.as_ptr().add(offset),
+                dst.as_mut_ptr(),
+                dst.len(),
+            )
         };
         true
     }
@@ -184,11 +188,15 @@ impl RegisteredMr {
     /// The registered memory (read it by copy; the device may write it).
     pub fn buf(&self) -> &MrBuf {
         // `buf` is Some from registration until dereg_mr or drop take it.
-        self.buf.as_ref().unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
+        self.buf
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
     }
     /// The registered memory, for writing (by copy).
     pub fn buf_mut(&mut self) -> &mut MrBuf {
-        self.buf.as_mut().unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
+        self.buf
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
     }
 }
 
@@ -255,7 +263,11 @@ impl VerbsFile {
     /// # Safety
     ///
     /// As [`reg_mr`] (the builder).
-    unsafe fn reg_mr_raw(&self, cmd: &ib_uverbs_reg_mr, path: CallPath) -> Result<(u32, u32, u32), Errno> {
+    unsafe fn reg_mr_raw(
+        &self,
+        cmd: &ib_uverbs_reg_mr,
+        path: CallPath,
+    ) -> Result<(u32, u32, u32), Errno> {
         let udata = reg_mr_udata(self.driver_id());
         let udata_in = udata.as_ref().map_or(DriverIn::NONE, DriverIn::of);
         let mut ioctl = || {
@@ -263,16 +275,18 @@ impl VerbsFile {
             // SAFETY: the caller's contract (this function's).
             let mut req = unsafe { reg_mr(self.driver_id(), cmd, udata_in, &mut resp) };
             self.call(&mut req)?;
-            drop(req);
-            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..]).map_err(|_| Errno::IO)?.0)
+            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..])
+                .map_err(|_| Errno::IO)?
+                .0)
         };
         let mut write = || {
             let mut resp = [0u8; core::mem::size_of::<ib_uverbs_reg_mr_resp>() + REG_MR_DRIVER_OUT];
             // SAFETY: the caller's contract (this function's).
             let mut req = unsafe { write_reg_mr(cmd, udata_in, &mut resp) };
             self.write(&mut req)?;
-            drop(req);
-            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..]).map_err(|_| Errno::IO)?.0)
+            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..])
+                .map_err(|_| Errno::IO)?
+                .0)
         };
         let r = first_supported(
             self.caps(),
@@ -302,7 +316,11 @@ impl VerbsFile {
     ///
     /// `EBADF` when `mr` was registered on another file (nothing is sent); else the
     /// kernel's errno, with the MR given back still registered.
-    pub fn dereg_mr(&self, mr: RegisteredMr, path: CallPath) -> Result<MrBuf, (RegisteredMr, Errno)> {
+    pub fn dereg_mr(
+        &self,
+        mr: RegisteredMr,
+        path: CallPath,
+    ) -> Result<MrBuf, (RegisteredMr, Errno)> {
         if mr.file_id != self.id() {
             return Err((mr, Errno::BADF));
         }
@@ -381,7 +399,12 @@ fn unmapped_page() -> Result<u64, Errno> {
     // SAFETY: an anonymous private mapping at an address the kernel chooses touches no
     // existing memory.
     let p = unsafe {
-        mmap_anonymous(core::ptr::null_mut(), MR_ALIGN, ProtFlags::empty(), MapFlags::PRIVATE)
+        mmap_anonymous(
+            core::ptr::null_mut(),
+            MR_ALIGN,
+            ProtFlags::empty(),
+            MapFlags::PRIVATE,
+        )
     }?;
     // SAFETY: `p` is the mapping just made, of that length, which nothing else uses.
     unsafe { munmap(p, MR_ALIGN) }?;
@@ -406,8 +429,16 @@ pub unsafe fn reg_mr<'a>(
     udata_in: DriverIn<'a>,
     resp: &'a mut [u8],
 ) -> Request<'a, 5> {
-    let mut buf = crate::raw::attr::IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
-    buf.const_in(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_REG_MR), true);
+    let mut buf = crate::raw::attr::IoctlBuf::new(
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_INVOKE_WRITE,
+        driver_id,
+    );
+    buf.const_in(
+        UVERBS_ATTR_WRITE_CMD,
+        u64::from(IB_USER_VERBS_CMD_REG_MR),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
     let (core, driver) = split_resp::<ib_uverbs_reg_mr_resp>(resp);
     buf.ptr_out(UVERBS_ATTR_CORE_OUT, core, true);
@@ -431,5 +462,11 @@ pub unsafe fn write_reg_mr<'a>(
     resp: &'a mut [u8],
 ) -> WriteRequest<'a> {
     let core = &cmd.as_bytes()[8..];
-    WriteRequest::assemble(IB_USER_VERBS_CMD_REG_MR, false, true, &[core, udata_in.bytes], resp)
+    WriteRequest::assemble(
+        IB_USER_VERBS_CMD_REG_MR,
+        false,
+        true,
+        &[core, udata_in.bytes],
+        resp,
+    )
 }

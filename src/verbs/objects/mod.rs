@@ -70,7 +70,9 @@ mod srq;
 pub use ah::{Ah, AhAttr, GlobalRoute};
 pub use cq::{CompChannel, Cq};
 pub use mr::Mr;
+pub(crate) use pd::destroy_pd_handle;
 pub use pd::Pd;
+pub(crate) use qp::{modify_qp_raw_mask, query_qp_handle};
 pub use qp::{AltPath, ModifyQp, Qp, QpAttr, QpCap, QpInit, QpInitAttr};
 pub use srq::{ModifySrq, Srq, SrqAttr, SrqInit};
 
@@ -138,7 +140,12 @@ pub(crate) fn run_cmd<C: WriteCommand>(
         ctx.objects_path(),
         &routes(Interface::InvokeWrite),
         |i| match i {
-            0 => file.call(&mut method::invoke_cmd(file.driver_id(), cmd, udata_in, resp)),
+            0 => file.call(&mut method::invoke_cmd(
+                file.driver_id(),
+                cmd,
+                udata_in,
+                resp,
+            )),
             _ => file.write(&mut method::write_cmd(cmd, udata_in, resp)),
         },
     )

@@ -271,13 +271,13 @@ impl ModifyQp {
         /// Outstanding RDMA reads and atomics as initiator (`IBV_QP_MAX_QP_RD_ATOMIC`).
         max_rd_atomic(u8) => MAX_QP_RD_ATOMIC, |c, v| c.max_rd_atomic = v);
     setter!(
-        /// The alternate path (`IBV_QP_ALT_PATH`).
-        alt_path(AltPath) => ALT_PATH, |c, v| {
-            c.alt_dest = v.ah_attr.to_dest();
-            c.alt_pkey_index = v.pkey_index;
-            c.alt_port_num = v.port_num;
-            c.alt_timeout = v.timeout;
-        });
+    /// The alternate path (`IBV_QP_ALT_PATH`).
+    alt_path(AltPath) => ALT_PATH, |c, v| {
+        c.alt_dest = v.ah_attr.to_dest();
+        c.alt_pkey_index = v.pkey_index;
+        c.alt_port_num = v.port_num;
+        c.alt_timeout = v.timeout;
+    });
     setter!(
         /// The minimum RNR NAK timer (`IBV_QP_MIN_RNR_TIMER`).
         min_rnr_timer(u8) => MIN_RNR_TIMER, |c, v| c.min_rnr_timer = v);
@@ -363,7 +363,6 @@ impl Pd {
                 );
                 file.call(&mut req)?;
                 let handle = handle_of(req.data(slot))?;
-                drop(req);
                 Ok((handle, qpn, resp_cap))
             } else {
                 let cmd = ib_uverbs_create_qp {
@@ -548,6 +547,9 @@ impl Qp {
     ///
     /// The kernel's errno, with the QP given back.
     #[doc(alias = "ibv_destroy_qp")]
+    // The object comes back with the error, so the Err variant is as large as both: a
+    // cold path, moved once.
+    #[allow(clippy::result_large_err)]
     pub fn try_destroy(mut self) -> core::result::Result<(), (Qp, Error)> {
         match self.destroy() {
             Ok(()) => {
@@ -557,6 +559,20 @@ impl Qp {
             Err(e) => Err((self, e)),
         }
     }
+}
+
+/// MODIFY_QP of `qp` with a raw attribute mask and no attribute set (the probe sends a
+/// bit past the standard ones, which the kernel refuses).
+pub(crate) fn modify_qp_raw_mask(
+    qp: &Qp,
+    mask: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
+    let cmd = ib_uverbs_modify_qp {
+        qp_handle: qp.handle,
+        attr_mask: mask,
+        ..Default::default()
+    };
+    run_cmd(qp.pd.context(), &cmd, DriverIn::NONE, &mut [])
 }
 
 /// QUERY_QP of any handle (the probe asks with a stale one).
@@ -575,7 +591,10 @@ pub(crate) fn query_qp_handle(
 }
 
 /// QP_DESTROY by ioctl, else DESTROY_QP by `write()`, of any handle.
-pub(crate) fn destroy_qp_handle(ctx: &crate::Context, handle: u32) -> core::result::Result<(), rustix::io::Errno> {
+pub(crate) fn destroy_qp_handle(
+    ctx: &crate::Context,
+    handle: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
     let file = ctx.raw();
     ioctl_or_write(ctx, Interface::QpIoctl, |ioctl| {
         let mut resp = ib_uverbs_destroy_qp_resp::default();
@@ -586,7 +605,11 @@ pub(crate) fn destroy_qp_handle(ctx: &crate::Context, handle: u32) -> core::resu
                 qp_handle: handle,
                 ..Default::default()
             };
-            file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, zerocopy::IntoBytes::as_mut_bytes(&mut resp)))
+            file.write(&mut method::write_cmd(
+                &cmd,
+                DriverIn::NONE,
+                zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+            ))
         }
     })
 }
