@@ -1376,4 +1376,307 @@ mod tests {
             Err(rustix::io::Errno::INVAL)
         );
     }
+
+    #[test]
+    fn object_destroy_requests() {
+        for (req, obj, method) in [
+            (destroy_pd(RDMA_DRIVER_RXE, 7), 1u8, 0u8),
+            (destroy_mr(RDMA_DRIVER_RXE, 7), 7, 1),
+            (destroy_ah(RDMA_DRIVER_RXE, 7), 6, 0),
+        ] {
+            let want = golden(
+                &format!(
+                    "28 00  {obj:02x} 00  {method:02x} 00  01 00   # length 40, object, method, 1 attr
+                     00 00 00 00 00 00 00 00
+                     0e 00 00 00  00 00 00 00
+                     00 00  00 00  01 00  00 00  07 00 00 00 00 00 00 00  # IDR handle 7, len 0"
+                ),
+                &[],
+            );
+            assert_eq!(req.to_vec(), want, "object {obj}");
+        }
+        let mut cq = ib_uverbs_destroy_cq_resp::default();
+        let p = cq.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  03 00  01 00  02 00        # CQ, CQ_DESTROY, 2 attrs
+             00 00 00 00 00 00 00 00
+             12 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  09 00 00 00 00 00 00 00  # HANDLE 9 (IDR)
+             01 00  08 00  01 00  00 00  PTR(0)                   # RESP, 8 bytes",
+            &[p],
+        );
+        assert_eq!(destroy_cq(RDMA_DRIVER_SIW, 9, &mut cq).to_vec(), want);
+        let mut qp = ib_uverbs_destroy_qp_resp::default();
+        let p = qp.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  04 00  01 00  02 00        # QP, QP_DESTROY
+             00 00 00 00 00 00 00 00
+             0e 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  03 00 00 00 00 00 00 00
+             01 00  04 00  01 00  00 00  PTR(0)                   # RESP, 4 bytes",
+            &[p],
+        );
+        assert_eq!(destroy_qp(RDMA_DRIVER_RXE, 3, &mut qp).to_vec(), want);
+        let mut srq = ib_uverbs_destroy_srq_resp::default();
+        let p = srq.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  05 00  01 00  02 00        # SRQ, SRQ_DESTROY
+             00 00 00 00 00 00 00 00
+             0e 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  04 00 00 00 00 00 00 00
+             01 00  04 00  01 00  00 00  PTR(0)",
+            &[p],
+        );
+        assert_eq!(destroy_srq(RDMA_DRIVER_RXE, 4, &mut srq).to_vec(), want);
+    }
+
+    #[test]
+    fn create_cq_request() {
+        let stdin = std::io::stdin();
+        use std::os::fd::{AsFd, AsRawFd};
+        let ch = stdin.as_fd();
+        let (cqe, uh, vec) = (16u32, 0x1122_3344_5566_7788u64, 0u32);
+        let mut resp_cqe = 0u32;
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &resp_cqe as *const u32 as u64,
+            out.as_ptr() as u64,
+            ch.as_raw_fd() as u64,
+        ];
+        let (req, slot) = create_cq(
+            RDMA_DRIVER_RXE,
+            &cqe,
+            &uh,
+            Some(ch),
+            &vec,
+            &mut resp_cqe,
+            DriverIn::NONE,
+            &mut out,
+        );
+        let want = golden(
+            "
+            88 00  03 00  00 00  07 00        # length 136, CQ, CQ_CREATE, 7 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            06 00  04 00  01 00  00 00  PTR(0)                   # RESP_CQE, 4 bytes
+            01 00  04 00  01 00  00 00  10 00 00 00 00 00 00 00  # CQE 16 (u32 inline)
+            02 00  08 00  01 00  00 00  88 77 66 55 44 33 22 11  # USER_HANDLE (u64)
+            03 00  00 00  01 00  00 00  PTR(2)                   # COMP_CHANNEL: the fd
+            04 00  04 00  01 00  00 00  00 00 00 00 00 00 00 00  # COMP_VECTOR 0
+            01 10  40 00  01 00  00 00  PTR(1)                   # UHW_OUT, 64 bytes
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+        assert_eq!(req.data(slot), u64::MAX);
+    }
+
+    #[test]
+    fn create_qp_and_srq_requests() {
+        let cap = ib_uverbs_qp_cap {
+            max_send_wr: 8,
+            max_recv_wr: 8,
+            max_send_sge: 1,
+            max_recv_sge: 1,
+            max_inline_data: 0,
+        };
+        let uh = 5u64;
+        let mut rcap = ib_uverbs_qp_cap::default();
+        let mut qpn = 0u32;
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &rcap as *const ib_uverbs_qp_cap as u64,
+            &qpn as *const u32 as u64,
+            &cap as *const ib_uverbs_qp_cap as u64,
+            out.as_ptr() as u64,
+        ];
+        let (req, _) = create_qp(
+            RDMA_DRIVER_RXE,
+            &CreateQp {
+                pd: 1,
+                send_cq: 2,
+                recv_cq: 3,
+                srq: Some(4),
+                qp_type: IB_UVERBS_QPT_RC,
+                flags: IB_UVERBS_QP_CREATE_SQ_SIG_ALL,
+            },
+            &uh,
+            &cap,
+            &mut rcap,
+            &mut qpn,
+            DriverIn::NONE,
+            &mut out,
+        );
+        let want = golden(
+            "
+            d8 00  04 00  00 00  0c 00        # length 216, QP, QP_CREATE, 12 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            0d 00  14 00  01 00  00 00  PTR(0)                   # RESP_CAP, 20 bytes
+            0e 00  04 00  01 00  00 00  PTR(1)                   # RESP_QP_NUM
+            02 00  00 00  01 00  00 00  01 00 00 00 00 00 00 00  # PD 1
+            04 00  00 00  01 00  00 00  02 00 00 00 00 00 00 00  # SEND_CQ 2
+            05 00  00 00  01 00  00 00  03 00 00 00 00 00 00 00  # RECV_CQ 3
+            03 00  00 00  01 00  00 00  04 00 00 00 00 00 00 00  # SRQ 4
+            07 00  08 00  01 00  00 00  05 00 00 00 00 00 00 00  # USER_HANDLE 5
+            08 00  14 00  01 00  00 00  PTR(2)                   # CAP, 20 bytes
+            09 00  08 00  01 00  00 00  02 00 00 00 00 00 00 00  # TYPE RC (CONST_IN)
+            0a 00  08 00  01 00  00 00  00 10 00 00 00 00 00 00  # FLAGS SQ_SIG_ALL
+            01 10  40 00  01 00  00 00  PTR(3)                   # UHW_OUT
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+
+        let v = CreateSrqValues {
+            user_handle: 6,
+            max_wr: 16,
+            max_sge: 1,
+            srq_limit: 0,
+        };
+        let mut r = CreateSrqResp::default();
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &r.max_wr as *const u32 as u64,
+            &r.max_sge as *const u32 as u64,
+            &r.srq_num as *const u32 as u64,
+            out.as_ptr() as u64,
+        ];
+        let (req, _) = create_srq(RDMA_DRIVER_SIW, 1, &v, &mut r, DriverIn::NONE, &mut out);
+        let want = golden(
+            "
+            c8 00  05 00  00 00  0b 00        # length 200, SRQ, SRQ_CREATE, 11 attrs
+            00 00 00 00 00 00 00 00
+            12 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            01 00  00 00  01 00  00 00  01 00 00 00 00 00 00 00  # PD 1
+            09 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # TYPE BASIC
+            04 00  08 00  01 00  00 00  06 00 00 00 00 00 00 00  # USER_HANDLE 6
+            05 00  04 00  01 00  00 00  10 00 00 00 00 00 00 00  # MAX_WR 16
+            06 00  04 00  01 00  00 00  01 00 00 00 00 00 00 00  # MAX_SGE 1
+            07 00  04 00  01 00  00 00  00 00 00 00 00 00 00 00  # LIMIT 0
+            0b 00  04 00  01 00  00 00  PTR(0)                   # RESP_MAX_WR
+            0c 00  04 00  01 00  00 00  PTR(1)                   # RESP_MAX_SGE
+            0d 00  04 00  01 00  00 00  PTR(2)                   # RESP_SRQ_NUM
+            01 10  40 00  01 00  00 00  PTR(3)                   # UHW_OUT
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+    }
+
+    #[test]
+    fn write_commands_by_invoke_write_and_write() {
+        // ALLOC_PD: the command is only its response pointer.
+        let cmd = ib_uverbs_alloc_pd::default();
+        let mut resp = [0u8; 4 + 64];
+        let (c, r0, r1) = (
+            cmd.as_bytes().as_ptr() as u64,
+            resp.as_ptr() as u64,
+            resp[4..].as_ptr() as u64,
+        );
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut resp);
+        let want = golden(
+            "
+            58 00  00 00  00 00  04 00        # INVOKE_WRITE, 4 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  03 00 00 00 00 00 00 00  # WRITE_CMD ALLOC_PD
+            00 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # CORE_IN: 8 bytes, inline
+            01 00  04 00  01 00  00 00  PTR(0)                   # CORE_OUT: pd_handle
+            01 10  40 00  01 00  00 00  PTR(1)                   # UHW_OUT: the rest
+            ",
+            &[r0, r1],
+        );
+        assert_eq!(req.to_vec(), want);
+        let _ = c;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut resp = [0u8; 4 + 64];
+        let r0 = resp.as_ptr() as u64;
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut resp).encode(&mut out).unwrap();
+        let want = golden("03 00 00 00  04 00  11 00  PTR(0)  # ALLOC_PD, in 4 words, out 17", &[r0]);
+        assert_eq!(&out[..n], &want[..]);
+
+        // DEALLOC_PD: no response at all.
+        let cmd = ib_uverbs_dealloc_pd { pd_handle: 2 };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut []).encode(&mut out).unwrap();
+        let want = golden("04 00 00 00  03 00  00 00  02 00 00 00  # DEALLOC_PD 2", &[]);
+        assert_eq!(&out[..n], &want[..]);
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut []);
+        let want = golden(
+            "
+            38 00  00 00  00 00  02 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  04 00 00 00 00 00 00 00  # WRITE_CMD DEALLOC_PD
+            00 00  04 00  01 00  00 00  02 00 00 00 00 00 00 00  # CORE_IN: pd_handle inline
+            ",
+            &[],
+        );
+        assert_eq!(req.to_vec(), want);
+
+        // MODIFY_QP (112 bytes, no response) and siw's REG_MR driver input.
+        let cmd = ib_uverbs_modify_qp {
+            qp_handle: 1,
+            attr_mask: 1,
+            qp_state: 1,
+            ..Default::default()
+        };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut []).encode(&mut out).unwrap();
+        assert_eq!(n, 8 + 112);
+        assert_eq!(&out[..8], &golden("1a 00 00 00  1e 00  00 00", &[])[..]);
+        assert_eq!(&out[8..n], cmd.as_bytes());
+        let key = crate::raw::driver::siw_ureq_reg_mr::default();
+        assert_eq!(DriverIn::of(&key).as_bytes(), &[0u8; 8]);
+    }
+
+    #[test]
+    fn rxe_modify_srq_points_at_its_own_buffer() {
+        let cmd = ib_uverbs_modify_srq {
+            srq_handle: 3,
+            attr_mask: 2,
+            max_wr: 0,
+            srq_limit: 4,
+        };
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        let mip = &mi as *const crate::raw::driver::mminfo as u64;
+        let (c, u) = (
+            cmd.as_bytes().as_ptr() as u64,
+            &ucmd as *const crate::raw::driver::rxe_modify_srq_cmd as u64,
+        );
+        let req = modify_srq_rxe(RDMA_DRIVER_RXE, &cmd, &mut ucmd, &mut mi);
+        let want = golden(
+            "
+            48 00  00 00  00 00  03 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  21 00 00 00 00 00 00 00  # WRITE_CMD MODIFY_SRQ (33)
+            00 00  10 00  01 00  00 00  PTR(0)                   # CORE_IN, 16 bytes
+            00 10  08 00  01 00  00 00  PTR(1)                   # UHW_IN: the address, inline
+            ",
+            &[c, mip],
+        );
+        // UHW_IN is 8 bytes, so it travels inline: its data IS the address of `mi`.
+        assert_eq!(req.to_vec(), want);
+        let _ = u;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        let mip = &mi as *const crate::raw::driver::mminfo as u64;
+        let n = write_modify_srq_rxe(&cmd, &mut ucmd, &mut mi)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            21 00 00 00  08 00  00 00         # MODIFY_SRQ (33), in 8 words, no response
+            03 00 00 00  02 00 00 00  00 00 00 00  04 00 00 00   # handle 3, LIMIT, 0, 4
+            PTR(0)                            # rxe_modify_srq_cmd.mmap_info_addr
+            ",
+            &[mip],
+        );
+        assert_eq!(&out[..n], &want[..]);
+    }
 }
