@@ -53,6 +53,12 @@ use zerocopy::FromBytes;
 #[path = "../src/bin/uverbs/getopt.rs"]
 mod getopt;
 
+// The command's JSON escaper and event line (`uverbs watch --json`), compiled in the same
+// way.
+#[allow(dead_code)]
+#[path = "../src/bin/uverbs/json_line.rs"]
+mod json_line;
+
 // ------------------------------------------------------------------ harness
 
 /// splitmix64: small, fast, deterministic, good enough to drive mutations.
@@ -2157,7 +2163,7 @@ fn fuzz_event_desc() {
             let shown = ev.to_string();
             assert!(!shown.contains('\n'), "{shown:?}");
             let _ = ev.on(&name).to_string();
-            let j = ev.to_json_line(&name);
+            let j = json_line::event(&ev, &name);
             assert!(j.starts_with("{\"device\":\"") && j.ends_with('}'), "{j}");
             assert!(
                 !j.contains(|c: char| (c as u32) < 0x20),

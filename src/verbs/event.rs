@@ -163,43 +163,6 @@ impl Event {
         }
     }
 
-    /// The event as one line of JSON (no newline), for event logs:
-    ///
-    /// `{"device":"rxe0","event":"IBV_EVENT_PORT_ERR","type":10,"scope":"port","port":1,"element":1}`
-    ///
-    /// `event` is the libibverbs name, or `null` for a type this crate does not know
-    /// (`type` always has the raw number); `scope` is `port`, `device`, `qp`, `cq`,
-    /// `srq`, `wq` or `unknown`; `port` is `null` unless the event is a port event.
-    pub fn to_json_line(&self, device: &str) -> String {
-        let mut s = String::with_capacity(128);
-        s.push_str("{\"device\":");
-        push_json_str(&mut s, device);
-        s.push_str(",\"event\":");
-        match self.kind.c_name() {
-            Some(n) => push_json_str(&mut s, n),
-            None => s.push_str("null"),
-        }
-        let scope = match self.scope() {
-            EventScope::Port(_) => "port",
-            EventScope::Device => "device",
-            EventScope::Qp(_) => "qp",
-            EventScope::Cq(_) => "cq",
-            EventScope::Srq(_) => "srq",
-            EventScope::Wq(_) => "wq",
-            EventScope::Unknown(_) => "unknown",
-        };
-        let port = match self.port() {
-            Some(p) => p.to_string(),
-            None => "null".to_string(),
-        };
-        s.push_str(&format!(
-            ",\"type\":{},\"scope\":\"{scope}\",\"port\":{port},\"element\":{}}}",
-            self.kind.as_raw(),
-            self.element
-        ));
-        s
-    }
-
     fn fmt_subject(&self, f: &mut fmt::Formatter<'_>, device: Option<&str>) -> fmt::Result {
         let dev = device.unwrap_or("");
         let sep = if dev.is_empty() { "" } else { " " };
@@ -242,28 +205,6 @@ impl fmt::Display for DeviceEvent<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.event.fmt_subject(f, Some(self.device))
     }
-}
-
-/// Appends `v` to `s` as a JSON string literal (quotes, backslash escapes, `\uXXXX` for
-/// control characters and DEL). Used by [`Event::to_json_line`] and the `uverbs`
-/// command's JSON output.
-pub fn push_json_str(s: &mut String, v: &str) {
-    use core::fmt::Write;
-    s.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
 }
 
 /// The result of a non-blocking read: an event, nothing now, or the end of the stream.
@@ -516,10 +457,6 @@ mod tests {
         assert_eq!(e.scope(), EventScope::Port(1));
         assert_eq!(e.to_string(), "port 1: IBV_EVENT_PORT_ERR");
         assert_eq!(e.on("rxe0").to_string(), "rxe0 port 1: IBV_EVENT_PORT_ERR");
-        assert_eq!(
-            e.to_json_line("rxe0"),
-            r#"{"device":"rxe0","event":"IBV_EVENT_PORT_ERR","type":10,"scope":"port","port":1,"element":1}"#
-        );
     }
 
     #[test]
@@ -544,10 +481,6 @@ mod tests {
         assert_eq!(
             e.on("siw0").to_string(),
             "siw0 element 3: unknown event type 42"
-        );
-        assert_eq!(
-            e.to_json_line("siw0"),
-            r#"{"device":"siw0","event":null,"type":42,"scope":"unknown","port":null,"element":3}"#
         );
     }
 
@@ -599,12 +532,5 @@ mod tests {
         for n in [0usize, 1, 8, 15, 17, 32] {
             assert_eq!(Event::from_bytes(&vec![0u8; n]), None, "{n} bytes");
         }
-    }
-
-    #[test]
-    fn json_escapes_device_name() {
-        let e = Event::from_bytes(&desc(1, 9, 0)).unwrap();
-        let j = e.to_json_line("a\"b\\c\n\u{1}");
-        assert!(j.starts_with(r#"{"device":"a\"b\\c\n\u0001","#), "{j}");
     }
 }

@@ -97,7 +97,7 @@ fn indent(s: &mut String, depth: usize) {
 }
 
 fn escape(s: &mut String, t: &str) {
-    uverbs::verbs::event::push_json_str(s, t);
+    crate::json_line::push_str(s, t);
 }
 
 fn enm(name: Option<&str>, value: J) -> J {
