@@ -197,8 +197,24 @@ macro_rules! line {
     }};
 }
 
+/// The capability lines of a flag set, as `ibv_devinfo` prints them: for each bit of
+/// `names` (in table order) that is set in `bits`, its name on a line of its own; then,
+/// if `unknown` and any set bit has no name, `Unknown flags: 0x<those bits>`.
+fn flag_lines(o: &mut String, bits: u64, names: &[(u64, &str)], unknown: bool) {
+    let mut known = 0u64;
+    for &(bit, name) in names {
+        known |= bit;
+        if bits & bit != 0 {
+            line!(o, "\t\t\t\t\t{name}");
+        }
+    }
+    if unknown && bits & !known != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", bits & !known);
+    }
+}
+
 fn device_cap_flags(o: &mut String, f: u32) {
-    const NAMES: &[(u32, &str)] = &[
+    const NAMES: &[(u64, &str)] = &[
         (1 << 0, "RESIZE_MAX_WR"),
         (1 << 1, "BAD_PKEY_CNTR"),
         (1 << 2, "BAD_QKEY_CNTR"),
@@ -224,20 +240,11 @@ fn device_cap_flags(o: &mut String, f: u32) {
         (1 << 26, "RAW_IP_CSUM"),
         (1 << 29, "MANAGED_FLOW_STEERING"),
     ];
-    let mut known = 0u32;
-    for &(bit, name) in NAMES {
-        known |= bit;
-        if f & bit != 0 {
-            line!(o, "\t\t\t\t\t{name}");
-        }
-    }
-    if f & !known != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", f & !known);
-    }
+    flag_lines(o, u64::from(f), NAMES, true);
 }
 
 fn odp_trans_caps(o: &mut String, t: u32) {
-    const NAMES: &[(u32, &str)] = &[
+    const NAMES: &[(u64, &str)] = &[
         (1 << 0, "SUPPORT_SEND"),
         (1 << 1, "SUPPORT_RECV"),
         (1 << 2, "SUPPORT_WRITE"),
@@ -249,30 +256,13 @@ fn odp_trans_caps(o: &mut String, t: u32) {
         line!(o, "\t\t\t\t\tNO SUPPORT");
         return;
     }
-    let mut known = 0u32;
-    for &(bit, name) in NAMES {
-        known |= bit;
-        if t & bit != 0 {
-            line!(o, "\t\t\t\t\t{name}");
-        }
-    }
-    if t & !known != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", t & !known);
-    }
+    flag_lines(o, u64::from(t), NAMES, true);
 }
 
 fn odp_caps(o: &mut String, a: &DeviceAttr) {
-    let g = a.odp_caps.general_caps.bits();
+    const GENERAL: &[(u64, &str)] = &[(1 << 0, "ODP_SUPPORT"), (1 << 1, "ODP_SUPPORT_IMPLICIT")];
     line!(o, "\tgeneral_odp_caps:");
-    if g & 1 != 0 {
-        line!(o, "\t\t\t\t\tODP_SUPPORT");
-    }
-    if g & 2 != 0 {
-        line!(o, "\t\t\t\t\tODP_SUPPORT_IMPLICIT");
-    }
-    if g & !3 != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", g & !3);
-    }
+    flag_lines(o, a.odp_caps.general_caps.bits(), GENERAL, true);
     line!(o, "\trc_odp_caps:");
     odp_trans_caps(o, a.odp_caps.rc_odp_caps.bits());
     line!(o, "\tuc_odp_caps:");
@@ -283,22 +273,11 @@ fn odp_caps(o: &mut String, a: &DeviceAttr) {
     odp_trans_caps(o, a.xrc_odp_caps.bits());
 }
 
-/// `1 << IBV_QPT_RAW_PACKET | 1 << IBV_QPT_UD`.
-const QPT_RAW_PACKET: u32 = 1 << 8;
-const QPT_UD: u32 = 1 << 4;
-
 fn supported_qpts(o: &mut String, q: u32) {
+    // `1 << IBV_QPT_RAW_PACKET`, `1 << IBV_QPT_UD`.
+    const NAMES: &[(u64, &str)] = &[(1 << 8, "SUPPORT_RAW_PACKET"), (1 << 4, "SUPPORT_UD")];
     line!(o, "\t\tsupported_qp:");
-    if q & QPT_RAW_PACKET != 0 {
-        line!(o, "\t\t\t\t\tSUPPORT_RAW_PACKET");
-    }
-    if q & QPT_UD != 0 {
-        line!(o, "\t\t\t\t\tSUPPORT_UD");
-    }
-    let unknown = q & !(QPT_RAW_PACKET | QPT_UD);
-    if unknown != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
-    }
+    flag_lines(o, u64::from(q), NAMES, true);
 }
 
 fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
@@ -369,35 +348,23 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
     }
     let raw = a.raw_packet_caps.bits();
     if raw != 0 {
+        const RAW: &[(u64, &str)] = &[
+            (1 << 0, "C-VLAN stripping offload"),
+            (1 << 1, "Scatter FCS offload"),
+            (1 << 2, "IP csum offload"),
+            (1 << 3, "Delay drop"),
+        ];
         line!(o, "\traw packet caps:");
-        if raw & 1 != 0 {
-            line!(o, "\t\t\t\t\tC-VLAN stripping offload");
-        }
-        if raw & 2 != 0 {
-            line!(o, "\t\t\t\t\tScatter FCS offload");
-        }
-        if raw & 4 != 0 {
-            line!(o, "\t\t\t\t\tIP csum offload");
-        }
-        if raw & 8 != 0 {
-            line!(o, "\t\t\t\t\tDelay drop");
-        }
+        flag_lines(o, u64::from(raw), RAW, false);
     }
     let ex = a.device_cap_flags_ex.bits();
     line!(o, "\tdevice_cap_flags_ex:\t\t0x{ex:X}");
-    let ex_high = ex & 0xffff_ffff_0000_0000;
-    const RAW_SCATTER_FCS: u64 = 1 << 34;
-    const PCI_WRITE_END_PADDING: u64 = 1 << 36;
-    if ex_high & RAW_SCATTER_FCS != 0 {
-        line!(o, "\t\t\t\t\tRAW_SCATTER_FCS");
-    }
-    if ex_high & PCI_WRITE_END_PADDING != 0 {
-        line!(o, "\t\t\t\t\tPCI_WRITE_END_PADDING");
-    }
-    let unknown = ex_high & !(RAW_SCATTER_FCS | PCI_WRITE_END_PADDING);
-    if unknown != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
-    }
+    // rdma-core names only the high half here; the low half is device_cap_flags.
+    const EX_HIGH: &[(u64, &str)] = &[
+        (1 << 34, "RAW_SCATTER_FCS"),
+        (1 << 36, "PCI_WRITE_END_PADDING"),
+    ];
+    flag_lines(o, ex & 0xffff_ffff_0000_0000, EX_HIGH, true);
     // TSO capabilities are reported by providers only (mlx5), never by the kernel's
     // QUERY_DEVICE: 0 here, as rdma-core's rxe and siw providers report.
     line!(o, "\ttso_caps:");
@@ -431,9 +398,7 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
         line!(o, "\tmax_ops:\t\t\t{}", tm.max_ops);
         line!(o, "\tmax_sge:\t\t\t{}", tm.max_sge);
         line!(o, "\tflags:");
-        if tm.flags & 1 != 0 {
-            line!(o, "\t\t\t\t\tIBV_TM_CAP_RC");
-        }
+        flag_lines(o, u64::from(tm.flags), &[(1 << 0, "IBV_TM_CAP_RC")], false);
     } else {
         line!(o, "\ttag matching not supported");
     }
