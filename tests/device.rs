@@ -9,7 +9,7 @@ mod common;
 
 use common::{compare, oracle, our_lines};
 
-use uverbs::{CallPath, Context, Discovery, Error, OpenOptions};
+use uverbs::{CallPath, Context, CoreSupport, Discovery, Error, OpenOptions};
 
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
@@ -68,6 +68,36 @@ fn write_fallbacks_match_the_ioctl_path() {
             );
         }
         println!("{dev}: write() GET_CONTEXT, QUERY_PORT and QUERY_DEVICE match the ioctls");
+    }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn query_context_repeats_get_context() {
+    for dev in &common::devices() {
+        let info = Discovery::new().device(dev).expect("discover");
+        let ctx = OpenOptions::new()
+            .get_context(CallPath::Ioctl)
+            .open(&info)
+            .expect("GET_CONTEXT by ioctl");
+        let q = ctx
+            .query_context()
+            .expect("QUERY_CONTEXT (Linux 5.9 and later)");
+        assert_eq!(q.num_comp_vectors, ctx.num_comp_vectors(), "{dev}");
+        assert_eq!(q.core_support, ctx.core_support(), "{dev}");
+        // Observed on 6.1 and 6.12, rxe and siw: the core reports optional MR access
+        // for every device (it is a core feature, not the driver's), and no other bit.
+        assert_eq!(q.core_support, CoreSupport::OPTIONAL_MR_ACCESS, "{dev}");
+        // The write() GET_CONTEXT has no CORE_SUPPORT: nothing is reported.
+        let w = OpenOptions::new()
+            .get_context(CallPath::Write)
+            .open(&info)
+            .expect("GET_CONTEXT by write()");
+        assert_eq!(w.core_support(), CoreSupport::empty(), "{dev}");
+        println!(
+            "{dev}: QUERY_CONTEXT: {} completion vector(s), core support {:?}",
+            q.num_comp_vectors, q.core_support
+        );
     }
 }
 

@@ -248,6 +248,13 @@ pub struct EventStream {
     ended: bool,
 }
 
+// An event stream can be handed to another thread (e.g. a watcher), checked at compile
+// time.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<EventStream>();
+};
+
 impl Context {
     /// A new stream of this device's asynchronous events (`ibv_get_async_event(3)`).
     ///
@@ -259,6 +266,10 @@ impl Context {
     /// second call fails with [`Error::NotSupported`].
     ///
     /// Events that happened before the stream was created are not delivered.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::events_via`] with [`CallPath::Auto`].
     #[doc(alias = "ibv_get_async_event")]
     pub fn events(&self) -> Result<EventStream> {
         self.events_via(CallPath::Auto)
@@ -266,8 +277,15 @@ impl Context {
 
     /// [`Context::events`] through a chosen interface: [`CallPath::Ioctl`] always calls
     /// `ASYNC_EVENT_ALLOC`; [`CallPath::Write`] only takes the `write()` GET_CONTEXT's
-    /// async file, and fails with [`Error::BadArgument`] if there is none (the context
-    /// was created by ioctl, or the file was taken already).
+    /// async file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] for [`CallPath::Write`] when there is no `write()` async
+    /// file (the context was created by ioctl, or the file was taken already).
+    /// `ASYNC_EVENT_ALLOC`: the kernel's errno, classified ([`Error::NotSupported`]
+    /// before Linux 5.6); [`Error::Protocol`] when it returns no file descriptor. Making
+    /// the file non-blocking: [`Error::Os`] (`fcntl`).
     pub fn events_via(&self, path: CallPath) -> Result<EventStream> {
         if path != CallPath::Ioctl {
             if let Some(fd) = self.take_write_async_fd() {
@@ -326,10 +344,12 @@ impl EventStream {
     }
 
     /// Reads one event without waiting: one `read(2)`, no allocation unless it fails.
+    /// `EIO` (the kernel closed the queue) is [`Next::End`], not an error.
     ///
-    /// Errors: a read of other than 16 bytes is [`Error::Protocol`]; another errno is
-    /// returned classified (`ENODEV` as [`Error::DeviceGone`]). `EIO` (the kernel closed
-    /// the queue) is [`Next::End`].
+    /// # Errors
+    ///
+    /// A read of other than 16 bytes is [`Error::Protocol`]; another errno is returned
+    /// classified (`ENODEV` as [`Error::DeviceGone`]).
     pub fn try_read(&mut self) -> Result<Next> {
         if self.ended {
             return Ok(Next::End);
@@ -375,6 +395,10 @@ impl EventStream {
     /// Reads one event, waiting as long as it takes. `Ok(None)` is the end of the
     /// stream: after `DEVICE_FATAL` (which is returned first, as an event), or when the
     /// kernel closed the queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] and [`EventStream::wait`].
     pub fn read(&mut self) -> Result<Option<Event>> {
         loop {
             match self.try_read()? {
@@ -388,6 +412,10 @@ impl EventStream {
     }
 
     /// Reads one event, waiting at most `timeout`: [`Next::Empty`] when none came.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] and [`EventStream::wait`].
     pub fn read_timeout(&mut self, timeout: Duration) -> Result<Next> {
         match self.try_read()? {
             Next::Empty => {}
@@ -400,6 +428,11 @@ impl EventStream {
     /// Waits until an event can be read or the stream has ended (then a read answers at
     /// once), at most `timeout` (`None`: no limit). Returns false on timeout. An
     /// interrupted wait (`EINTR`) returns true, so that the caller's read decides.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] (or another class of [`Error::from_errno`]) when `poll(2)` fails
+    /// other than with `EINTR`.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<bool> {
         if self.ended {
             return Ok(true);

@@ -102,6 +102,12 @@ impl Context {
     /// Every valid GID of every port, in one QUERY_GID_TABLE call (Linux 5.10 and later),
     /// falling back to sysfs. `max_entries` bounds the answer; use the sum of the ports'
     /// `gid_tbl_len`.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, classified (`EINVAL` when the valid entries do not fit in
+    /// `max_entries`, or in the 2047 entries one call can carry); on kernels without the
+    /// method, as [`Context::sysfs_gids`].
     #[doc(alias = "ibv_query_gid_table")]
     pub fn query_gid_table(&self, max_entries: usize) -> Result<Vec<GidEntry>> {
         // The attribute length is 16 bits: at most 2047 entries of 32 bytes per call.
@@ -213,12 +219,22 @@ impl Context {
     }
 
     /// The GIDs of a port read from sysfs (`/sys/class/infiniband/DEV/ports/N/gids`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] with the errno when the port's `gids` directory cannot be read (no
+    /// such port, no such device). Entries that cannot be read or parsed are skipped.
     pub fn sysfs_gids(&self, port: u32) -> Result<Vec<GidEntry>> {
         crate::sysfs::gids(self.sysfs_root(), self.name(), port)
     }
 
     /// The P_Key table of a port from sysfs, in host order (bit 15: full membership).
     /// Stops at the first index that cannot be read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`] before any file is read; [`Error::Protocol`] when a P_Key
+    /// file does not hold a 16-bit hexadecimal number.
     #[doc(alias = "ibv_query_pkey")]
     pub fn query_pkeys(&self, port: u32) -> Result<Vec<u16>> {
         self.check_port("query P_Keys", port)?;
