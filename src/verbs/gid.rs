@@ -68,7 +68,11 @@ impl fmt::Display for Gid {
 }
 
 /// One valid entry of a port's GID table.
+///
+/// `#[non_exhaustive]`: build one with [`GidEntry::new`] and set the other public
+/// fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 #[doc(alias = "ibv_gid_entry")]
 pub struct GidEntry {
     /// The GID.
@@ -84,6 +88,26 @@ pub struct GidEntry {
 }
 
 impl GidEntry {
+    /// The entry `index` of port `port`'s table holding `gid`, of type
+    /// [`GidType::Ib`], without a netdev (`netdev_ifindex` 0).
+    ///
+    /// ```
+    /// use uverbs::{Gid, GidEntry, GidType};
+    ///
+    /// let mut e = GidEntry::new(1, 0, Gid([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]));
+    /// e.gid_type = GidType::RoceV2;
+    /// e.netdev_ifindex = 2;
+    /// ```
+    pub fn new(port: u32, index: u32, gid: Gid) -> Self {
+        GidEntry {
+            gid,
+            index,
+            port,
+            gid_type: GidType::Ib,
+            netdev_ifindex: 0,
+        }
+    }
+
     /// Decodes the kernel's entry.
     pub fn from_raw(e: &ib_uverbs_gid_entry) -> Self {
         let mut gid = [0u8; 16];

@@ -5,7 +5,6 @@
 use crate::devlist;
 use crate::getopt::{opt, LongOpt};
 use crate::io::{pad16, Io};
-use crate::report::Ident;
 
 pub const HELP: &str = "\
 Usage: uverbs devices [--json]
@@ -79,8 +78,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
     };
     if json {
-        let ids: Vec<Ident> = l.usable.iter().map(Ident::from).collect();
-        io.out(crate::json::devices_doc(&ids).pretty());
+        io.out(crate::json::devices_doc(&l.usable).pretty());
     } else {
         table(io, &l);
     }

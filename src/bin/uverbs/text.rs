@@ -552,7 +552,7 @@ pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, Stri
             return (o, e);
         }
     };
-    let transport = r.ident.transport();
+    let transport = r.ident.transport;
     line!(o, "hca_id:\t{}", r.ident.name);
     line!(
         o,
