@@ -2,8 +2,11 @@
 # setup.sh - install what building and testing uverbs needs on a Debian (bookworm)
 # machine: C compiler and headers for the ABI check, rdma-core's libibverbs-dev for the
 # verbs.h check and the VM oracle, QEMU for the VM rig, the musl Rust target for the
-# static binary. Idempotent; needs root for apt (skipped when everything is present).
+# static binary, and the Rust toolchain of the declared rust-version (the package
+# phase builds the crate with it). Idempotent; needs root for apt (skipped when
+# everything is present).
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 need=()
 command -v cc >/dev/null || need+=(gcc)
@@ -32,3 +35,10 @@ fi
 for c in rustfmt clippy; do
   rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" >/dev/null
 done
+# The oldest Rust the crate declares (Cargo.toml's rust-version): test-all.sh builds
+# the library and the binary with it.
+msrv=$(sed -n 's/^rust-version *= *"\(.*\)"/\1/p' "$top/Cargo.toml")
+if [ -n "$msrv" ] && ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+  echo "setup: rustup toolchain install $msrv --profile minimal" >&2
+  rustup toolchain install "$msrv" --profile minimal >/dev/null
+fi
