@@ -591,24 +591,35 @@ fn json_is_valid_and_agrees_with_text() {
     let _ = std::fs::remove_dir_all(&env.links);
 }
 
+/// The comparison helper itself: equal runs pass, and a difference in any of stdout,
+/// stderr and the exit status is reported with what differs.
 #[test]
 fn diff_self_check() {
     let d = diff(b"a\nb\tx\nc\n", b"a\nB\nc\nd\n");
     assert_eq!(d, "    -    2 b\\tx\n    +    2 B\n    +    4 d\n");
-    assert!(compare(
-        "same",
-        &Run {
-            stdout: vec![],
-            stderr: vec![],
-            status: Some(0)
-        },
-        &Run {
-            stdout: vec![],
-            stderr: vec![],
-            status: Some(0)
-        }
-    )
-    .is_none());
+    let run = |stdout: &[u8], stderr: &[u8], status| Run {
+        stdout: stdout.to_vec(),
+        stderr: stderr.to_vec(),
+        status,
+    };
+    let reference = run(b"out\n", b"err\n", Some(0));
+    assert_eq!(
+        compare("equal", &reference, &run(b"out\n", b"err\n", Some(0))),
+        None
+    );
+    let report = |ours: &Run| compare("case", &reference, ours).expect("a difference");
+    let r = report(&run(b"Out\n", b"err\n", Some(0)));
+    assert!(
+        r.contains("stdout") && !r.contains("stderr") && !r.contains("exit"),
+        "{r}"
+    );
+    let r = report(&run(b"out\n", b"", Some(0)));
+    assert!(r.contains("stderr") && !r.contains("stdout"), "{r}");
+    let r = report(&run(b"out\n", b"err\n", Some(255)));
+    assert!(
+        r.contains("exit status: rdma-core Some(0), uverbs Some(255)"),
+        "{r}"
+    );
 }
 
 #[test]

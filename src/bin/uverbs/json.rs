@@ -580,10 +580,13 @@ pub mod tests {
     fn golden_rxe0() {
         let got = devinfo_doc(&[rxe0_fixture()]).pretty();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
-        if std::env::var_os("UVERBS_BLESS").is_some() {
-            std::fs::write(&path, &got).unwrap();
-        }
         let want = std::fs::read_to_string(&path).unwrap_or_default();
+        if std::env::var_os("UVERBS_BLESS").is_some() && got != want {
+            // Rewriting the file is not a pass: the run that blesses fails, and the
+            // next one compares against the reviewed file.
+            std::fs::write(&path, &got).unwrap();
+            panic!("{GOLDEN} rewritten (UVERBS_BLESS): review the diff, then run again");
+        }
         assert!(
             got == want,
             "JSON differs from {GOLDEN} (UVERBS_BLESS=1 rewrites it):\n{got}"
