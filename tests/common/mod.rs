@@ -77,6 +77,17 @@ pub fn hex(b: &[u8]) -> String {
     s
 }
 
+/// The message of a caught panic's payload.
+pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(non-string panic payload)".into()
+    }
+}
+
 /// Parses `key=value` lines.
 pub fn parse_lines(text: &str) -> BTreeMap<String, String> {
     text.lines()
