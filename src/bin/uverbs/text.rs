@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::port::PortAttr;
-use uverbs::verbs::types::{GidType, LinkLayer, TransportType};
+use uverbs::verbs::types::{GidType, LinkLayer, Mtu, PortState, Speed, TransportType, Width};
 
 use crate::report::{Failure, GidView, HcaReport, PortReport};
 
@@ -33,14 +33,13 @@ fn transport_str(t: TransportType) -> &'static str {
     }
 }
 
-fn port_state_str(s: u8) -> &'static str {
-    match s {
-        1 => "PORT_DOWN",
-        2 => "PORT_INIT",
-        3 => "PORT_ARMED",
-        4 => "PORT_ACTIVE",
-        _ => "invalid state",
-    }
+// The names and numbers below come from the library's tables (`PortState::devinfo_name`,
+// `Mtu::bytes`, `Width::lanes`, `Speed::lane_rate_decigbps`, `PortAttr::max_vls`), so
+// that the byte-for-byte comparisons with rdma-core's ibv_devinfo check those tables
+// too; only the words rdma-core uses for values it does not know are here.
+
+fn port_state_str(s: PortState) -> &'static str {
+    s.devinfo_name().unwrap_or("invalid state")
 }
 
 fn phys_state_str(s: u8) -> &'static str {
@@ -66,50 +65,27 @@ fn atomic_cap_str(a: u32) -> &'static str {
     }
 }
 
-fn mtu_str(m: u8) -> &'static str {
-    match m {
-        1 => "256",
-        2 => "512",
-        3 => "1024",
-        4 => "2048",
-        5 => "4096",
-        _ => "invalid MTU",
+fn mtu_str(m: Mtu) -> String {
+    m.bytes()
+        .map_or_else(|| "invalid MTU".to_string(), |b| b.to_string())
+}
+
+fn width_str(w: Width) -> String {
+    w.lanes()
+        .map_or_else(|| "invalid width".to_string(), |n| n.to_string())
+}
+
+/// `active_speed` (rdma-core 44 prints the 8-bit field; it has no XDR).
+fn speed_str(s: u8) -> String {
+    match Speed::from_raw(u32::from(s)).lane_rate_decigbps() {
+        Some(d) => format!("{}.{} Gbps", d / 10, d % 10),
+        None => "invalid speed".to_string(),
     }
 }
 
-fn width_str(w: u8) -> &'static str {
-    match w {
-        1 => "1",
-        2 => "4",
-        4 => "8",
-        8 => "12",
-        16 => "2",
-        _ => "invalid width",
-    }
-}
-
-fn speed_str(s: u8) -> &'static str {
-    match s {
-        1 => "2.5 Gbps",
-        2 => "5.0 Gbps",
-        4 | 8 => "10.0 Gbps",
-        16 => "14.0 Gbps",
-        32 => "25.0 Gbps",
-        64 => "50.0 Gbps",
-        128 => "100.0 Gbps",
-        _ => "invalid speed",
-    }
-}
-
-fn vl_str(v: u8) -> &'static str {
-    match v {
-        1 => "1",
-        2 => "2",
-        3 => "4",
-        4 => "8",
-        5 => "15",
-        _ => "invalid value",
-    }
+fn vl_str(p: &PortAttr) -> String {
+    p.max_vls()
+        .map_or_else(|| "invalid value".to_string(), |n| n.to_string())
 }
 
 fn link_layer_str(l: LinkLayer) -> &'static str {
@@ -420,12 +396,17 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
 
 fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: TransportType) {
     line!(o, "\t\tport:\t{num}");
-    let st = p.state.as_raw();
-    line!(o, "\t\t\tstate:\t\t\t{} ({})", port_state_str(st), st);
-    let m = p.max_mtu.as_raw();
-    line!(o, "\t\t\tmax_mtu:\t\t{} ({})", mtu_str(m), m);
-    let m = p.active_mtu.as_raw();
-    line!(o, "\t\t\tactive_mtu:\t\t{} ({})", mtu_str(m), m);
+    let st = p.state;
+    line!(
+        o,
+        "\t\t\tstate:\t\t\t{} ({})",
+        port_state_str(st),
+        st.as_raw()
+    );
+    let m = p.max_mtu;
+    line!(o, "\t\t\tmax_mtu:\t\t{} ({})", mtu_str(m), m.as_raw());
+    let m = p.active_mtu;
+    line!(o, "\t\t\tactive_mtu:\t\t{} ({})", mtu_str(m), m.as_raw());
     line!(o, "\t\t\tsm_lid:\t\t\t{}", p.sm_lid);
     line!(o, "\t\t\tport_lid:\t\t{}", p.lid);
     line!(o, "\t\t\tport_lmc:\t\t0x{:02x}", p.lmc);
@@ -444,12 +425,7 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
         "\t\t\tport_cap_flags2:\t0x{:04x}",
         p.port_cap_flags2.bits()
     );
-    line!(
-        o,
-        "\t\t\tmax_vl_num:\t\t{} ({})",
-        vl_str(p.max_vl_num),
-        p.max_vl_num
-    );
+    line!(o, "\t\t\tmax_vl_num:\t\t{} ({})", vl_str(p), p.max_vl_num);
     line!(o, "\t\t\tbad_pkey_cntr:\t\t0x{:x}", p.bad_pkey_cntr);
     line!(o, "\t\t\tqkey_viol_cntr:\t\t0x{:x}", p.qkey_viol_cntr);
     line!(o, "\t\t\tsm_sl:\t\t\t{}", p.sm_sl);
@@ -457,8 +433,13 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
     line!(o, "\t\t\tgid_tbl_len:\t\t{}", p.gid_tbl_len as i32);
     line!(o, "\t\t\tsubnet_timeout:\t\t{}", p.subnet_timeout);
     line!(o, "\t\t\tinit_type_reply:\t{}", p.init_type_reply);
-    let w = p.active_width.as_raw();
-    line!(o, "\t\t\tactive_width:\t\t{}X ({})", width_str(w), w);
+    let w = p.active_width;
+    line!(
+        o,
+        "\t\t\tactive_width:\t\t{}X ({})",
+        width_str(w),
+        w.as_raw()
+    );
     // rdma-core 44 prints the 8-bit active_speed (not active_speed_ex).
     line!(
         o,
