@@ -18,6 +18,9 @@ command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 command -v musl-gcc >/dev/null || need+=(musl-tools)
 [ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
 [ -e /usr/include/rdma/ib_user_verbs.h ] || need+=(linux-libc-dev)
+# OpenSM's <iba/ib_types.h>: the two port capability bits only the IBTA names
+# (tests/abi_check.rs ibta_only_capability_bits_match_opensm).
+[ -e /usr/include/infiniband/iba/ib_types.h ] || need+=(libopensm-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2

@@ -223,3 +223,44 @@ fn errors_for_every_errno() {
     }
     println!("fuzz target errors_for_every_errno: {n} executions");
 }
+
+/// The names the crate derives from its tables follow the C names the ABI check
+/// compares with the headers, so that no name can sit on the wrong value:
+/// - `Speed::ib_name` is the kernel's `IB_SPEED_<name>` (checked against
+///   `include/rdma/ib_verbs.h`);
+/// - each InfiniBand capability name of bit `n` (`PORT_CAP_FLAG_NAMES[n]`, IBTA spelling)
+///   belongs to the `PortCapFlags` constant whose value is `1 << n` (checked against
+///   verbs.h, the uapi headers and OpenSM's table): the constant's name is the IBTA name
+///   in upper case with underscores (`IsSMdisabled` is `IS_SM_DISABLED`), bit 0 being
+///   the reserved bit.
+#[test]
+fn names_follow_the_checked_constants() {
+    for s in Speed::KNOWN {
+        let c = s.c_name().expect("a known speed has a C name");
+        assert_eq!(s.ib_name(), c.strip_prefix("IB_SPEED_"), "{s:?}");
+    }
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_')
+            .map(|c| c.to_ascii_uppercase())
+            .collect()
+    };
+    let names = uverbs::verbs::types::PORT_CAP_FLAG_NAMES;
+    for (bit, ib) in names.iter().enumerate() {
+        let flag = PortCapFlags::from_bits_retain(1 << bit);
+        let (constant, _) = flag
+            .iter_names()
+            .next()
+            .unwrap_or_else(|| panic!("no PortCapFlags constant for bit {bit} ({ib})"));
+        if bit == 0 {
+            assert_eq!((*ib, constant), ("Reserved", "RESERVED0"));
+            continue;
+        }
+        assert_eq!(
+            squash(ib),
+            squash(constant),
+            "bit {bit}: the IBTA name {ib} is not the constant {constant}"
+        );
+        assert_eq!(flag.ib_names().collect::<Vec<_>>(), [*ib]);
+    }
+}
