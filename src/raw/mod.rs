@@ -14,6 +14,7 @@ pub mod attr;
 pub mod driver;
 pub mod fallback;
 mod file;
+pub mod mr;
 pub mod method;
 pub(crate) mod sys;
 
