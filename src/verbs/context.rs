@@ -410,8 +410,9 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`Error::NotSupported`] on kernels without the method; else the kernel's errno,
-    /// classified.
+    /// [`Error::NotSupported`] on kernels without the method, and from drivers that do
+    /// not implement it (`EOPNOTSUPP`: rxe and siw, on Linux 6.1 and 6.12); else the
+    /// kernel's errno, classified.
     pub fn query_context(&self) -> Result<ContextAttr> {
         let mut ncv = 0u32;
         let mut core = 0u64;
