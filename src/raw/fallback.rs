@@ -209,7 +209,8 @@ pub(crate) fn first_supported_by<T, E: KernelAnswer, const N: usize>(
         if i != last_allowed && !allowed(r) {
             continue;
         }
-        if i < last_allowed && path == CallPath::Auto && r.needs.is_some_and(|n| caps.is_missing(n)) {
+        if i < last_allowed && path == CallPath::Auto && r.needs.is_some_and(|n| caps.is_missing(n))
+        {
             continue;
         }
         match run(i) {

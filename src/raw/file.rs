@@ -235,10 +235,19 @@ impl VerbsFile {
         let run = |via: Via| -> Result<u32, Errno> {
             let mut resp = [0xffu8; core::mem::size_of::<ib_uverbs_create_comp_channel_resp>()];
             match via {
-                Via::Ioctl => self.call(&mut method::invoke_cmd(self.driver_id, &cmd, DriverIn::NONE, &mut resp))?,
+                Via::Ioctl => self.call(&mut method::invoke_cmd(
+                    self.driver_id,
+                    &cmd,
+                    DriverIn::NONE,
+                    &mut resp,
+                ))?,
                 _ => self.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut resp))?,
             }
-            Ok(ib_uverbs_create_comp_channel_resp::read_from_bytes(&resp[..]).map_err(|_| Errno::IO)?.fd)
+            Ok(
+                ib_uverbs_create_comp_channel_resp::read_from_bytes(&resp[..])
+                    .map_err(|_| Errno::IO)?
+                    .fd,
+            )
         };
         let fd = first_supported(
             self.caps(),

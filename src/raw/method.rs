@@ -532,7 +532,9 @@ pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
 
 /// The response of commands that have none (size 0).
 #[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
 pub struct NoResponse;
 
 macro_rules! write_command {
@@ -557,7 +559,11 @@ macro_rules! write_command {
 // Every struct below holds handles, counts, flags, attribute values and the opaque
 // `user_handle` (which the kernel only echoes back in events): no address but the
 // response pointer, which the builders fill from the request's own buffer.
-write_command!(ib_uverbs_alloc_pd, IB_USER_VERBS_CMD_ALLOC_PD, ib_uverbs_alloc_pd_resp);
+write_command!(
+    ib_uverbs_alloc_pd,
+    IB_USER_VERBS_CMD_ALLOC_PD,
+    ib_uverbs_alloc_pd_resp
+);
 write_command!(ib_uverbs_dealloc_pd, IB_USER_VERBS_CMD_DEALLOC_PD);
 write_command!(ib_uverbs_dereg_mr, IB_USER_VERBS_CMD_DEREG_MR);
 write_command!(
@@ -565,19 +571,59 @@ write_command!(
     IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
     ib_uverbs_create_comp_channel_resp
 );
-write_command!(ib_uverbs_create_cq, IB_USER_VERBS_CMD_CREATE_CQ, ib_uverbs_create_cq_resp);
-write_command!(ib_uverbs_resize_cq, IB_USER_VERBS_CMD_RESIZE_CQ, ib_uverbs_resize_cq_resp);
-write_command!(ib_uverbs_destroy_cq, IB_USER_VERBS_CMD_DESTROY_CQ, ib_uverbs_destroy_cq_resp);
-write_command!(ib_uverbs_create_qp, IB_USER_VERBS_CMD_CREATE_QP, ib_uverbs_create_qp_resp);
-write_command!(ib_uverbs_query_qp, IB_USER_VERBS_CMD_QUERY_QP, ib_uverbs_query_qp_resp);
+write_command!(
+    ib_uverbs_create_cq,
+    IB_USER_VERBS_CMD_CREATE_CQ,
+    ib_uverbs_create_cq_resp
+);
+write_command!(
+    ib_uverbs_resize_cq,
+    IB_USER_VERBS_CMD_RESIZE_CQ,
+    ib_uverbs_resize_cq_resp
+);
+write_command!(
+    ib_uverbs_destroy_cq,
+    IB_USER_VERBS_CMD_DESTROY_CQ,
+    ib_uverbs_destroy_cq_resp
+);
+write_command!(
+    ib_uverbs_create_qp,
+    IB_USER_VERBS_CMD_CREATE_QP,
+    ib_uverbs_create_qp_resp
+);
+write_command!(
+    ib_uverbs_query_qp,
+    IB_USER_VERBS_CMD_QUERY_QP,
+    ib_uverbs_query_qp_resp
+);
 write_command!(ib_uverbs_modify_qp, IB_USER_VERBS_CMD_MODIFY_QP);
-write_command!(ib_uverbs_destroy_qp, IB_USER_VERBS_CMD_DESTROY_QP, ib_uverbs_destroy_qp_resp);
-write_command!(ib_uverbs_create_ah, IB_USER_VERBS_CMD_CREATE_AH, ib_uverbs_create_ah_resp);
+write_command!(
+    ib_uverbs_destroy_qp,
+    IB_USER_VERBS_CMD_DESTROY_QP,
+    ib_uverbs_destroy_qp_resp
+);
+write_command!(
+    ib_uverbs_create_ah,
+    IB_USER_VERBS_CMD_CREATE_AH,
+    ib_uverbs_create_ah_resp
+);
 write_command!(ib_uverbs_destroy_ah, IB_USER_VERBS_CMD_DESTROY_AH);
-write_command!(ib_uverbs_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ, ib_uverbs_create_srq_resp);
+write_command!(
+    ib_uverbs_create_srq,
+    IB_USER_VERBS_CMD_CREATE_SRQ,
+    ib_uverbs_create_srq_resp
+);
 write_command!(ib_uverbs_modify_srq, IB_USER_VERBS_CMD_MODIFY_SRQ);
-write_command!(ib_uverbs_query_srq, IB_USER_VERBS_CMD_QUERY_SRQ, ib_uverbs_query_srq_resp);
-write_command!(ib_uverbs_destroy_srq, IB_USER_VERBS_CMD_DESTROY_SRQ, ib_uverbs_destroy_srq_resp);
+write_command!(
+    ib_uverbs_query_srq,
+    IB_USER_VERBS_CMD_QUERY_SRQ,
+    ib_uverbs_query_srq_resp
+);
+write_command!(
+    ib_uverbs_destroy_srq,
+    IB_USER_VERBS_CMD_DESTROY_SRQ,
+    ib_uverbs_destroy_srq_resp
+);
 
 /// Splits a response buffer into the core response (the first `size_of::<R>()` bytes,
 /// or all of it when shorter) and the driver's output (the rest).
@@ -621,8 +667,18 @@ pub fn write_cmd<'a, C: WriteCommand>(
 ) -> WriteRequest<'a> {
     let core = cmd.as_bytes();
     let core = if C::HAS_RESPONSE { &core[8..] } else { core };
-    let resp = if C::HAS_RESPONSE { resp } else { &mut resp[..0] };
-    WriteRequest::assemble(C::COMMAND, false, C::HAS_RESPONSE, &[core, udata_in.bytes], resp)
+    let resp = if C::HAS_RESPONSE {
+        resp
+    } else {
+        &mut resp[..0]
+    };
+    WriteRequest::assemble(
+        C::COMMAND,
+        false,
+        C::HAS_RESPONSE,
+        &[core, udata_in.bytes],
+        resp,
+    )
 }
 
 /// MODIFY_SRQ on rxe, by INVOKE_WRITE: rxe requires its `rxe_modify_srq_cmd`, whose
@@ -642,7 +698,11 @@ pub fn modify_srq_rxe<'a>(
     ucmd.mmap_info_addr = mi.as_mut_bytes().as_mut_ptr() as u64;
     let ucmd: &'a crate::raw::driver::rxe_modify_srq_cmd = ucmd;
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
-    buf.const_in(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_MODIFY_SRQ), true);
+    buf.const_in(
+        UVERBS_ATTR_WRITE_CMD,
+        u64::from(IB_USER_VERBS_CMD_MODIFY_SRQ),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
     buf.ptr_in(UVERBS_ATTR_UHW_IN, ucmd.as_bytes(), true);
     Request::built(buf)
@@ -670,7 +730,13 @@ pub fn write_modify_srq_rxe<'a>(
 /// Destroys an object by handle with its type's ioctl DESTROY method (PD, MR, AH: the
 /// methods whose only attribute is the handle). `object` is `UVERBS_OBJECT_*`, `method`
 /// and `attr` the type's `UVERBS_METHOD_*_DESTROY` and `UVERBS_ATTR_DESTROY_*_HANDLE`.
-fn destroy_by_handle<'a>(driver_id: u32, object: u16, method: u16, attr: u16, handle: u32) -> Request<'a, 1> {
+fn destroy_by_handle<'a>(
+    driver_id: u32,
+    object: u16,
+    method: u16,
+    attr: u16,
+    handle: u32,
+) -> Request<'a, 1> {
     let mut buf = IoctlBuf::new(object, method, driver_id);
     buf.idr_in(attr, handle);
     Request::built(buf)
@@ -678,17 +744,35 @@ fn destroy_by_handle<'a>(driver_id: u32, object: u16, method: u16, attr: u16, ha
 
 /// PD_DESTROY (`UVERBS_METHOD_PD_DESTROY`).
 pub fn destroy_pd<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
-    destroy_by_handle(driver_id, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY, UVERBS_ATTR_DESTROY_PD_HANDLE, handle)
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_PD,
+        UVERBS_METHOD_PD_DESTROY,
+        UVERBS_ATTR_DESTROY_PD_HANDLE,
+        handle,
+    )
 }
 
 /// MR_DESTROY (`UVERBS_METHOD_MR_DESTROY`): deregisters the MR.
 pub fn destroy_mr<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
-    destroy_by_handle(driver_id, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY, UVERBS_ATTR_DESTROY_MR_HANDLE, handle)
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_MR,
+        UVERBS_METHOD_MR_DESTROY,
+        UVERBS_ATTR_DESTROY_MR_HANDLE,
+        handle,
+    )
 }
 
 /// AH_DESTROY (`UVERBS_METHOD_AH_DESTROY`).
 pub fn destroy_ah<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
-    destroy_by_handle(driver_id, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY, UVERBS_ATTR_DESTROY_AH_HANDLE, handle)
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_AH,
+        UVERBS_METHOD_AH_DESTROY,
+        UVERBS_ATTR_DESTROY_AH_HANDLE,
+        handle,
+    )
 }
 
 /// CQ_CREATE (`UVERBS_METHOD_CQ_CREATE`, Linux 4.17): the new handle comes back in the
@@ -707,13 +791,25 @@ pub fn create_cq<'a>(
 ) -> (Request<'a, 9>, AttrSlot) {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, driver_id);
     let handle = buf.idr_new(UVERBS_ATTR_CREATE_CQ_HANDLE);
-    buf.ptr_out(UVERBS_ATTR_CREATE_CQ_RESP_CQE, resp_cqe.as_mut_bytes(), true);
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+        resp_cqe.as_mut_bytes(),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CREATE_CQ_CQE, cqe.as_bytes(), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, user_handle.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+        user_handle.as_bytes(),
+        true,
+    );
     if let Some(fd) = comp_channel {
         buf.fd_in(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd, true);
     }
-    buf.ptr_in(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, comp_vector.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+        comp_vector.as_bytes(),
+        true,
+    );
     if !udata_in.bytes.is_empty() {
         buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
     }
@@ -768,15 +864,27 @@ pub fn create_qp<'a>(
 ) -> (Request<'a, 13>, AttrSlot) {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, driver_id);
     let handle = buf.idr_new(UVERBS_ATTR_CREATE_QP_HANDLE);
-    buf.ptr_out(UVERBS_ATTR_CREATE_QP_RESP_CAP, resp_cap.as_mut_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, resp_qpn.as_mut_bytes(), true);
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_QP_RESP_CAP,
+        resp_cap.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+        resp_qpn.as_mut_bytes(),
+        true,
+    );
     buf.idr_in(UVERBS_ATTR_CREATE_QP_PD_HANDLE, qp.pd);
     buf.idr_in(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, qp.send_cq);
     buf.idr_in(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, qp.recv_cq);
     if let Some(srq) = qp.srq {
         buf.idr_in(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq);
     }
-    buf.ptr_in(UVERBS_ATTR_CREATE_QP_USER_HANDLE, user_handle.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_QP_USER_HANDLE,
+        user_handle.as_bytes(),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CREATE_QP_CAP, cap.as_bytes(), true);
     buf.const_in(UVERBS_ATTR_CREATE_QP_TYPE, u64::from(qp.qp_type), true);
     if qp.flags != 0 {
@@ -817,14 +925,42 @@ pub fn create_srq<'a>(
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE, driver_id);
     let handle = buf.idr_new(UVERBS_ATTR_CREATE_SRQ_HANDLE);
     buf.idr_in(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, pd);
-    buf.const_in(UVERBS_ATTR_CREATE_SRQ_TYPE, u64::from(IB_UVERBS_SRQT_BASIC), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, attr.user_handle.as_bytes(), true);
+    buf.const_in(
+        UVERBS_ATTR_CREATE_SRQ_TYPE,
+        u64::from(IB_UVERBS_SRQT_BASIC),
+        true,
+    );
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+        attr.user_handle.as_bytes(),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_MAX_WR, attr.max_wr.as_bytes(), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_MAX_SGE, attr.max_sge.as_bytes(), true);
-    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_LIMIT, attr.srq_limit.as_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, resp.max_wr.as_mut_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, resp.max_sge.as_mut_bytes(), true);
-    buf.ptr_out(UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM, resp.srq_num.as_mut_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+        attr.max_sge.as_bytes(),
+        true,
+    );
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_LIMIT,
+        attr.srq_limit.as_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+        resp.max_wr.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+        resp.max_sge.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+        resp.srq_num.as_mut_bytes(),
+        true,
+    );
     if !udata_in.bytes.is_empty() {
         buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
     }
@@ -1239,5 +1375,320 @@ mod tests {
             write_request_raw(2, &[0; 300], &mut resp).encode(&mut out),
             Err(rustix::io::Errno::INVAL)
         );
+    }
+
+    #[test]
+    fn object_destroy_requests() {
+        for (req, obj, method) in [
+            (destroy_pd(RDMA_DRIVER_RXE, 7), 1u8, 0u8),
+            (destroy_mr(RDMA_DRIVER_RXE, 7), 7, 1),
+            (destroy_ah(RDMA_DRIVER_RXE, 7), 6, 0),
+        ] {
+            let want = golden(
+                &format!(
+                    "28 00  {obj:02x} 00  {method:02x} 00  01 00   # length 40, object, method, 1 attr
+                     00 00 00 00 00 00 00 00
+                     0e 00 00 00  00 00 00 00
+                     00 00  00 00  01 00  00 00  07 00 00 00 00 00 00 00  # IDR handle 7, len 0"
+                ),
+                &[],
+            );
+            assert_eq!(req.to_vec(), want, "object {obj}");
+        }
+        let mut cq = ib_uverbs_destroy_cq_resp::default();
+        let p = cq.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  03 00  01 00  02 00        # CQ, CQ_DESTROY, 2 attrs
+             00 00 00 00 00 00 00 00
+             12 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  09 00 00 00 00 00 00 00  # HANDLE 9 (IDR)
+             01 00  08 00  01 00  00 00  PTR(0)                   # RESP, 8 bytes",
+            &[p],
+        );
+        assert_eq!(destroy_cq(RDMA_DRIVER_SIW, 9, &mut cq).to_vec(), want);
+        let mut qp = ib_uverbs_destroy_qp_resp::default();
+        let p = qp.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  04 00  01 00  02 00        # QP, QP_DESTROY
+             00 00 00 00 00 00 00 00
+             0e 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  03 00 00 00 00 00 00 00
+             01 00  04 00  01 00  00 00  PTR(0)                   # RESP, 4 bytes",
+            &[p],
+        );
+        assert_eq!(destroy_qp(RDMA_DRIVER_RXE, 3, &mut qp).to_vec(), want);
+        let mut srq = ib_uverbs_destroy_srq_resp::default();
+        let p = srq.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  05 00  01 00  02 00        # SRQ, SRQ_DESTROY
+             00 00 00 00 00 00 00 00
+             0e 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  04 00 00 00 00 00 00 00
+             01 00  04 00  01 00  00 00  PTR(0)",
+            &[p],
+        );
+        assert_eq!(destroy_srq(RDMA_DRIVER_RXE, 4, &mut srq).to_vec(), want);
+    }
+
+    #[test]
+    fn create_cq_request() {
+        let stdin = std::io::stdin();
+        use std::os::fd::{AsFd, AsRawFd};
+        let ch = stdin.as_fd();
+        let (cqe, uh, vec) = (16u32, 0x1122_3344_5566_7788u64, 0u32);
+        let mut resp_cqe = 0u32;
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &resp_cqe as *const u32 as u64,
+            out.as_ptr() as u64,
+            ch.as_raw_fd() as u64,
+        ];
+        let (req, slot) = create_cq(
+            RDMA_DRIVER_RXE,
+            &cqe,
+            &uh,
+            Some(ch),
+            &vec,
+            &mut resp_cqe,
+            DriverIn::NONE,
+            &mut out,
+        );
+        let want = golden(
+            "
+            88 00  03 00  00 00  07 00        # length 136, CQ, CQ_CREATE, 7 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            06 00  04 00  01 00  00 00  PTR(0)                   # RESP_CQE, 4 bytes
+            01 00  04 00  01 00  00 00  10 00 00 00 00 00 00 00  # CQE 16 (u32 inline)
+            02 00  08 00  01 00  00 00  88 77 66 55 44 33 22 11  # USER_HANDLE (u64)
+            03 00  00 00  01 00  00 00  PTR(2)                   # COMP_CHANNEL: the fd
+            04 00  04 00  01 00  00 00  00 00 00 00 00 00 00 00  # COMP_VECTOR 0
+            01 10  40 00  01 00  00 00  PTR(1)                   # UHW_OUT, 64 bytes
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+        assert_eq!(req.data(slot), u64::MAX);
+    }
+
+    #[test]
+    fn create_qp_and_srq_requests() {
+        let cap = ib_uverbs_qp_cap {
+            max_send_wr: 8,
+            max_recv_wr: 8,
+            max_send_sge: 1,
+            max_recv_sge: 1,
+            max_inline_data: 0,
+        };
+        let uh = 5u64;
+        let mut rcap = ib_uverbs_qp_cap::default();
+        let mut qpn = 0u32;
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &rcap as *const ib_uverbs_qp_cap as u64,
+            &qpn as *const u32 as u64,
+            &cap as *const ib_uverbs_qp_cap as u64,
+            out.as_ptr() as u64,
+        ];
+        let (req, _) = create_qp(
+            RDMA_DRIVER_RXE,
+            &CreateQp {
+                pd: 1,
+                send_cq: 2,
+                recv_cq: 3,
+                srq: Some(4),
+                qp_type: IB_UVERBS_QPT_RC,
+                flags: IB_UVERBS_QP_CREATE_SQ_SIG_ALL,
+            },
+            &uh,
+            &cap,
+            &mut rcap,
+            &mut qpn,
+            DriverIn::NONE,
+            &mut out,
+        );
+        let want = golden(
+            "
+            d8 00  04 00  00 00  0c 00        # length 216, QP, QP_CREATE, 12 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            0d 00  14 00  01 00  00 00  PTR(0)                   # RESP_CAP, 20 bytes
+            0e 00  04 00  01 00  00 00  PTR(1)                   # RESP_QP_NUM
+            02 00  00 00  01 00  00 00  01 00 00 00 00 00 00 00  # PD 1
+            04 00  00 00  01 00  00 00  02 00 00 00 00 00 00 00  # SEND_CQ 2
+            05 00  00 00  01 00  00 00  03 00 00 00 00 00 00 00  # RECV_CQ 3
+            03 00  00 00  01 00  00 00  04 00 00 00 00 00 00 00  # SRQ 4
+            07 00  08 00  01 00  00 00  05 00 00 00 00 00 00 00  # USER_HANDLE 5
+            08 00  14 00  01 00  00 00  PTR(2)                   # CAP, 20 bytes
+            09 00  08 00  01 00  00 00  02 00 00 00 00 00 00 00  # TYPE RC (CONST_IN)
+            0a 00  08 00  01 00  00 00  00 10 00 00 00 00 00 00  # FLAGS SQ_SIG_ALL
+            01 10  40 00  01 00  00 00  PTR(3)                   # UHW_OUT
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+
+        let v = CreateSrqValues {
+            user_handle: 6,
+            max_wr: 16,
+            max_sge: 1,
+            srq_limit: 0,
+        };
+        let mut r = CreateSrqResp::default();
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &r.max_wr as *const u32 as u64,
+            &r.max_sge as *const u32 as u64,
+            &r.srq_num as *const u32 as u64,
+            out.as_ptr() as u64,
+        ];
+        let (req, _) = create_srq(RDMA_DRIVER_SIW, 1, &v, &mut r, DriverIn::NONE, &mut out);
+        let want = golden(
+            "
+            c8 00  05 00  00 00  0b 00        # length 200, SRQ, SRQ_CREATE, 11 attrs
+            00 00 00 00 00 00 00 00
+            12 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            01 00  00 00  01 00  00 00  01 00 00 00 00 00 00 00  # PD 1
+            09 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # TYPE BASIC
+            04 00  08 00  01 00  00 00  06 00 00 00 00 00 00 00  # USER_HANDLE 6
+            05 00  04 00  01 00  00 00  10 00 00 00 00 00 00 00  # MAX_WR 16
+            06 00  04 00  01 00  00 00  01 00 00 00 00 00 00 00  # MAX_SGE 1
+            07 00  04 00  01 00  00 00  00 00 00 00 00 00 00 00  # LIMIT 0
+            0b 00  04 00  01 00  00 00  PTR(0)                   # RESP_MAX_WR
+            0c 00  04 00  01 00  00 00  PTR(1)                   # RESP_MAX_SGE
+            0d 00  04 00  01 00  00 00  PTR(2)                   # RESP_SRQ_NUM
+            01 10  40 00  01 00  00 00  PTR(3)                   # UHW_OUT
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+    }
+
+    #[test]
+    fn write_commands_by_invoke_write_and_write() {
+        // ALLOC_PD: the command is only its response pointer.
+        let cmd = ib_uverbs_alloc_pd::default();
+        let mut resp = [0u8; 4 + 64];
+        let (c, r0, r1) = (
+            cmd.as_bytes().as_ptr() as u64,
+            resp.as_ptr() as u64,
+            resp[4..].as_ptr() as u64,
+        );
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut resp);
+        let want = golden(
+            "
+            58 00  00 00  00 00  04 00        # INVOKE_WRITE, 4 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  03 00 00 00 00 00 00 00  # WRITE_CMD ALLOC_PD
+            00 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # CORE_IN: 8 bytes, inline
+            01 00  04 00  01 00  00 00  PTR(0)                   # CORE_OUT: pd_handle
+            01 10  40 00  01 00  00 00  PTR(1)                   # UHW_OUT: the rest
+            ",
+            &[r0, r1],
+        );
+        assert_eq!(req.to_vec(), want);
+        let _ = c;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut resp = [0u8; 4 + 64];
+        let r0 = resp.as_ptr() as u64;
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "03 00 00 00  04 00  11 00  PTR(0)  # ALLOC_PD, in 4 words, out 17",
+            &[r0],
+        );
+        assert_eq!(&out[..n], &want[..]);
+
+        // DEALLOC_PD: no response at all.
+        let cmd = ib_uverbs_dealloc_pd { pd_handle: 2 };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "04 00 00 00  03 00  00 00  02 00 00 00  # DEALLOC_PD 2",
+            &[],
+        );
+        assert_eq!(&out[..n], &want[..]);
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut []);
+        let want = golden(
+            "
+            38 00  00 00  00 00  02 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  04 00 00 00 00 00 00 00  # WRITE_CMD DEALLOC_PD
+            00 00  04 00  01 00  00 00  02 00 00 00 00 00 00 00  # CORE_IN: pd_handle inline
+            ",
+            &[],
+        );
+        assert_eq!(req.to_vec(), want);
+
+        // MODIFY_QP (112 bytes, no response) and siw's REG_MR driver input.
+        let cmd = ib_uverbs_modify_qp {
+            qp_handle: 1,
+            attr_mask: 1,
+            qp_state: 1,
+            ..Default::default()
+        };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
+        assert_eq!(n, 8 + 112);
+        assert_eq!(&out[..8], &golden("1a 00 00 00  1e 00  00 00", &[])[..]);
+        assert_eq!(&out[8..n], cmd.as_bytes());
+        let key = crate::raw::driver::siw_ureq_reg_mr::default();
+        assert_eq!(DriverIn::of(&key).as_bytes(), &[0u8; 8]);
+    }
+
+    #[test]
+    fn rxe_modify_srq_points_at_its_own_buffer() {
+        let cmd = ib_uverbs_modify_srq {
+            srq_handle: 3,
+            attr_mask: 2,
+            max_wr: 0,
+            srq_limit: 4,
+        };
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        let mip = &mi as *const crate::raw::driver::mminfo as u64;
+        let (c, u) = (
+            cmd.as_bytes().as_ptr() as u64,
+            &ucmd as *const crate::raw::driver::rxe_modify_srq_cmd as u64,
+        );
+        let req = modify_srq_rxe(RDMA_DRIVER_RXE, &cmd, &mut ucmd, &mut mi);
+        let want = golden(
+            "
+            48 00  00 00  00 00  03 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  21 00 00 00 00 00 00 00  # WRITE_CMD MODIFY_SRQ (33)
+            00 00  10 00  01 00  00 00  PTR(0)                   # CORE_IN, 16 bytes
+            00 10  08 00  01 00  00 00  PTR(1)                   # UHW_IN: the address, inline
+            ",
+            &[c, mip],
+        );
+        // UHW_IN is 8 bytes, so it travels inline: its data IS the address of `mi`.
+        assert_eq!(req.to_vec(), want);
+        let _ = u;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        let mip = &mi as *const crate::raw::driver::mminfo as u64;
+        let n = write_modify_srq_rxe(&cmd, &mut ucmd, &mut mi)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            21 00 00 00  08 00  00 00         # MODIFY_SRQ (33), in 8 words, no response
+            03 00 00 00  02 00 00 00  00 00 00 00  04 00 00 00   # handle 3, LIMIT, 0, 4
+            PTR(0)                            # rxe_modify_srq_cmd.mmap_info_addr
+            ",
+            &[mip],
+        );
+        assert_eq!(&out[..n], &want[..]);
     }
 }

@@ -14,8 +14,8 @@ pub mod attr;
 pub mod driver;
 pub mod fallback;
 mod file;
-pub mod mr;
 pub mod method;
+pub mod mr;
 pub(crate) mod sys;
 
 pub use fallback::{CallPath, Caps, Interface};

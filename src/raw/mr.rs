@@ -109,7 +109,11 @@ impl MrBuf {
         // SAFETY: [offset, end) is inside the allocation (checked above); `dst` is a
         // distinct allocation (a &mut the caller owns), so the ranges do not overlap.
         unsafe {
-            core::ptr::copy_nonoverlapping(self.ptr.as_ptr().add(offset), dst.as_mut_ptr(), dst.len())
+            core::ptr::copy_nonoverlapping(
+                self.ptr.as_ptr().add(offset),
+                dst.as_mut_ptr(),
+                dst.len(),
+            )
         };
         true
     }
@@ -184,11 +188,15 @@ impl RegisteredMr {
     /// The registered memory (read it by copy; the device may write it).
     pub fn buf(&self) -> &MrBuf {
         // `buf` is Some from registration until dereg_mr or drop take it.
-        self.buf.as_ref().unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
+        self.buf
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
     }
     /// The registered memory, for writing (by copy).
     pub fn buf_mut(&mut self) -> &mut MrBuf {
-        self.buf.as_mut().unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
+        self.buf
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
     }
 }
 
@@ -255,7 +263,11 @@ impl VerbsFile {
     /// # Safety
     ///
     /// As [`reg_mr`] (the builder).
-    unsafe fn reg_mr_raw(&self, cmd: &ib_uverbs_reg_mr, path: CallPath) -> Result<(u32, u32, u32), Errno> {
+    unsafe fn reg_mr_raw(
+        &self,
+        cmd: &ib_uverbs_reg_mr,
+        path: CallPath,
+    ) -> Result<(u32, u32, u32), Errno> {
         let udata = reg_mr_udata(self.driver_id());
         let udata_in = udata.as_ref().map_or(DriverIn::NONE, DriverIn::of);
         let mut ioctl = || {
@@ -263,16 +275,18 @@ impl VerbsFile {
             // SAFETY: the caller's contract (this function's).
             let mut req = unsafe { reg_mr(self.driver_id(), cmd, udata_in, &mut resp) };
             self.call(&mut req)?;
-            drop(req);
-            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..]).map_err(|_| Errno::IO)?.0)
+            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..])
+                .map_err(|_| Errno::IO)?
+                .0)
         };
         let mut write = || {
             let mut resp = [0u8; core::mem::size_of::<ib_uverbs_reg_mr_resp>() + REG_MR_DRIVER_OUT];
             // SAFETY: the caller's contract (this function's).
             let mut req = unsafe { write_reg_mr(cmd, udata_in, &mut resp) };
             self.write(&mut req)?;
-            drop(req);
-            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..]).map_err(|_| Errno::IO)?.0)
+            Ok(ib_uverbs_reg_mr_resp::read_from_prefix(&resp[..])
+                .map_err(|_| Errno::IO)?
+                .0)
         };
         let r = first_supported(
             self.caps(),
@@ -302,7 +316,11 @@ impl VerbsFile {
     ///
     /// `EBADF` when `mr` was registered on another file (nothing is sent); else the
     /// kernel's errno, with the MR given back still registered.
-    pub fn dereg_mr(&self, mr: RegisteredMr, path: CallPath) -> Result<MrBuf, (RegisteredMr, Errno)> {
+    pub fn dereg_mr(
+        &self,
+        mr: RegisteredMr,
+        path: CallPath,
+    ) -> Result<MrBuf, (RegisteredMr, Errno)> {
         if mr.file_id != self.id() {
             return Err((mr, Errno::BADF));
         }
@@ -381,7 +399,12 @@ fn unmapped_page() -> Result<u64, Errno> {
     // SAFETY: an anonymous private mapping at an address the kernel chooses touches no
     // existing memory.
     let p = unsafe {
-        mmap_anonymous(core::ptr::null_mut(), MR_ALIGN, ProtFlags::empty(), MapFlags::PRIVATE)
+        mmap_anonymous(
+            core::ptr::null_mut(),
+            MR_ALIGN,
+            ProtFlags::empty(),
+            MapFlags::PRIVATE,
+        )
     }?;
     // SAFETY: `p` is the mapping just made, of that length, which nothing else uses.
     unsafe { munmap(p, MR_ALIGN) }?;
@@ -406,8 +429,16 @@ pub unsafe fn reg_mr<'a>(
     udata_in: DriverIn<'a>,
     resp: &'a mut [u8],
 ) -> Request<'a, 5> {
-    let mut buf = crate::raw::attr::IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
-    buf.const_in(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_REG_MR), true);
+    let mut buf = crate::raw::attr::IoctlBuf::new(
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_INVOKE_WRITE,
+        driver_id,
+    );
+    buf.const_in(
+        UVERBS_ATTR_WRITE_CMD,
+        u64::from(IB_USER_VERBS_CMD_REG_MR),
+        true,
+    );
     buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
     let (core, driver) = split_resp::<ib_uverbs_reg_mr_resp>(resp);
     buf.ptr_out(UVERBS_ATTR_CORE_OUT, core, true);
@@ -431,5 +462,106 @@ pub unsafe fn write_reg_mr<'a>(
     resp: &'a mut [u8],
 ) -> WriteRequest<'a> {
     let core = &cmd.as_bytes()[8..];
-    WriteRequest::assemble(IB_USER_VERBS_CMD_REG_MR, false, true, &[core, udata_in.bytes], resp)
+    WriteRequest::assemble(
+        IB_USER_VERBS_CMD_REG_MR,
+        false,
+        true,
+        &[core, udata_in.bytes],
+        resp,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mr_buf_copies_in_and_out_within_bounds() {
+        let mut b = MrBuf::new(10).unwrap();
+        assert_eq!(b.addr() % MR_ALIGN as u64, 0, "page-aligned");
+        assert_eq!(b.to_vec(), vec![0u8; 10], "zeroed");
+        assert!(b.write_at(7, b"abc"));
+        assert!(!b.write_at(8, b"abc"), "past the end");
+        assert!(!b.write_at(usize::MAX, b"a"), "overflowing offset");
+        let mut out = [0u8; 3];
+        assert!(b.read_at(7, &mut out));
+        assert_eq!(&out, b"abc");
+        assert!(!b.read_at(9, &mut out));
+        assert_eq!(MrBuf::new(0).unwrap_err(), Errno::INVAL);
+        let c = MrBuf::from_slice(b"hello").unwrap();
+        assert_eq!(c.to_vec(), b"hello");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "leaks a page on purpose")]
+    fn a_registered_mr_dropped_while_registered_leaks_its_buffer() {
+        // No kernel here: build one as reg_mr would after a successful call. Dropped
+        // while registered, it must leave its memory allocated.
+        let mut buf = MrBuf::new(4096).unwrap();
+        buf.write_at(0, b"still here");
+        let addr = buf.addr() as usize as *const u8;
+        let mr = RegisteredMr {
+            buf: Some(buf),
+            file_id: 0,
+            handle: 1,
+            lkey: 2,
+            rkey: 3,
+            access: 0,
+        };
+        assert_eq!((mr.handle(), mr.lkey(), mr.rkey()), (1, 2, 3));
+        drop(mr);
+        let mut got = [0u8; 10];
+        // SAFETY: the allocation was leaked by the drop (that is what is tested): it is
+        // still allocated, 4096 bytes, and nothing else uses it.
+        unsafe { core::ptr::copy_nonoverlapping(addr, got.as_mut_ptr(), 10) };
+        assert_eq!(&got, b"still here");
+    }
+
+    #[test]
+    fn reg_mr_request_bytes() {
+        let buf = MrBuf::new(8192).unwrap();
+        let cmd = ib_uverbs_reg_mr {
+            start: buf.addr(),
+            length: 8192,
+            hca_va: buf.addr(),
+            pd_handle: 1,
+            access_flags: 3,
+            ..Default::default()
+        };
+        let key = siw_ureq_reg_mr::default();
+        let mut resp = [0u8; 12 + 16];
+        let (c, r0, r1) = (
+            &cmd as *const ib_uverbs_reg_mr as u64,
+            resp.as_ptr() as u64,
+            resp[12..].as_ptr() as u64,
+        );
+        // SAFETY: only built, never run.
+        let req = unsafe { reg_mr(RDMA_DRIVER_SIW, &cmd, DriverIn::of(&key), &mut resp) };
+        let mut want = Vec::new();
+        let attr = |id: u16, len: u16, data: u64| {
+            let mut a = Vec::new();
+            a.extend_from_slice(&id.to_ne_bytes());
+            a.extend_from_slice(&len.to_ne_bytes());
+            a.extend_from_slice(&1u16.to_ne_bytes());
+            a.extend_from_slice(&0u16.to_ne_bytes());
+            a.extend_from_slice(&data.to_ne_bytes());
+            a
+        };
+        want.extend_from_slice(&(24u16 + 5 * 16).to_ne_bytes());
+        want.extend_from_slice(&[0, 0, 0, 0, 5, 0]);
+        want.extend_from_slice(&[0; 8]);
+        want.extend_from_slice(&18u32.to_ne_bytes());
+        want.extend_from_slice(&[0; 4]);
+        want.extend(attr(
+            UVERBS_ATTR_WRITE_CMD,
+            8,
+            u64::from(IB_USER_VERBS_CMD_REG_MR),
+        ));
+        want.extend(attr(UVERBS_ATTR_CORE_IN, 40, c));
+        want.extend(attr(UVERBS_ATTR_CORE_OUT, 12, r0));
+        want.extend(attr(UVERBS_ATTR_UHW_IN, 8, 0)); // the key struct, 8 zero bytes, inline
+        want.extend(attr(UVERBS_ATTR_UHW_OUT, 16, r1));
+        assert_eq!(req.to_vec(), want);
+        assert_eq!(IB_USER_VERBS_CMD_REG_MR, 9);
+    }
 }

@@ -365,7 +365,12 @@ impl Context {
     /// buffer allocated, never freed while the device may reach it); use the objects'
     /// `try_destroy` to handle failures where they happen.
     pub fn take_destroy_errors(&self) -> Vec<Error> {
-        core::mem::take(&mut *self.destroy_errors.lock().unwrap_or_else(|p| p.into_inner()))
+        core::mem::take(
+            &mut *self
+                .destroy_errors
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        )
     }
 
     /// Keeps the error of a destroy that ran in `Drop`.

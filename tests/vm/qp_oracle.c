@@ -6,7 +6,7 @@
  * bookworm's libibverbs-dev (rdma-core 44) and run inside the test VM:
  *
  *     gcc -O2 -Wall -o qp_oracle qp_oracle.c -libverbs
- *     qp_oracle rxe0 rc|uc|ud
+ *     qp_oracle rxe0 rc|uc|ud SGID_INDEX
  *
  * tests/objects.rs walks a QP of the same configuration through the same steps with
  * uverbs and prints the same keys; the two are compared line by line.  The walk (the
@@ -18,8 +18,8 @@
  *           UC: INIT, pkey_index 0, port 1, access REMOTE_WRITE
  *           UD: INIT, pkey_index 0, port 1, qkey 0x11111111
  *   rtr     RC: RTR, path_mtu 1024, dest_qp_num = its own QP number, rq_psn 0x123,
- *               max_dest_rd_atomic 1, min_rnr_timer 12, AV: GRH to GID 1 of port 1
- *               (sgid_index 1, hop_limit 64), port 1
+ *               max_dest_rd_atomic 1, min_rnr_timer 12, AV: GRH to GID SGID_INDEX of
+ *               port 1 (sgid_index SGID_INDEX, hop_limit 64), port 1
  *           UC: as RC without max_dest_rd_atomic and min_rnr_timer
  *           UD: RTR
  *   rts     RC: RTS, timeout 14, retry_cnt 7, rnr_retry 7, sq_psn 0x456, max_rd_atomic 1
@@ -141,12 +141,13 @@ int main(int argc, char **argv)
 	struct ibv_qp_attr a;
 	union ibv_gid gid;
 	enum ibv_qp_type t;
-	int n, i, mask;
+	int n, i, mask, sgid;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: qp_oracle DEVNAME rc|uc|ud\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: qp_oracle DEVNAME rc|uc|ud SGID_INDEX\n");
 		return 2;
 	}
+	sgid = atoi(argv[3]);
 	if (!strcmp(argv[2], "rc"))
 		t = IBV_QPT_RC;
 	else if (!strcmp(argv[2], "uc"))
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
 	qp = ibv_create_qp(pd, &init);
 	if (!qp)
 		fail("ibv_create_qp", errno);
-	if (ibv_query_gid(ctx, 1, 1, &gid))
+	if (ibv_query_gid(ctx, 1, sgid, &gid))
 		memset(&gid, 0, sizeof(gid));
 	printf("qp_num=%u\n", qp->qp_num);
 	print_query("reset", qp, cq);
@@ -211,7 +212,7 @@ int main(int argc, char **argv)
 		a.rq_psn = 0x123;
 		a.ah_attr.is_global = 1;
 		a.ah_attr.grh.dgid = gid;
-		a.ah_attr.grh.sgid_index = 1;
+		a.ah_attr.grh.sgid_index = sgid;
 		a.ah_attr.grh.hop_limit = 64;
 		a.ah_attr.port_num = 1;
 		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;

@@ -15,6 +15,7 @@ mod io;
 mod json;
 mod json_line;
 mod link;
+mod probe;
 mod report;
 mod text;
 mod watch;
@@ -46,6 +47,11 @@ const COMMANDS: &[Command] = &[
         name: "link",
         summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
         run: link::uverbs,
+    },
+    Command {
+        name: "probe",
+        summary: "walk every object method of each device and check the kernel's answers",
+        run: probe::uverbs,
     },
     Command {
         name: "watch",

@@ -1165,4 +1165,3 @@ pub struct ib_uverbs_destroy_srq_resp {
     pub events_reported: u32,
 }
 const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_srq_resp>() == 4);
-

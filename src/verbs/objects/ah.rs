@@ -138,8 +138,8 @@ impl Pd {
         };
         let mut resp = [0u8; core::mem::size_of::<ib_uverbs_create_ah_resp>() + DRIVER_OUT];
         run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp).map_err(|e| failed(ctx, OP, e))?;
-        let (r, rest) = ib_uverbs_create_ah_resp::read_from_prefix(&resp[..])
-            .map_err(|_| protocol(ctx, OP))?;
+        let (r, rest) =
+            ib_uverbs_create_ah_resp::read_from_prefix(&resp[..]).map_err(|_| protocol(ctx, OP))?;
         let mut driver_out = [0u8; DRIVER_OUT];
         driver_out.copy_from_slice(&rest[..DRIVER_OUT]);
         Ok(Ah {
@@ -192,6 +192,9 @@ impl Ah {
     ///
     /// The kernel's errno, with the AH given back.
     #[doc(alias = "ibv_destroy_ah")]
+    // The object comes back with the error, so the Err variant is as large as both: a
+    // cold path, moved once.
+    #[allow(clippy::result_large_err)]
     pub fn try_destroy(mut self) -> core::result::Result<(), (Ah, Error)> {
         match self.destroy() {
             Ok(()) => {

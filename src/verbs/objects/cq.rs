@@ -119,7 +119,6 @@ impl Context {
                 );
                 file.call(&mut req)?;
                 let handle = handle_of(req.data(slot))?;
-                drop(req);
                 Ok((handle, resp_cqe))
             } else {
                 let cmd = ib_uverbs_create_cq {
@@ -203,8 +202,8 @@ impl Cq {
         };
         let mut resp = [0u8; core::mem::size_of::<ib_uverbs_resize_cq_resp>() + DRIVER_OUT];
         run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp).map_err(|e| failed(ctx, OP, e))?;
-        let (r, _) = ib_uverbs_resize_cq_resp::read_from_prefix(&resp[..])
-            .map_err(|_| protocol(ctx, OP))?;
+        let (r, _) =
+            ib_uverbs_resize_cq_resp::read_from_prefix(&resp[..]).map_err(|_| protocol(ctx, OP))?;
         self.0.cqe.store(r.cqe, Ordering::Relaxed);
         Ok(r.cqe)
     }
@@ -249,7 +248,11 @@ impl CqInner {
                     cq_handle: handle,
                     ..Default::default()
                 };
-                file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, zerocopy::IntoBytes::as_mut_bytes(&mut resp)))?;
+                file.write(&mut method::write_cmd(
+                    &cmd,
+                    DriverIn::NONE,
+                    zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+                ))?;
             }
             Ok(resp.comp_events_reported)
         })

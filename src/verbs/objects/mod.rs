@@ -26,8 +26,9 @@
 //!         .port(1)
 //!         .access(AccessFlags::REMOTE_WRITE),
 //! )?;
-//! let (attr, _init) = qp.query()?;
-//! assert_eq!(attr.qp_state, QpState::Init);
+//! let q = qp.query()?;
+//! assert_eq!(q.state(), QpState::Init);
+//! assert_eq!(q.attr().port_num, 1);
 //! # Ok(())
 //! # }
 //! ```
@@ -70,8 +71,10 @@ mod srq;
 pub use ah::{Ah, AhAttr, GlobalRoute};
 pub use cq::{CompChannel, Cq};
 pub use mr::Mr;
+pub(crate) use pd::destroy_pd_handle;
 pub use pd::Pd;
-pub use qp::{AltPath, ModifyQp, Qp, QpAttr, QpCap, QpInit, QpInitAttr};
+pub(crate) use qp::{modify_qp_raw_mask, query_qp_handle};
+pub use qp::{AltPath, ModifyQp, Qp, QpAttr, QpCap, QpInit, QpInitAttr, QpQuery};
 pub use srq::{ModifySrq, Srq, SrqAttr, SrqInit};
 
 /// The memory a memory region owns (from the raw layer, which keeps the promise that the
@@ -138,7 +141,12 @@ pub(crate) fn run_cmd<C: WriteCommand>(
         ctx.objects_path(),
         &routes(Interface::InvokeWrite),
         |i| match i {
-            0 => file.call(&mut method::invoke_cmd(file.driver_id(), cmd, udata_in, resp)),
+            0 => file.call(&mut method::invoke_cmd(
+                file.driver_id(),
+                cmd,
+                udata_in,
+                resp,
+            )),
             _ => file.write(&mut method::write_cmd(cmd, udata_in, resp)),
         },
     )

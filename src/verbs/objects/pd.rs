@@ -37,10 +37,15 @@ impl Context {
         const OP: &str = "ALLOC_PD";
         check_driver(self, OP)?;
         let mut resp = [0u8; core::mem::size_of::<ib_uverbs_alloc_pd_resp>() + DRIVER_OUT];
-        run_cmd(self, &ib_uverbs_alloc_pd::default(), DriverIn::NONE, &mut resp)
-            .map_err(|e| failed(self, OP, e))?;
-        let (r, _) = ib_uverbs_alloc_pd_resp::read_from_prefix(&resp[..])
-            .map_err(|_| protocol(self, OP))?;
+        run_cmd(
+            self,
+            &ib_uverbs_alloc_pd::default(),
+            DriverIn::NONE,
+            &mut resp,
+        )
+        .map_err(|e| failed(self, OP, e))?;
+        let (r, _) =
+            ib_uverbs_alloc_pd_resp::read_from_prefix(&resp[..]).map_err(|_| protocol(self, OP))?;
         Ok(Pd(Arc::new(PdInner {
             ctx: self.clone(),
             handle: r.pd_handle,
@@ -101,7 +106,10 @@ impl PdInner {
 
 /// PD_DESTROY by ioctl, else DEALLOC_PD by `write()`, of any handle (the probe sends it
 /// for a PD that still has a QP, to see the kernel refuse).
-pub(crate) fn destroy_pd_handle(ctx: &Context, handle: u32) -> core::result::Result<(), rustix::io::Errno> {
+pub(crate) fn destroy_pd_handle(
+    ctx: &Context,
+    handle: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
     let file = ctx.raw();
     ioctl_or_write(ctx, Interface::DestroyIoctl, |ioctl| {
         if ioctl {

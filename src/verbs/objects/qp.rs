@@ -228,6 +228,14 @@ impl ModifyQp {
         self.mask
     }
 
+    /// The MODIFY_QP command this modification sends for the QP with `qp_handle`.
+    pub fn to_uverbs(&self, qp_handle: u32) -> ib_uverbs_modify_qp {
+        let mut cmd = self.cmd;
+        cmd.qp_handle = qp_handle;
+        cmd.attr_mask = self.mask.bits();
+        cmd
+    }
+
     setter!(
         /// The new state (`IBV_QP_STATE`).
         state(QpState) => STATE, |c, v| c.qp_state = v.as_raw() as u8);
@@ -271,13 +279,13 @@ impl ModifyQp {
         /// Outstanding RDMA reads and atomics as initiator (`IBV_QP_MAX_QP_RD_ATOMIC`).
         max_rd_atomic(u8) => MAX_QP_RD_ATOMIC, |c, v| c.max_rd_atomic = v);
     setter!(
-        /// The alternate path (`IBV_QP_ALT_PATH`).
-        alt_path(AltPath) => ALT_PATH, |c, v| {
-            c.alt_dest = v.ah_attr.to_dest();
-            c.alt_pkey_index = v.pkey_index;
-            c.alt_port_num = v.port_num;
-            c.alt_timeout = v.timeout;
-        });
+    /// The alternate path (`IBV_QP_ALT_PATH`).
+    alt_path(AltPath) => ALT_PATH, |c, v| {
+        c.alt_dest = v.ah_attr.to_dest();
+        c.alt_pkey_index = v.pkey_index;
+        c.alt_port_num = v.port_num;
+        c.alt_timeout = v.timeout;
+    });
     setter!(
         /// The minimum RNR NAK timer (`IBV_QP_MIN_RNR_TIMER`).
         min_rnr_timer(u8) => MIN_RNR_TIMER, |c, v| c.min_rnr_timer = v);
@@ -363,7 +371,6 @@ impl Pd {
                 );
                 file.call(&mut req)?;
                 let handle = handle_of(req.data(slot))?;
-                drop(req);
                 Ok((handle, qpn, resp_cap))
             } else {
                 let cmd = ib_uverbs_create_qp {
@@ -475,31 +482,92 @@ impl Qp {
     #[doc(alias = "ibv_modify_qp")]
     pub fn modify(&self, m: &ModifyQp) -> Result<()> {
         let ctx = self.pd.context();
-        let mut cmd = m.cmd;
-        cmd.qp_handle = self.handle;
-        cmd.attr_mask = m.mask.bits();
-        run_cmd(ctx, &cmd, DriverIn::NONE, &mut []).map_err(|e| failed(ctx, "MODIFY_QP", e))
+        run_cmd(ctx, &m.to_uverbs(self.handle), DriverIn::NONE, &mut [])
+            .map_err(|e| failed(ctx, "MODIFY_QP", e))
     }
 
     /// Every attribute of the QP and its creation attributes (QUERY_QP by INVOKE_WRITE,
-    /// else `write()`).
+    /// else `write()`), decoded when read ([`QpQuery::attr`], [`QpQuery::init_attr`]):
+    /// the call itself copies the kernel's answer and nothing more.
     ///
     /// # Errors
     ///
     /// The kernel's errno.
     #[doc(alias = "ibv_query_qp")]
-    pub fn query(&self) -> Result<(QpAttr, QpInitAttr)> {
-        const OP: &str = "QUERY_QP";
+    pub fn query(&self) -> Result<QpQuery> {
         let ctx = self.pd.context();
-        let r = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, OP, e))?;
-        let cap = QpCap {
+        let raw = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "QUERY_QP", e))?;
+        Ok(QpQuery {
+            raw,
+            qp_type: self.qp_type,
+            send_cq: self.send_cq.handle(),
+            recv_cq: self.recv_cq.handle(),
+            srq: self.srq.as_ref().map(Srq::handle),
+        })
+    }
+
+    fn destroy(&self) -> Result<()> {
+        let ctx = self.pd.context();
+        destroy_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "DESTROY_QP", e))
+    }
+
+    /// Destroys the QP now (QP_DESTROY by ioctl, else DESTROY_QP by `write()`).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, with the QP given back.
+    #[doc(alias = "ibv_destroy_qp")]
+    // The object comes back with the error, so the Err variant is as large as both: a
+    // cold path, moved once.
+    #[allow(clippy::result_large_err)]
+    pub fn try_destroy(mut self) -> core::result::Result<(), (Qp, Error)> {
+        match self.destroy() {
+            Ok(()) => {
+                self.destroyed = true;
+                Ok(())
+            }
+            Err(e) => Err((self, e)),
+        }
+    }
+}
+
+/// The answer of QUERY_QP, decoded when read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QpQuery {
+    raw: ib_uverbs_query_qp_resp,
+    qp_type: QpType,
+    send_cq: u32,
+    recv_cq: u32,
+    srq: Option<u32>,
+}
+
+impl QpQuery {
+    /// The QP's current state.
+    pub fn state(&self) -> QpState {
+        QpState::from_raw(u32::from(self.raw.qp_state))
+    }
+
+    /// The current capacities.
+    pub fn cap(&self) -> QpCap {
+        let r = &self.raw;
+        QpCap {
             max_send_wr: r.max_send_wr,
             max_recv_wr: r.max_recv_wr,
             max_send_sge: r.max_send_sge,
             max_recv_sge: r.max_recv_sge,
             max_inline_data: r.max_inline_data,
-        };
-        let attr = QpAttr {
+        }
+    }
+
+    /// The kernel's answer as it came (`struct ib_uverbs_query_qp_resp`).
+    pub fn raw(&self) -> &ib_uverbs_query_qp_resp {
+        &self.raw
+    }
+
+    /// Every field of `ibv_qp_attr`.
+    pub fn attr(&self) -> QpAttr {
+        let r = &self.raw;
+        QpAttr {
             qp_state: QpState::from_raw(u32::from(r.qp_state)),
             cur_qp_state: QpState::from_raw(u32::from(r.cur_qp_state)),
             path_mtu: Mtu::from_raw(r.path_mtu),
@@ -509,7 +577,7 @@ impl Qp {
             sq_psn: r.sq_psn,
             dest_qp_num: r.dest_qp_num,
             qp_access_flags: AccessFlags::from_bits_retain(r.qp_access_flags),
-            cap,
+            cap: self.cap(),
             ah_attr: AhAttr::from_dest(&r.dest),
             alt_ah_attr: AhAttr::from_dest(&r.alt_dest),
             pkey_index: r.pkey_index,
@@ -525,38 +593,35 @@ impl Qp {
             rnr_retry: r.rnr_retry,
             alt_port_num: r.alt_port_num,
             alt_timeout: r.alt_timeout,
-        };
-        let init = QpInitAttr {
-            qp_type: self.qp_type,
-            send_cq: self.send_cq.handle(),
-            recv_cq: self.recv_cq.handle(),
-            srq: self.srq.as_ref().map(Srq::handle),
-            cap,
-            sq_sig_all: r.sq_sig_all != 0,
-        };
-        Ok((attr, init))
-    }
-
-    fn destroy(&self) -> Result<()> {
-        let ctx = self.pd.context();
-        destroy_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "DESTROY_QP", e))
-    }
-
-    /// Destroys the QP now (QP_DESTROY by ioctl, else DESTROY_QP by `write()`).
-    ///
-    /// # Errors
-    ///
-    /// The kernel's errno, with the QP given back.
-    #[doc(alias = "ibv_destroy_qp")]
-    pub fn try_destroy(mut self) -> core::result::Result<(), (Qp, Error)> {
-        match self.destroy() {
-            Ok(()) => {
-                self.destroyed = true;
-                Ok(())
-            }
-            Err(e) => Err((self, e)),
         }
     }
+
+    /// Every field of `ibv_qp_init_attr` (objects by their handles).
+    pub fn init_attr(&self) -> QpInitAttr {
+        let r = &self.raw;
+        QpInitAttr {
+            qp_type: self.qp_type,
+            send_cq: self.send_cq,
+            recv_cq: self.recv_cq,
+            srq: self.srq,
+            cap: self.cap(),
+            sq_sig_all: r.sq_sig_all != 0,
+        }
+    }
+}
+
+/// MODIFY_QP of `qp` with a raw attribute mask and no attribute set (the probe sends a
+/// bit past the standard ones, which the kernel refuses).
+pub(crate) fn modify_qp_raw_mask(
+    qp: &Qp,
+    mask: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
+    let cmd = ib_uverbs_modify_qp {
+        qp_handle: qp.handle,
+        attr_mask: mask,
+        ..Default::default()
+    };
+    run_cmd(qp.pd.context(), &cmd, DriverIn::NONE, &mut [])
 }
 
 /// QUERY_QP of any handle (the probe asks with a stale one).
@@ -569,13 +634,22 @@ pub(crate) fn query_qp_handle(
         attr_mask: QUERY_ALL,
         ..Default::default()
     };
-    let mut resp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
-    run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp)?;
-    ib_uverbs_query_qp_resp::read_from_bytes(&resp[..]).map_err(|_| rustix::io::Errno::IO)
+    // The kernel answers straight into the struct: no buffer to copy from.
+    let mut resp = ib_uverbs_query_qp_resp::default();
+    run_cmd(
+        ctx,
+        &cmd,
+        DriverIn::NONE,
+        zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+    )?;
+    Ok(resp)
 }
 
 /// QP_DESTROY by ioctl, else DESTROY_QP by `write()`, of any handle.
-pub(crate) fn destroy_qp_handle(ctx: &crate::Context, handle: u32) -> core::result::Result<(), rustix::io::Errno> {
+pub(crate) fn destroy_qp_handle(
+    ctx: &crate::Context,
+    handle: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
     let file = ctx.raw();
     ioctl_or_write(ctx, Interface::QpIoctl, |ioctl| {
         let mut resp = ib_uverbs_destroy_qp_resp::default();
@@ -586,7 +660,11 @@ pub(crate) fn destroy_qp_handle(ctx: &crate::Context, handle: u32) -> core::resu
                 qp_handle: handle,
                 ..Default::default()
             };
-            file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, zerocopy::IntoBytes::as_mut_bytes(&mut resp)))
+            file.write(&mut method::write_cmd(
+                &cmd,
+                DriverIn::NONE,
+                zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+            ))
         }
     })
 }

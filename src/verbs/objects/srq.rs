@@ -126,7 +126,6 @@ impl Pd {
                 );
                 file.call(&mut req)?;
                 let handle = handle_of(req.data(slot))?;
-                drop(req);
                 Ok((handle, r))
             } else {
                 let cmd = ib_uverbs_create_srq {
@@ -137,7 +136,8 @@ impl Pd {
                     srq_limit: values.srq_limit,
                     ..Default::default()
                 };
-                let mut resp = [0u8; core::mem::size_of::<ib_uverbs_create_srq_resp>() + DRIVER_OUT];
+                let mut resp =
+                    [0u8; core::mem::size_of::<ib_uverbs_create_srq_resp>() + DRIVER_OUT];
                 file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut resp))?;
                 let (r, rest) = ib_uverbs_create_srq_resp::read_from_prefix(&resp[..])
                     .map_err(|_| rustix::io::Errno::IO)?;
@@ -220,7 +220,12 @@ impl Srq {
                 let mut ucmd = rxe_modify_srq_cmd::default();
                 let mut mi = mminfo::default();
                 if ioctl {
-                    file.call(&mut method::modify_srq_rxe(file.driver_id(), &cmd, &mut ucmd, &mut mi))
+                    file.call(&mut method::modify_srq_rxe(
+                        file.driver_id(),
+                        &cmd,
+                        &mut ucmd,
+                        &mut mi,
+                    ))
                 } else {
                     file.write(&mut method::write_modify_srq_rxe(&cmd, &mut ucmd, &mut mi))
                 }
@@ -252,7 +257,8 @@ impl Srq {
         };
         let mut resp = [0u8; core::mem::size_of::<ib_uverbs_query_srq_resp>()];
         run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp).map_err(|e| failed(ctx, OP, e))?;
-        let r = ib_uverbs_query_srq_resp::read_from_bytes(&resp[..]).map_err(|_| protocol(ctx, OP))?;
+        let r =
+            ib_uverbs_query_srq_resp::read_from_bytes(&resp[..]).map_err(|_| protocol(ctx, OP))?;
         Ok(SrqAttr {
             max_wr: r.max_wr,
             max_sge: r.max_sge,
@@ -293,13 +299,21 @@ impl SrqInner {
         ioctl_or_write(ctx, Interface::SrqIoctl, |ioctl| {
             let mut resp = ib_uverbs_destroy_srq_resp::default();
             if ioctl {
-                file.call(&mut method::destroy_srq(file.driver_id(), handle, &mut resp))
+                file.call(&mut method::destroy_srq(
+                    file.driver_id(),
+                    handle,
+                    &mut resp,
+                ))
             } else {
                 let cmd = ib_uverbs_destroy_srq {
                     srq_handle: handle,
                     ..Default::default()
                 };
-                file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, zerocopy::IntoBytes::as_mut_bytes(&mut resp)))
+                file.write(&mut method::write_cmd(
+                    &cmd,
+                    DriverIn::NONE,
+                    zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+                ))
             }
         })
         .map_err(|e| failed(ctx, "DESTROY_SRQ", e))
