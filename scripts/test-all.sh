@@ -54,6 +54,7 @@ miri() {
 lint() {
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
+  cargo clippy --all-targets --features fault-injection -- -D warnings
   RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps
 }
 package() {
