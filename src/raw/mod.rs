@@ -6,6 +6,8 @@
 //! - [`attr`]: the attribute array of one `RDMA_VERBS_IOCTL` call, built on the stack.
 //! - [`method`]: one builder per kernel method; each fixes the attribute ids and their
 //!   directions, so the request bytes are pinned by golden tests.
+//! - [`ring`]: the queues rxe and siw share with the process (mapped from the uverbs
+//!   file), and the doorbell that makes the kernel look at a send queue.
 //! - `sys` (private): the system calls that hand the kernel pointers; the only
 //!   `unsafe` code of the crate besides the raw entry points below.
 
@@ -17,6 +19,7 @@ mod file;
 pub mod lifeline;
 pub mod method;
 pub mod mr;
+pub mod ring;
 pub(crate) mod sys;
 
 pub use fallback::{CallPath, Caps, Interface};

@@ -1,0 +1,237 @@
+//! The data path against real kernels (in the VM rig): post, poll and notify on the
+//! queues rxe and siw map into the process, against libibverbs' own peers run beside
+//! it (ibv_*_pingpong, rping, perftest), every opcode, and the fault cases.
+#[path = "../common/mod.rs"]
+mod common;
+mod util;
+
+use std::time::Duration;
+
+use common::{devices, NEEDS_DEVICES};
+use util::*;
+use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge};
+use uverbs::{Mtu, QpType, WcOpcode, WcStatus};
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// Two RC QPs of rxe0 connected to each other through rxe's internal loopback: a send
+/// lands in the posted receive, an RDMA write and read move the bytes they name.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn rxe_loopback_send_write_read() {
+    let _ = NEEDS_DEVICES;
+    let Some(dev) = devices().into_iter().find(|d| d.starts_with("rxe")) else {
+        panic!("no rxe device in UVERBS_TEST_DEVICES");
+    };
+    let ctx = open(&dev);
+    let pd = ctx.alloc_pd().unwrap();
+    let cq = ctx.create_cq(64, None, 0).unwrap();
+    let a = qp(&pd, &cq, QpType::Rc, cap(16, 64));
+    let b = qp(&pd, &cq, QpType::Rc, cap(16, 64));
+    let g = gid(&ctx, 1);
+    connect(
+        &a,
+        QpType::Rc,
+        1,
+        0x100,
+        &Dest {
+            qpn: b.qp_num(),
+            psn: 0x200,
+            gid: g,
+        },
+        Mtu::Mtu1024,
+    );
+    connect(
+        &b,
+        QpType::Rc,
+        1,
+        0x200,
+        &Dest {
+            qpn: a.qp_num(),
+            psn: 0x100,
+            gid: g,
+        },
+        Mtu::Mtu1024,
+    );
+    let src = mr(&pd, 8192, 0x5a);
+    let dst = mr(&pd, 8192, 0);
+    let rs = [Sge::new(&dst, 0, 8192).unwrap()];
+    b.post_recv(&[RecvWr::new(7, &rs)]).unwrap();
+    let ss = [Sge::new(&src, 0, 5000).unwrap()];
+    a.post_send(&[SendWr::new(8, SendOp::Send).sg(&ss).signaled()])
+        .unwrap();
+    let wcs = wait(&cq, 2, LIMIT);
+    for w in &wcs {
+        assert_eq!(w.status, WcStatus::Success, "{w:?}");
+    }
+    let r = wcs
+        .iter()
+        .find(|w| w.wr_id == 7)
+        .expect("receive completion");
+    assert_eq!(r.opcode, WcOpcode::Recv);
+    assert_eq!(r.byte_len, 5000);
+    assert_eq!(r.qp_num, b.qp_num());
+    let got = bytes(&dst);
+    assert!(got[..5000].iter().all(|&x| x == 0x5a));
+    assert!(got[5000..].iter().all(|&x| x == 0));
+
+    // RDMA write of 100 bytes at offset 4096, then read them back elsewhere.
+    let ws = [Sge::new(&src, 0, 100).unwrap()];
+    let remote = Remote {
+        addr: dst.addr() + 4096,
+        rkey: dst.rkey(),
+    };
+    a.post_send(&[SendWr::new(9, SendOp::RdmaWrite(remote)).sg(&ws).signaled()])
+        .unwrap();
+    let w = wait(&cq, 1, LIMIT);
+    assert_eq!(
+        (w[0].wr_id, w[0].status, w[0].opcode),
+        (9, WcStatus::Success, WcOpcode::RdmaWrite)
+    );
+    assert!(bytes(&dst)[4096..4196].iter().all(|&x| x == 0x5a));
+    let back = mr(&pd, 4096, 0);
+    let bs = [Sge::new(&back, 0, 100).unwrap()];
+    a.post_send(&[SendWr::new(10, SendOp::RdmaRead(remote)).sg(&bs).signaled()])
+        .unwrap();
+    let w = wait(&cq, 1, LIMIT);
+    assert_eq!(
+        (w[0].wr_id, w[0].status, w[0].opcode),
+        (10, WcStatus::Success, WcOpcode::RdmaRead)
+    );
+    assert!(bytes(&back)[..100].iter().all(|&x| x == 0x5a));
+    assert!(bytes(&back)[100..].iter().all(|&x| x == 0));
+}
+
+mod pingpong;
+
+use pingpong::{Kind, Run};
+
+/// The first rxe device of the rig.
+fn rxe() -> String {
+    devices()
+        .into_iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device in UVERBS_TEST_DEVICES")
+}
+
+fn pingpong_run(kind: Kind, ours: &str, theirs: &str, port: u16) -> Run {
+    Run {
+        kind,
+        ours: ours.into(),
+        theirs: theirs.into(),
+        size: if kind == Kind::Ud { 1024 } else { 4096 + 100 },
+        iters: 20,
+        port,
+        num_qp: if kind == Kind::Srq { 4 } else { 1 },
+    }
+}
+
+/// uverbs against ibv_rc/uc/ud/srq_pingpong on rxe0's internal loopback, as server
+/// and as client, every payload checked.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn pingpong_interop_rxe_loopback() {
+    let dev = rxe();
+    let mut port = 19000;
+    for kind in [Kind::Rc, Kind::Uc, Kind::Ud, Kind::Srq] {
+        let t0 = std::time::Instant::now();
+        port += 1;
+        pingpong::uverbs_server(&pingpong_run(kind, &dev, &dev, port));
+        port += 1;
+        pingpong::uverbs_client(&pingpong_run(kind, &dev, &dev, port));
+        eprintln!("{}: both directions in {:?}", kind.program(), t0.elapsed());
+    }
+}
+
+/// The same between two rxe devices on the ends of a veth pair (uverbs on one, the
+/// example on the other), every example, both directions.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn pingpong_interop_rxe_veth() {
+    let _ = devices();
+    let pair = VethPair::new();
+    let mut port = 19100;
+    for kind in [Kind::Rc, Kind::Uc, Kind::Ud, Kind::Srq] {
+        let t0 = std::time::Instant::now();
+        port += 1;
+        pingpong::uverbs_server(&pingpong_run(kind, &pair.a, &pair.b, port));
+        port += 1;
+        pingpong::uverbs_client(&pingpong_run(kind, &pair.b, &pair.a, port));
+        eprintln!(
+            "{} over veth: both directions in {:?}",
+            kind.program(),
+            t0.elapsed()
+        );
+    }
+}
+
+/// Completion events: an armed CQ's channel reports the next completion (rxe arms by
+/// REQ_NOTIFY_CQ), the event names the CQ, and the CQ is not destroyed before the
+/// event is acknowledged.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn rxe_completion_events() {
+    let dev = rxe();
+    let ctx = open(&dev);
+    let pd = ctx.alloc_pd().unwrap();
+    let ch = ctx.create_comp_channel().unwrap();
+    let scq = ctx.create_cq(16, None, 0).unwrap();
+    let rcq = ctx.create_cq(16, Some(&ch), 0).unwrap();
+    let a = pd
+        .create_qp(&uverbs::verbs::objects::QpInit::new(QpType::Rc, &scq, &scq).cap(cap(8, 0)))
+        .unwrap();
+    let b = pd
+        .create_qp(&uverbs::verbs::objects::QpInit::new(QpType::Rc, &rcq, &rcq).cap(cap(8, 0)))
+        .unwrap();
+    let g = gid(&ctx, 1);
+    connect(
+        &a,
+        QpType::Rc,
+        1,
+        1,
+        &Dest {
+            qpn: b.qp_num(),
+            psn: 2,
+            gid: g,
+        },
+        Mtu::Mtu1024,
+    );
+    connect(
+        &b,
+        QpType::Rc,
+        1,
+        2,
+        &Dest {
+            qpn: a.qp_num(),
+            psn: 1,
+            gid: g,
+        },
+        Mtu::Mtu1024,
+    );
+    let m = mr(&pd, 4096, 1);
+    let s = [Sge::new(&m, 0, 64).unwrap()];
+    b.post_recv(&[RecvWr::new(1, &s), RecvWr::new(2, &s)])
+        .unwrap();
+    // Not armed: a completion and no event.
+    a.post_send(&[SendWr::new(3, SendOp::Send).sg(&s)]).unwrap();
+    wait(&rcq, 1, LIMIT);
+    assert!(ch
+        .get_event(Some(Duration::from_millis(200)))
+        .unwrap()
+        .is_none());
+    // Armed: the next completion is reported.
+    rcq.req_notify(false).unwrap();
+    a.post_send(&[SendWr::new(4, SendOp::Send).sg(&s)]).unwrap();
+    let ev = ch.get_event(Some(LIMIT)).unwrap().expect("an event");
+    assert_eq!(ev.handle(), rcq.handle());
+    assert_eq!(wait(&rcq, 1, LIMIT)[0].wr_id, 2);
+    assert_eq!(rcq.events(), (1, 0));
+    drop(ev);
+    let (rcq, e) = rcq.try_destroy().unwrap_err();
+    assert!(matches!(e, uverbs::Error::InUse { users: 1, .. }), "{e}");
+    rcq.ack_events(1);
+    assert_eq!(rcq.events(), (1, 1));
+    drop(a);
+    drop(b);
+    rcq.try_destroy().map_err(|(_, e)| e).unwrap();
+}
