@@ -1047,6 +1047,328 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_qp_attr;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_qp_attr",
+            "uverbs::raw::abi::verbs::ib_uverbs_qp_attr",
+            vec![
+                field("qp_attr_mask", core::mem::offset_of!(T, qp_attr_mask), |s: &T| &s.qp_attr_mask),
+                field("qp_state", core::mem::offset_of!(T, qp_state), |s: &T| &s.qp_state),
+                field("cur_qp_state", core::mem::offset_of!(T, cur_qp_state), |s: &T| &s.cur_qp_state),
+                field("path_mtu", core::mem::offset_of!(T, path_mtu), |s: &T| &s.path_mtu),
+                field("path_mig_state", core::mem::offset_of!(T, path_mig_state), |s: &T| &s.path_mig_state),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("rq_psn", core::mem::offset_of!(T, rq_psn), |s: &T| &s.rq_psn),
+                field("sq_psn", core::mem::offset_of!(T, sq_psn), |s: &T| &s.sq_psn),
+                field("dest_qp_num", core::mem::offset_of!(T, dest_qp_num), |s: &T| &s.dest_qp_num),
+                field("qp_access_flags", core::mem::offset_of!(T, qp_access_flags), |s: &T| &s.qp_access_flags),
+                field("ah_attr", core::mem::offset_of!(T, ah_attr), |s: &T| &s.ah_attr),
+                field("alt_ah_attr", core::mem::offset_of!(T, alt_ah_attr), |s: &T| &s.alt_ah_attr),
+                field("max_send_wr", core::mem::offset_of!(T, max_send_wr), |s: &T| &s.max_send_wr),
+                field("max_recv_wr", core::mem::offset_of!(T, max_recv_wr), |s: &T| &s.max_recv_wr),
+                field("max_send_sge", core::mem::offset_of!(T, max_send_sge), |s: &T| &s.max_send_sge),
+                field("max_recv_sge", core::mem::offset_of!(T, max_recv_sge), |s: &T| &s.max_recv_sge),
+                field("max_inline_data", core::mem::offset_of!(T, max_inline_data), |s: &T| &s.max_inline_data),
+                field("pkey_index", core::mem::offset_of!(T, pkey_index), |s: &T| &s.pkey_index),
+                field("alt_pkey_index", core::mem::offset_of!(T, alt_pkey_index), |s: &T| &s.alt_pkey_index),
+                field("en_sqd_async_notify", core::mem::offset_of!(T, en_sqd_async_notify), |s: &T| &s.en_sqd_async_notify),
+                field("sq_draining", core::mem::offset_of!(T, sq_draining), |s: &T| &s.sq_draining),
+                field("max_rd_atomic", core::mem::offset_of!(T, max_rd_atomic), |s: &T| &s.max_rd_atomic),
+                field("max_dest_rd_atomic", core::mem::offset_of!(T, max_dest_rd_atomic), |s: &T| &s.max_dest_rd_atomic),
+                field("min_rnr_timer", core::mem::offset_of!(T, min_rnr_timer), |s: &T| &s.min_rnr_timer),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("timeout", core::mem::offset_of!(T, timeout), |s: &T| &s.timeout),
+                field("retry_cnt", core::mem::offset_of!(T, retry_cnt), |s: &T| &s.retry_cnt),
+                field("rnr_retry", core::mem::offset_of!(T, rnr_retry), |s: &T| &s.rnr_retry),
+                field("alt_port_num", core::mem::offset_of!(T, alt_port_num), |s: &T| &s.alt_port_num),
+                field("alt_timeout", core::mem::offset_of!(T, alt_timeout), |s: &T| &s.alt_timeout),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::sockaddr_in6;
+        t.structs.push(RustStruct::new::<T>(
+            "sockaddr_in6",
+            "uverbs::raw::abi::rdma_cm::sockaddr_in6",
+            vec![
+                field("sin6_family", core::mem::offset_of!(T, sin6_family), |s: &T| &s.sin6_family),
+                field("sin6_port", core::mem::offset_of!(T, sin6_port), |s: &T| &s.sin6_port),
+                field("sin6_flowinfo", core::mem::offset_of!(T, sin6_flowinfo), |s: &T| &s.sin6_flowinfo),
+                field("sin6_addr", core::mem::offset_of!(T, sin6_addr), |s: &T| &s.sin6_addr),
+                field("sin6_scope_id", core::mem::offset_of!(T, sin6_scope_id), |s: &T| &s.sin6_scope_id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::__kernel_sockaddr_storage;
+        t.structs.push(RustStruct::new::<T>(
+            "__kernel_sockaddr_storage",
+            "uverbs::raw::abi::rdma_cm::__kernel_sockaddr_storage",
+            vec![
+                field("ss_family", core::mem::offset_of!(T, ss_family), |s: &T| &s.ss_family),
+                field("data", core::mem::offset_of!(T, data), |s: &T| &s.data),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_cmd_hdr;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_cmd_hdr",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_cmd_hdr",
+            vec![
+                field("cmd", core::mem::offset_of!(T, cmd), |s: &T| &s.cmd),
+                field("in_", core::mem::offset_of!(T, in_), |s: &T| &s.in_),
+                field("out", core::mem::offset_of!(T, out), |s: &T| &s.out),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_create_id;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_create_id",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_create_id",
+            vec![
+                field("uid", core::mem::offset_of!(T, uid), |s: &T| &s.uid),
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("ps", core::mem::offset_of!(T, ps), |s: &T| &s.ps),
+                field("qp_type", core::mem::offset_of!(T, qp_type), |s: &T| &s.qp_type),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_create_id_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_create_id_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_create_id_resp",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_destroy_id",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_destroy_id_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id_resp",
+            vec![
+                field("events_reported", core::mem::offset_of!(T, events_reported), |s: &T| &s.events_reported),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_bind_ip;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_bind_ip",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_bind_ip",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("addr", core::mem::offset_of!(T, addr), |s: &T| &s.addr),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_ip;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_resolve_ip",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_ip",
+            vec![
+                field("src_addr", core::mem::offset_of!(T, src_addr), |s: &T| &s.src_addr),
+                field("dst_addr", core::mem::offset_of!(T, dst_addr), |s: &T| &s.dst_addr),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("timeout_ms", core::mem::offset_of!(T, timeout_ms), |s: &T| &s.timeout_ms),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_route;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_resolve_route",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_route",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("timeout_ms", core::mem::offset_of!(T, timeout_ms), |s: &T| &s.timeout_ms),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_query;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_query",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_query",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("option", core::mem::offset_of!(T, option), |s: &T| &s.option),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_query_addr_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_query_addr_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_query_addr_resp",
+            vec![
+                field("node_guid", core::mem::offset_of!(T, node_guid), |s: &T| &s.node_guid),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("pkey", core::mem::offset_of!(T, pkey), |s: &T| &s.pkey),
+                field("src_size", core::mem::offset_of!(T, src_size), |s: &T| &s.src_size),
+                field("dst_size", core::mem::offset_of!(T, dst_size), |s: &T| &s.dst_size),
+                field("src_addr", core::mem::offset_of!(T, src_addr), |s: &T| &s.src_addr),
+                field("dst_addr", core::mem::offset_of!(T, dst_addr), |s: &T| &s.dst_addr),
+                field("ibdev_index", core::mem::offset_of!(T, ibdev_index), |s: &T| &s.ibdev_index),
+                field("reserved1", core::mem::offset_of!(T, reserved1), |s: &T| &s.reserved1),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_conn_param;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_conn_param",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_conn_param",
+            vec![
+                field("qp_num", core::mem::offset_of!(T, qp_num), |s: &T| &s.qp_num),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("private_data", core::mem::offset_of!(T, private_data), |s: &T| &s.private_data),
+                field("private_data_len", core::mem::offset_of!(T, private_data_len), |s: &T| &s.private_data_len),
+                field("srq", core::mem::offset_of!(T, srq), |s: &T| &s.srq),
+                field("responder_resources", core::mem::offset_of!(T, responder_resources), |s: &T| &s.responder_resources),
+                field("initiator_depth", core::mem::offset_of!(T, initiator_depth), |s: &T| &s.initiator_depth),
+                field("flow_control", core::mem::offset_of!(T, flow_control), |s: &T| &s.flow_control),
+                field("retry_count", core::mem::offset_of!(T, retry_count), |s: &T| &s.retry_count),
+                field("rnr_retry_count", core::mem::offset_of!(T, rnr_retry_count), |s: &T| &s.rnr_retry_count),
+                field("valid", core::mem::offset_of!(T, valid), |s: &T| &s.valid),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_ud_param;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_ud_param",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_ud_param",
+            vec![
+                field("qp_num", core::mem::offset_of!(T, qp_num), |s: &T| &s.qp_num),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("ah_attr", core::mem::offset_of!(T, ah_attr), |s: &T| &s.ah_attr),
+                field("private_data", core::mem::offset_of!(T, private_data), |s: &T| &s.private_data),
+                field("private_data_len", core::mem::offset_of!(T, private_data_len), |s: &T| &s.private_data_len),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_ece;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_ece",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_ece",
+            vec![
+                field("vendor_id", core::mem::offset_of!(T, vendor_id), |s: &T| &s.vendor_id),
+                field("attr_mod", core::mem::offset_of!(T, attr_mod), |s: &T| &s.attr_mod),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_connect;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_connect",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_connect",
+            vec![
+                field("conn_param", core::mem::offset_of!(T, conn_param), |s: &T| &s.conn_param),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("ece", core::mem::offset_of!(T, ece), |s: &T| &s.ece),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_listen;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_listen",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_listen",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("backlog", core::mem::offset_of!(T, backlog), |s: &T| &s.backlog),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_accept;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_accept",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_accept",
+            vec![
+                field("uid", core::mem::offset_of!(T, uid), |s: &T| &s.uid),
+                field("conn_param", core::mem::offset_of!(T, conn_param), |s: &T| &s.conn_param),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("ece", core::mem::offset_of!(T, ece), |s: &T| &s.ece),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_disconnect;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_disconnect",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_disconnect",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_init_qp_attr;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_init_qp_attr",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_init_qp_attr",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("qp_state", core::mem::offset_of!(T, qp_state), |s: &T| &s.qp_state),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_get_event;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_get_event",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_get_event",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_event_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_event_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_event_resp",
+            vec![
+                field("uid", core::mem::offset_of!(T, uid), |s: &T| &s.uid),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("event", core::mem::offset_of!(T, event), |s: &T| &s.event),
+                field("status", core::mem::offset_of!(T, status), |s: &T| &s.status),
+                field("param", core::mem::offset_of!(T, param), |s: &T| &s.param),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("ece", core::mem::offset_of!(T, ece), |s: &T| &s.ece),
+            ],
+        ));
+    }
+    {
         type T = uverbs::raw::driver::mminfo;
         t.structs.push(RustStruct::new::<T>(
             "mminfo",
@@ -1739,6 +2061,28 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_LOCAL_INV", uverbs::raw::abi::verbs::IB_UVERBS_WR_LOCAL_INV));
     t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_BIND_MW", uverbs::raw::abi::verbs::IB_UVERBS_WR_BIND_MW));
     t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND_WITH_INV", uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND_WITH_INV));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_ABI_VERSION", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_ABI_VERSION));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_MAX_PRIVATE_DATA", uverbs::raw::abi::rdma_cm::RDMA_MAX_PRIVATE_DATA));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CREATE_ID", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CREATE_ID));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DESTROY_ID", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DESTROY_ID));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_BIND_IP", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_BIND_IP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_IP", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_IP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_ROUTE", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_ROUTE));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY_ROUTE", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY_ROUTE));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CONNECT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CONNECT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_LISTEN", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_LISTEN));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_ACCEPT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_ACCEPT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_REJECT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_REJECT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DISCONNECT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DISCONNECT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_INIT_QP_ATTR", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_INIT_QP_ATTR));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_GET_EVENT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_GET_EVENT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_PS_TCP", uverbs::raw::abi::rdma_cm::RDMA_PS_TCP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_PS_UDP", uverbs::raw::abi::rdma_cm::RDMA_PS_UDP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_PS_IB", uverbs::raw::abi::rdma_cm::RDMA_PS_IB));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_ADDR", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_ADDR));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_PATH", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_PATH));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_GID", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_GID));
     t.values.push(value("uverbs::raw::driver::RXE_NETWORK_TYPE_IPV4", uverbs::raw::driver::RXE_NETWORK_TYPE_IPV4));
     t.values.push(value("uverbs::raw::driver::RXE_NETWORK_TYPE_IPV6", uverbs::raw::driver::RXE_NETWORK_TYPE_IPV6));
     t.values.push(value("uverbs::raw::driver::SIW_ABI_VERSION", uverbs::raw::driver::SIW_ABI_VERSION));
@@ -1976,6 +2320,13 @@ pub fn rust_table() -> RustTable {
         members: uverbs::verbs::types::WcFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::CmEventType",
+        members: uverbs::verbs::types::CmEventType::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {

@@ -6,6 +6,7 @@
 //! - [`attr`]: the attribute array of one `RDMA_VERBS_IOCTL` call, built on the stack.
 //! - [`method`]: one builder per kernel method; each fixes the attribute ids and their
 //!   directions, so the request bytes are pinned by golden tests.
+//! - [`cm`]: the RDMA connection manager's file and one builder per command.
 //! - [`ring`]: the queues rxe and siw share with the process (mapped from the uverbs
 //!   file), and the doorbell that makes the kernel look at a send queue.
 //! - `sys` (private): the system calls that hand the kernel pointers; the only
@@ -13,6 +14,7 @@
 
 pub mod abi;
 pub mod attr;
+pub mod cm;
 pub mod driver;
 pub mod fallback;
 mod file;

@@ -958,7 +958,47 @@ impl WcOpcode {
     }
 }
 
-fmt_raw_unknown!(WcStatus, WcOpcode);
+open_enum! {
+    /// An RDMA CM event (`enum rdma_cm_event_type`: the kernel's
+    /// `include/rdma/rdma_cm.h`, repeated by librdmacm's `rdma_cma.h`).
+    pub enum CmEventType: u32 {
+        /// The destination address resolved (RESOLVE_IP).
+        AddrResolved = 0 => "RDMA_CM_EVENT_ADDR_RESOLVED",
+        /// Address resolution failed.
+        AddrError = 1 => "RDMA_CM_EVENT_ADDR_ERROR",
+        /// The route resolved (RESOLVE_ROUTE).
+        RouteResolved = 2 => "RDMA_CM_EVENT_ROUTE_RESOLVED",
+        /// Route resolution failed.
+        RouteError = 3 => "RDMA_CM_EVENT_ROUTE_ERROR",
+        /// A connection request arrived on a listening id (with a new id).
+        ConnectRequest = 4 => "RDMA_CM_EVENT_CONNECT_REQUEST",
+        /// The passive side answered (InfiniBand and RoCE; iWARP goes straight to
+        /// ESTABLISHED).
+        ConnectResponse = 5 => "RDMA_CM_EVENT_CONNECT_RESPONSE",
+        /// Connecting failed.
+        ConnectError = 6 => "RDMA_CM_EVENT_CONNECT_ERROR",
+        /// The remote is unreachable.
+        Unreachable = 7 => "RDMA_CM_EVENT_UNREACHABLE",
+        /// The remote rejected the request.
+        Rejected = 8 => "RDMA_CM_EVENT_REJECTED",
+        /// The connection is established.
+        Established = 9 => "RDMA_CM_EVENT_ESTABLISHED",
+        /// The connection was disconnected.
+        Disconnected = 10 => "RDMA_CM_EVENT_DISCONNECTED",
+        /// The device of the id is being removed.
+        DeviceRemoval = 11 => "RDMA_CM_EVENT_DEVICE_REMOVAL",
+        /// A multicast join completed.
+        MulticastJoin = 12 => "RDMA_CM_EVENT_MULTICAST_JOIN",
+        /// A multicast error.
+        MulticastError = 13 => "RDMA_CM_EVENT_MULTICAST_ERROR",
+        /// The address changed.
+        AddrChange = 14 => "RDMA_CM_EVENT_ADDR_CHANGE",
+        /// The connection's time-wait ended.
+        TimewaitExit = 15 => "RDMA_CM_EVENT_TIMEWAIT_EXIT",
+    }
+}
+
+fmt_raw_unknown!(WcStatus, WcOpcode, CmEventType);
 
 bitflags::bitflags! {
     /// Flags of a work completion (`enum ibv_wc_flags`).

@@ -235,3 +235,85 @@ fn rxe_completion_events() {
     drop(b);
     rcq.try_destroy().map_err(|(_, e)| e).unwrap();
 }
+
+mod rping;
+
+/// The first siw device of the rig and its address.
+fn siw() -> (String, String) {
+    let dev = devices()
+        .into_iter()
+        .find(|d| d.starts_with("siw"))
+        .expect("a siw device in UVERBS_TEST_DEVICES");
+    let n: u32 = dev[3..].parse().expect("siwN");
+    // The rig gives siw<i> 169.254.<129+i>.1 (tests/vm/README.md).
+    (dev, format!("169.254.{}.1", 129 + n))
+}
+
+/// uverbs against rping on siw (connected by uverbs' own RDMA CM), as client and as
+/// server, every payload checked on both sides.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn rping_interop_siw() {
+    let (_, addr) = siw();
+    for (port, size) in [(7201u16, 64usize), (7202, 4000)] {
+        let t0 = std::time::Instant::now();
+        rping::uverbs_client(&addr, port, 5, size);
+        rping::uverbs_server(&addr, port + 10, 5, size);
+        eprintln!("rping -S {size}: both directions in {:?}", t0.elapsed());
+    }
+}
+
+/// Two siw QPs connected by uverbs' RDMA CM (server and client in one process): a
+/// send lands in the posted receive, an RDMA read and write move their bytes.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn siw_cm_loopback() {
+    use uverbs::cm::{CmChannel, CmId, ConnParam};
+    let (_, addr) = siw();
+    let at: std::net::SocketAddr = format!("{addr}:7300").parse().unwrap();
+    let lch = CmChannel::open().unwrap();
+    let listen = lch.create_id().unwrap();
+    listen.bind(at).unwrap();
+    listen.listen(1).unwrap();
+    let server = std::thread::spawn(move || {
+        let req = lch.get_event(Some(LIMIT)).unwrap().expect("request");
+        let id = CmId::from_request(&lch, &req).unwrap();
+        let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
+        let pd = ctx.alloc_pd().unwrap();
+        let cq = ctx.create_cq(16, None, 0).unwrap();
+        let qp = qp(&pd, &cq, QpType::Rc, cap(8, 0));
+        id.init_qp(&qp).unwrap();
+        let m = mr(&pd, 4096, 0);
+        let s = [Sge::new(&m, 0, 4096).unwrap()];
+        qp.post_recv(&[RecvWr::new(5, &s)]).unwrap();
+        id.accept(&qp, &ConnParam::default(), LIMIT).unwrap();
+        let w = wait(&cq, 1, LIMIT);
+        assert_eq!(
+            (w[0].wr_id, w[0].status, w[0].byte_len),
+            (5, WcStatus::Success, 100)
+        );
+        assert!(bytes(&m)[..100].iter().all(|&b| b == 0x33));
+        let e = id.next_event(LIMIT).unwrap();
+        assert_eq!(e.kind, uverbs::CmEventType::Disconnected);
+        drop(listen);
+    });
+    let ch = CmChannel::open().unwrap();
+    let id = ch.create_id().unwrap();
+    id.resolve_addr(at, LIMIT).unwrap();
+    id.resolve_route(LIMIT).unwrap();
+    let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
+    let pd = ctx.alloc_pd().unwrap();
+    let cq = ctx.create_cq(16, None, 0).unwrap();
+    let q = qp(&pd, &cq, QpType::Rc, cap(8, 0));
+    id.init_qp(&q).unwrap();
+    id.connect(&q, &ConnParam::default(), LIMIT).unwrap();
+    let m = mr(&pd, 4096, 0x33);
+    let s = [Sge::new(&m, 0, 100).unwrap()];
+    q.post_send(&[SendWr::new(6, SendOp::Send).sg(&s).signaled()])
+        .unwrap();
+    let w = wait(&cq, 1, LIMIT);
+    assert_eq!((w[0].wr_id, w[0].status), (6, WcStatus::Success));
+    std::thread::sleep(Duration::from_millis(500));
+    id.disconnect().unwrap();
+    server.join().unwrap();
+}

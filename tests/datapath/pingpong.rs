@@ -146,6 +146,17 @@ pub struct Peer {
 }
 
 impl Peer {
+    /// Starts a command, its output collected.
+    pub fn spawn(c: &mut Command) -> Peer {
+        let what = format!("{c:?}");
+        let child = c
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        Peer { child, what }
+    }
+
     pub fn start(run: &Run, server_addr: Option<&str>) -> Peer {
         let mut c = Command::new(run.kind.program());
         c.args(["-d", &run.theirs, "-i", "1", "-g", "1", "-c"]);

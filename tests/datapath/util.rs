@@ -119,7 +119,11 @@ pub fn wait(cq: &Cq, n: usize, limit: Duration) -> Vec<Wc> {
     let mut got = Vec::new();
     let mut wc = [Wc::default(); 16];
     while got.len() < n {
-        let k = cq.poll(&mut wc).unwrap_or_else(|e| panic!("poll: {e}"));
+        // No more than asked for: a later wait gets the rest.
+        let room = (n - got.len()).min(wc.len());
+        let k = cq
+            .poll(&mut wc[..room])
+            .unwrap_or_else(|e| panic!("poll: {e}"));
         got.extend_from_slice(&wc[..k]);
         if k == 0 {
             if t0.elapsed() > limit {

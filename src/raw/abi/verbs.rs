@@ -1306,3 +1306,75 @@ pub const IB_UVERBS_WR_LOCAL_INV: u32 = 7;
 pub const IB_UVERBS_WR_BIND_MW: u32 = 8;
 /// `IB_UVERBS_WR_SEND_WITH_INV`.
 pub const IB_UVERBS_WR_SEND_WITH_INV: u32 = 9;
+
+/// `struct ib_uverbs_qp_attr`: a QP's attributes as the RDMA CM's INIT_QP_ATTR answers
+/// them (with the mask of those it set).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_qp_attr {
+    /// `qp_attr_mask` (`IB_QP_*`, as `ibv_qp_attr_mask`).
+    pub qp_attr_mask: u32,
+    /// `qp_state`.
+    pub qp_state: u32,
+    /// `cur_qp_state`.
+    pub cur_qp_state: u32,
+    /// `path_mtu`.
+    pub path_mtu: u32,
+    /// `path_mig_state`.
+    pub path_mig_state: u32,
+    /// `qkey`.
+    pub qkey: u32,
+    /// `rq_psn`.
+    pub rq_psn: u32,
+    /// `sq_psn`.
+    pub sq_psn: u32,
+    /// `dest_qp_num`.
+    pub dest_qp_num: u32,
+    /// `qp_access_flags`.
+    pub qp_access_flags: u32,
+    /// `ah_attr`.
+    pub ah_attr: ib_uverbs_ah_attr,
+    /// `alt_ah_attr`.
+    pub alt_ah_attr: ib_uverbs_ah_attr,
+    /// `max_send_wr`.
+    pub max_send_wr: u32,
+    /// `max_recv_wr`.
+    pub max_recv_wr: u32,
+    /// `max_send_sge`.
+    pub max_send_sge: u32,
+    /// `max_recv_sge`.
+    pub max_recv_sge: u32,
+    /// `max_inline_data`.
+    pub max_inline_data: u32,
+    /// `pkey_index`.
+    pub pkey_index: u16,
+    /// `alt_pkey_index`.
+    pub alt_pkey_index: u16,
+    /// `en_sqd_async_notify`.
+    pub en_sqd_async_notify: u8,
+    /// `sq_draining`.
+    pub sq_draining: u8,
+    /// `max_rd_atomic`.
+    pub max_rd_atomic: u8,
+    /// `max_dest_rd_atomic`.
+    pub max_dest_rd_atomic: u8,
+    /// `min_rnr_timer`.
+    pub min_rnr_timer: u8,
+    /// `port_num`.
+    pub port_num: u8,
+    /// `timeout`.
+    pub timeout: u8,
+    /// `retry_cnt`.
+    pub retry_cnt: u8,
+    /// `rnr_retry`.
+    pub rnr_retry: u8,
+    /// `alt_port_num`.
+    pub alt_port_num: u8,
+    /// `alt_timeout`.
+    pub alt_timeout: u8,
+    /// `reserved`.
+    pub reserved: [u8; 5],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_qp_attr>() == 144);
