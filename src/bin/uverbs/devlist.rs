@@ -42,7 +42,9 @@ pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
         Err(_) => {
             // rdma-core's fallback reads /sys/class/infiniband_verbs; without it the
             // whole call fails with ENOSYS.
-            if std::fs::read_dir(disc.sysfs_path().join("class/infiniband_verbs")).is_err() {
+            if uverbs::sysfs::SysDir::open(&disc.sysfs_path().join("class/infiniband_verbs"))
+                .is_err()
+            {
                 return Err(NoRdmaSubsystem);
             }
             disc.devices_from_sysfs().map_err(|_| NoRdmaSubsystem)?
@@ -70,7 +72,7 @@ pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
 
 fn node_exists(p: &Path) -> bool {
     // rdma-core only stat()s the node here; permissions are checked by open().
-    std::fs::metadata(p).is_ok()
+    rustix::fs::stat(p).is_ok()
 }
 
 /// A one-line explanation of why there is no usable device, for `uverbs` mode.
