@@ -11,6 +11,7 @@
 pub mod link;
 pub mod nldev;
 
+use core::sync::atomic::{AtomicU32, Ordering};
 use std::os::fd::{AsFd, OwnedFd};
 use std::time::Duration;
 
@@ -411,8 +412,10 @@ pub(crate) fn os(what: &'static str) -> impl FnOnce(rustix::io::Errno) -> Error 
 }
 
 impl NlSocket {
-    /// Opens and binds a `NETLINK_RDMA` socket, with a receive timeout of
-    /// [`RECV_TIMEOUT`]. Fails with `EPROTONOSUPPORT` when `ib_core` is not loaded.
+    /// Opens a `NETLINK_RDMA` socket: one system call. The kernel binds it on the first
+    /// request (no `bind`), answers synchronously (no send timeout), and an answer that
+    /// is not queued yet is waited for with `poll` for at most [`RECV_TIMEOUT`] (no
+    /// socket options). Fails with `EPROTONOSUPPORT` when `ib_core` is not loaded.
     pub fn open() -> Result<Self> {
         const PROTO: core::num::NonZeroU32 = match core::num::NonZeroU32::new(NETLINK_RDMA) {
             Some(p) => p,
@@ -425,14 +428,16 @@ impl NlSocket {
             Some(Protocol::from_raw(PROTO)),
         )
         .map_err(os("netlink socket"))?;
-        net::bind(&fd, &SocketAddrNetlink::new(0, 0)).map_err(os("netlink bind"))?;
-        net::sockopt::set_socket_timeout(&fd, net::sockopt::Timeout::Recv, Some(RECV_TIMEOUT))
-            .map_err(os("netlink setsockopt"))?;
-        net::sockopt::set_socket_timeout(&fd, net::sockopt::Timeout::Send, Some(RECV_TIMEOUT))
-            .map_err(os("netlink setsockopt"))?;
-        // Start from a per-process value so that answers to another socket's requests
-        // cannot be mistaken for ours.
-        let seq = std::process::id().wrapping_mul(0x9e37_79b9) | 1;
+        // Start from a value that differs between processes (the stack's address, which
+        // address-space randomisation moves) and between the sockets of one process, so
+        // that answers to another socket's requests cannot be mistaken for ours; no
+        // system call for it.
+        static SOCKETS: AtomicU32 = AtomicU32::new(0);
+        let here = 0u8;
+        let seq = ((core::ptr::addr_of!(here) as usize >> 4) as u32)
+            .wrapping_add(SOCKETS.fetch_add(1, Ordering::Relaxed))
+            .wrapping_mul(0x9e37_79b9)
+            | 1;
         Ok(NlSocket {
             fd,
             buf: vec![0; RECV_BUF],
@@ -466,17 +471,19 @@ impl NlSocket {
     /// Datagrams from other senders are dropped.
     fn recv(&mut self, what: &'static str) -> Result<usize> {
         for _ in 0..MAX_DATAGRAMS {
-            let (got, full, from) = net::recvfrom(&self.fd, &mut self.buf[..], RecvFlags::TRUNC)
-                .map_err(|e| {
-                    if e == rustix::io::Errno::AGAIN {
-                        Error::Os {
-                            op: Op::new(what, ""),
-                            errno: rustix::io::Errno::TIMEDOUT,
-                        }
-                    } else {
-                        os(what)(e)
-                    }
-                })?;
+            let got = net::recvfrom(
+                &self.fd,
+                &mut self.buf[..],
+                RecvFlags::TRUNC | RecvFlags::DONTWAIT,
+            );
+            let (got, full, from) = match got {
+                // Nothing queued yet: wait for it, at most RECV_TIMEOUT.
+                Err(rustix::io::Errno::AGAIN) => {
+                    self.wait(what)?;
+                    continue;
+                }
+                other => other.map_err(os(what))?,
+            };
             let from_kernel = match from.map(SocketAddrNetlink::try_from) {
                 Some(Ok(a)) => a.pid() == 0,
                 // No address: on a netlink socket that cannot come from a peer.
@@ -495,6 +502,31 @@ impl NlSocket {
             return Ok(got);
         }
         Err(proto(what, "too many foreign datagrams"))
+    }
+
+    /// Waits until a datagram is queued, at most [`RECV_TIMEOUT`]; `ETIMEDOUT` then.
+    fn wait(&self, what: &'static str) -> Result<()> {
+        let timeout = rustix::event::Timespec {
+            tv_sec: RECV_TIMEOUT.as_secs() as _,
+            tv_nsec: RECV_TIMEOUT.subsec_nanos() as _,
+        };
+        let mut fds = [rustix::event::PollFd::new(
+            &self.fd,
+            rustix::event::PollFlags::IN,
+        )];
+        loop {
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(0) => {
+                    return Err(Error::Os {
+                        op: Op::new(what, ""),
+                        errno: rustix::io::Errno::TIMEDOUT,
+                    })
+                }
+                Ok(_) => return Ok(()),
+                Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(os(what)(e)),
+            }
+        }
     }
 
     /// Sends `req` (whose header carries `seq`) and feeds each answer datagram to
