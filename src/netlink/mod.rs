@@ -390,9 +390,13 @@ fn errno_result(op: &'static str, code: i32) -> Result<()> {
 
 /// How long to wait for each answer datagram.
 pub const RECV_TIMEOUT: Duration = Duration::from_secs(2);
-/// The receive buffer: the kernel never sends a datagram larger than 32 KiB to a reader
-/// of this size.
-const RECV_BUF: usize = 32 * 1024;
+/// The receive buffer, part of the socket (no heap allocation, which musl's allocator
+/// would map and unmap for each socket). Answers to requests are small (the kernel
+/// allocates them at `NLMSG_DEFAULT_SIZE`, under a page), and a dump never sends a
+/// datagram larger than the reader's largest receive buffer (`netlink_dump` sizes its
+/// buffers to `max_recvmsg_len`, at least `NLMSG_GOODSIZE`, under a page); a larger
+/// datagram would be reported as truncated, not misread.
+const RECV_BUF: usize = 8 * 1024;
 /// At most this many datagrams per answer.
 const MAX_DATAGRAMS: usize = 4096;
 
@@ -400,7 +404,7 @@ const MAX_DATAGRAMS: usize = 4096;
 #[derive(Debug)]
 pub struct NlSocket {
     fd: OwnedFd,
-    buf: Vec<u8>,
+    buf: [u8; RECV_BUF],
     seq: u32,
 }
 
@@ -440,7 +444,7 @@ impl NlSocket {
             | 1;
         Ok(NlSocket {
             fd,
-            buf: vec![0; RECV_BUF],
+            buf: [0; RECV_BUF],
             seq,
         })
     }
