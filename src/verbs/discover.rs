@@ -358,7 +358,7 @@ impl Discovery {
             let (uverbs, driver_id) = match sock.uverbs_chardev(d.index) {
                 Ok(c) => (
                     Some(UverbsDev {
-                        path: self.dev_root.join("infiniband").join(&c.name),
+                        path: self.node_path(&c.name),
                         name: c.name,
                         major: c.major,
                         minor: c.minor,
@@ -481,13 +481,24 @@ impl Discovery {
         })
     }
 
+    /// `<dev_root>/infiniband/<node>`, built in one allocation (a temporary freed per
+    /// device makes musl's allocator map and unmap a page each time).
+    fn node_path(&self, node: &str) -> PathBuf {
+        let root = self.dev_root.as_os_str();
+        let mut p = PathBuf::with_capacity(root.len() + node.len() + 12);
+        p.push(root);
+        p.push("infiniband");
+        p.push(node);
+        p
+    }
+
     /// The uverbs nodes sysfs lists, with the RDMA device each belongs to.
     fn sysfs_uverbs_nodes(&self) -> Result<Vec<(String, UverbsDev)>> {
         Ok(sysfs::uverbs_nodes(&self.sysfs_root)?
             .into_iter()
             .map(|n| {
                 let dev = UverbsDev {
-                    path: self.dev_root.join("infiniband").join(&n.name),
+                    path: self.node_path(&n.name),
                     name: n.name,
                     major: n.major,
                     minor: n.minor,

@@ -56,7 +56,10 @@ pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
 /// Keeps the usable devices, in kernel index order (netlink dump order).
 pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
     all.sort_by_key(|d| d.index.unwrap_or(u32::MAX));
-    let mut out = DeviceList::default();
+    let mut out = DeviceList {
+        usable: Vec::with_capacity(all.len()),
+        skipped: Vec::new(),
+    };
     for d in all {
         match &d.uverbs {
             None => out.skipped.push((d.name.clone(), Skipped::NoUverbs)),
