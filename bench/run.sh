@@ -896,6 +896,12 @@ if [ -s "$S" ]; then
   fi
 fi
 } > "$OUT.tmp"
+# Other benchmarks' sections (between their markers, e.g. bench/objects.sh's) are kept.
+if [ -e "$OUT" ]; then
+  awk '/^<!-- [a-z]+:begin -->$/ { keep = 1 } keep { print } /^<!-- [a-z]+:end -->$/ { keep = 0 }' "$OUT" > "$OUT.keep"
+  if [ -s "$OUT.keep" ]; then { echo; cat "$OUT.keep"; } >> "$OUT.tmp"; fi
+  rm -f "$OUT.keep"
+fi
 mv "$OUT.tmp" "$OUT"
 say "wrote $OUT in $(secs_since "$T_ALL") total"
 exit "$FAILED"
