@@ -365,6 +365,7 @@ impl Context {
     /// # Errors
     ///
     /// [`Error::NoSuchPort`] for 0 or a number past the last port.
+    #[inline]
     pub fn check_port(&self, what: &'static str, port: u32) -> Result<u8> {
         if port == 0 || port > u32::from(self.port_count) {
             return Err(Error::NoSuchPort {

@@ -423,7 +423,9 @@ impl Discovery {
                 parent: sys.parent,
             });
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        // In place: device names are unique, and a stable sort of these 360-byte values
+        // would take a scratch buffer (an mmap and an munmap in musl's allocator).
+        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
@@ -443,7 +445,9 @@ impl Discovery {
         for n in names {
             out.push(self.sysfs_device(&class, &n, &nodes)?);
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        // In place: device names are unique, and a stable sort of these 360-byte values
+        // would take a scratch buffer (an mmap and an munmap in musl's allocator).
+        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 

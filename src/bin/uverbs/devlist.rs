@@ -55,7 +55,11 @@ pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
 
 /// Keeps the usable devices, in kernel index order (netlink dump order).
 pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
-    all.sort_by_key(|d| d.index.unwrap_or(u32::MAX));
+    // Netlink's index order; without indexes (sysfs), the name order discovery gave. In
+    // place: a stable sort of these 360-byte values would take a scratch buffer.
+    all.sort_unstable_by(|a, b| {
+        (a.index.unwrap_or(u32::MAX), &a.name).cmp(&(b.index.unwrap_or(u32::MAX), &b.name))
+    });
     let mut out = DeviceList {
         usable: Vec::with_capacity(all.len()),
         skipped: Vec::new(),
