@@ -867,8 +867,9 @@ if [ -s "$S" ]; then
     echo
     echo "Where the time goes: a process that does nothing costs $(fmt_ms "$tf") ms (static C \`true\`) or $(fmt_ms "$sf") ms"
     echo "(static Rust). Then the kernel work \`ibv_devices\` does too: the nldev dump, one datagram per"
-    echo "device ($(fmt_ms "$xdump") ms of the hand-built path's second round above), and one GET_CHARDEV per device, then"
-    echo "a \`stat\` of each node. \`--json\` adds the sysfs attributes netlink lacks (\`node_desc\`, \`parent\`, ...):"
+    echo "device ($(fmt_ms "$xdump") ms of the hand-built path's second round above), and one GET_CHARDEV per device;"
+    echo "then the nodes are checked (one listing of \`/dev/infiniband\`, where libibverbs \`stat\`s each node)."
+    echo "\`--json\` adds the sysfs attributes netlink lacks (\`node_desc\`, \`parent\`, ...):"
     echo "$(fmt_ms "$xdd") ms warm in-process for $xnd devices against $(fmt_ms "$xd") ms without them (one directory opened and"
     echo "listed per device, then only the files it has: $(sc "$X" uverbs_devices_json openat) openat, $(sc "$X" uverbs_devices_json getdents64) getdents64 in the run). \`devinfo\`"
     echo "opens each device (open, fstat, GET_CONTEXT) and asks QUERY_DEVICE, QUERY_PORT and one"
@@ -884,11 +885,15 @@ if [ -s "$S" ]; then
     echo "rows give libibverbs the same treatment (\`devinfo -v\` $(ratio "$(v "$X" P:uverbs_devinfo_v_noaslr)" "$(v "$X" P:ibv_devinfo_v_noaslr)")×, \`devices\` $(ratio "$(v "$X" P:uverbs_devices_noaslr)" "$(v "$X" P:ibv_devices_noaslr)")× there), the closest this rig"
     echo "comes to what hardware pays."
     if [ -n "$MISSED" ]; then
-      echo "Missed here:$MISSED. What would close it: fewer sysfs files (each costs tens of"
-      echo "microseconds of kernel work under the emulator: opening a kernfs file allocates and"
-      echo "frees its buffers), and, in the CLI's renderers, one output buffer written as it goes"
-      echo "instead of a value per field (the JSON tree) or a \`String\` per device (the text),"
-      echo "which would spare musl's allocator its mmap/munmap pairs."
+      echo "Missed here:$MISSED. The sysfs attributes are the largest part of what \`--json\` adds"
+      echo "($(fmt_ms "$(sub_ "$xdd" "$xd")") ms warm for $xnd devices, above): each file costs tens of microseconds of"
+      echo "kernel work under the emulator (opening a kernfs file allocates and frees its buffers),"
+      echo "and these are already the fewest files the output needs (a directory listing instead"
+      echo "of a failed open for each attribute a driver lacks). What is left to take: in the CLI's"
+      echo "renderers, one output buffer written as it goes instead of a value per field (the JSON"
+      echo "tree, then dropped value by value) or a \`String\` per device (the text), which would"
+      echo "spare musl's allocator most of its mmap/munmap pairs; and the \`Ident\` copy of each"
+      echo "\`DeviceInfo\` the CLI makes before rendering (issue 12's section 4 removes it)."
     fi
     mo=$(v "$X" "M:uverbs_devinfo_v"); mt=$(v "$X" "M:ibv_devinfo_v")
     echo "Peak RSS (\`devinfo -v\`): $mo KiB against $mt KiB ($(ratio "$mo" "$mt")×): no ld.so, libibverbs, libnl or providers mapped."
