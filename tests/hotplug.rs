@@ -713,3 +713,59 @@ fn scale_delete_and_readd_under_watch() {
         out.matches("DEVICE_ADDED").count(),
     );
 }
+
+/// `rdma dev set NAME name NEW`: the monitor reports the rename, `uverbs watch` (no
+/// `-d`) prints DEVICE_RENAMED and goes on watching the device under its new name, and a
+/// guarded context follows the new name (its removal is still prompt).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn rename_is_followed() {
+    let _ = common::devices();
+    let bin = std::env::var("UVERBS_BIN").expect("UVERBS_BIN names the uverbs binary");
+    let Some((mut d, baseline)) = scratch_with_baseline("rxe") else {
+        unreachable!("rxe is always there")
+    };
+    let mut monitor = DeviceMonitor::new().unwrap();
+    let ctx = Context::open_by_name(&d.name).unwrap();
+    ctx.guard().unwrap();
+    let mut p = spawn(&[&bin, "watch"]);
+    assert!(
+        output_has(&p, "watching", Duration::from_secs(5)),
+        "{}",
+        output(&p)
+    );
+    let new = "rxe_hp_renamed";
+    let (st, out) = run(
+        &["rdma", "dev", "set", &d.name, "name", new],
+        Duration::from_secs(10),
+    );
+    assert_eq!(st, 0, "rdma dev set name: {out}");
+    let old = std::mem::replace(&mut d.name, new.to_owned());
+    let seen = events_until(&mut monitor, |e| matches!(e, DeviceChange::Renamed { .. }));
+    assert_eq!(
+        seen.last(),
+        Some(&DeviceChange::Renamed {
+            from: old.clone(),
+            to: new.to_owned()
+        }),
+        "{seen:?}"
+    );
+    let line = format!("{new}: DEVICE_RENAMED from {old}\n");
+    assert!(
+        output_has(&p, &line, Duration::from_secs(5)),
+        "{}",
+        output(&p)
+    );
+    prompt_delete(&d, baseline, "a renamed guarded context and uverbs watch");
+    assert!(ctx.is_revoked());
+    let removed = format!("{new}: DEVICE_REMOVED\n");
+    assert!(
+        output_has(&p, &removed, Duration::from_secs(2)),
+        "{}",
+        output(&p)
+    );
+    let _ = p.child.kill();
+    let _ = p.child.wait();
+    println!("rename under uverbs watch:\n{}", output(&p));
+    d.add_link();
+}
