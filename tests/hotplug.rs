@@ -629,7 +629,7 @@ fn fd_count_of(pid: u32) -> usize {
 /// Scale: 16 rxe and 16 siw devices deleted and added again in a loop under a running
 /// `uverbs watch --json` (rounds: `UVERBS_HOTPLUG_ROUNDS`, default 10). Every round's
 /// delete finishes at most `SLACK` later than the same delete with no watch running
-/// (measured first, in this boot); the watch reports every removal and every return,
+/// (measured first, in this boot: the slower of two); the watch reports every removal and every return,
 /// holds every device again after each round, keeps the same number of fds, and does
 /// not panic.
 #[test]
@@ -647,8 +647,13 @@ fn scale_delete_and_readd_under_watch() {
     let t0 = Instant::now();
     let set = ScratchSet::create(16);
     let made = t0.elapsed();
-    let baseline = set.delete_all();
-    set.add_all();
+    // The baseline: the slower of two delete-alls with no uverbs process (one sample
+    // would make the comparison with every round's delete a bet on TCG's noise).
+    let mut baseline = Duration::ZERO;
+    for _ in 0..2 {
+        baseline = baseline.max(set.delete_all());
+        set.add_all();
+    }
     let mut p = spawn(&[&bin, "watch", "--json"]);
     let all_held = |p: &Proc| set.devs.iter().all(|(_, n, _)| holds_node(p.child.id(), n));
     assert!(
