@@ -17,6 +17,7 @@ mod ibstatus;
 mod io;
 mod json;
 mod link;
+mod probe;
 mod report;
 mod text;
 mod watch;
@@ -58,6 +59,11 @@ const COMMANDS: &[Command] = &[
         name: "link",
         summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
         run: link::uverbs,
+    },
+    Command {
+        name: "probe",
+        summary: "walk every object method of each device and check the kernel's answers",
+        run: probe::uverbs,
     },
     Command {
         name: "watch",
