@@ -1595,14 +1595,24 @@ mod tests {
         let mut out = [0u8; MAX_WRITE_CMD];
         let mut resp = [0u8; 4 + 64];
         let r0 = resp.as_ptr() as u64;
-        let n = write_cmd(&cmd, DriverIn::NONE, &mut resp).encode(&mut out).unwrap();
-        let want = golden("03 00 00 00  04 00  11 00  PTR(0)  # ALLOC_PD, in 4 words, out 17", &[r0]);
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "03 00 00 00  04 00  11 00  PTR(0)  # ALLOC_PD, in 4 words, out 17",
+            &[r0],
+        );
         assert_eq!(&out[..n], &want[..]);
 
         // DEALLOC_PD: no response at all.
         let cmd = ib_uverbs_dealloc_pd { pd_handle: 2 };
-        let n = write_cmd(&cmd, DriverIn::NONE, &mut []).encode(&mut out).unwrap();
-        let want = golden("04 00 00 00  03 00  00 00  02 00 00 00  # DEALLOC_PD 2", &[]);
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "04 00 00 00  03 00  00 00  02 00 00 00  # DEALLOC_PD 2",
+            &[],
+        );
         assert_eq!(&out[..n], &want[..]);
         let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut []);
         let want = golden(
@@ -1624,7 +1634,9 @@ mod tests {
             qp_state: 1,
             ..Default::default()
         };
-        let n = write_cmd(&cmd, DriverIn::NONE, &mut []).encode(&mut out).unwrap();
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
         assert_eq!(n, 8 + 112);
         assert_eq!(&out[..8], &golden("1a 00 00 00  1e 00  00 00", &[])[..]);
         assert_eq!(&out[8..n], cmd.as_bytes());

@@ -552,7 +552,11 @@ mod tests {
         want.extend_from_slice(&[0; 8]);
         want.extend_from_slice(&18u32.to_ne_bytes());
         want.extend_from_slice(&[0; 4]);
-        want.extend(attr(UVERBS_ATTR_WRITE_CMD, 8, u64::from(IB_USER_VERBS_CMD_REG_MR)));
+        want.extend(attr(
+            UVERBS_ATTR_WRITE_CMD,
+            8,
+            u64::from(IB_USER_VERBS_CMD_REG_MR),
+        ));
         want.extend(attr(UVERBS_ATTR_CORE_IN, 40, c));
         want.extend(attr(UVERBS_ATTR_CORE_OUT, 12, r0));
         want.extend(attr(UVERBS_ATTR_UHW_IN, 8, 0)); // the key struct, 8 zero bytes, inline
