@@ -17,13 +17,15 @@
 //! A device that netlink does not report, or whose uverbs node is missing or does not
 //! open, is read from sysfs file by file, as the real tools read it.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use rustix::io::Errno;
 use uverbs::netlink::{nldev, parse_answer, NlSocket};
 use uverbs::verbs::context::{Context, OpenTarget};
 use uverbs::verbs::types::{LinkLayer, Speed, Width};
+
+/// The netlink receive buffer: the answers read here are a few hundred bytes each.
+const NL_BUF: usize = 2048;
 
 /// The sysfs class directory both tools read.
 pub const CLASS: &str = "/sys/class/infiniband";
@@ -58,24 +60,57 @@ impl Attr {
 }
 
 /// Reads a sysfs attribute with one `read(2)`, as the C tools do (a sysfs attribute is
-/// never longer than a page, and one read returns all of it).
-pub fn read_attr(path: &Path) -> Attr {
-    let mut f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return Attr::NoFile(errno_of(&e)),
+/// never longer than a page, and one read returns all of it). The path is built on the
+/// stack and opened with one `open(2)` (std's `File::open` adds an `fcntl` on musl).
+pub fn read_attr(path: &[u8]) -> Attr {
+    use rustix::fs::{Mode, OFlags};
+    let fd = match rustix::fs::open(path, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(e) => return Attr::NoFile(e),
     };
     let mut buf = [0u8; 4096];
     loop {
-        match f.read(&mut buf) {
+        match rustix::io::read(&fd, &mut buf) {
             Ok(n) => return Attr::Text(buf[..n].to_vec()),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Attr::ReadError(errno_of(&e)),
+            Err(Errno::INTR) => {}
+            Err(e) => return Attr::ReadError(e),
         }
     }
 }
 
-pub fn errno_of(e: &std::io::Error) -> Errno {
-    Errno::from_io_error(e).unwrap_or(Errno::IO)
+/// A path under the class directory, `CLASS/PART/PART...`, built in `buf` (on the
+/// caller's stack); longer paths are cut (and then do not exist).
+pub fn class_path<'a>(buf: &'a mut [u8; 512], parts: &[&[u8]]) -> &'a [u8] {
+    let mut n = CLASS.len().min(buf.len());
+    buf[..n].copy_from_slice(&CLASS.as_bytes()[..n]);
+    for p in parts {
+        if n < buf.len() {
+            buf[n] = b'/';
+            n += 1;
+        }
+        let k = p.len().min(buf.len() - n);
+        buf[n..n + k].copy_from_slice(&p[..k]);
+        n += k;
+    }
+    &buf[..n]
+}
+
+/// `read_attr` of `CLASS/PART/PART...`.
+pub fn class_attr(parts: &[&[u8]]) -> Attr {
+    let mut b = [0u8; 512];
+    read_attr(class_path(&mut b, parts))
+}
+
+/// Keeps one block of each small size class of the allocator alive while it lives.
+/// musl's allocator (the static binary's) returns a size class's memory to the kernel
+/// as soon as its last block is freed, so a run that builds a string, uses it and
+/// frees it, once per device, pays an `mmap` and a `munmap` each time (about 0.1 ms
+/// each under emulation, where they flush the emulated TLB); with a block of each
+/// class held, that memory stays mapped and is reused.
+pub struct WarmHeap(#[allow(dead_code)] Vec<Vec<u8>>);
+
+pub fn warm_heap() -> WarmHeap {
+    WarmHeap((1..=40).map(|k| Vec::with_capacity(k * 16 - 4)).collect())
 }
 
 /// The attributes of one port that the tools read, by sysfs file name.
@@ -223,7 +258,7 @@ pub struct Listing {
 
 /// Reads the class directory; `Err(errno)` when it cannot be read.
 pub fn list() -> Result<Listing, Errno> {
-    let names = read_names(Path::new(CLASS))?;
+    let names = read_names(CLASS.as_bytes())?;
     let (mut sock, mut nl, mut netlink_error) = (None, Vec::new(), None);
     match dump() {
         Ok((s, v)) => {
@@ -250,23 +285,44 @@ pub fn list() -> Result<Listing, Errno> {
 }
 
 /// The names in a directory, sorted bytewise, without `.`-names (a shell's `*`).
-pub fn read_names(dir: &Path) -> Result<Vec<Vec<u8>>, Errno> {
-    use std::os::unix::ffi::OsStrExt;
-    let rd = std::fs::read_dir(dir).map_err(|e| errno_of(&e))?;
+pub fn read_names(dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
+    use core::mem::MaybeUninit;
+    use rustix::fs::{Mode, OFlags, RawDir};
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
+    let mut it = RawDir::new(&fd, &mut buf);
     let mut v = Vec::new();
-    for e in rd {
-        let e = e.map_err(|e| errno_of(&e))?;
-        let n = e.file_name().as_bytes().to_vec();
+    while let Some(e) = it.next() {
+        let n = e?.file_name().to_bytes().to_vec();
         if !n.starts_with(b".") {
             v.push(n);
         }
     }
-    v.sort();
+    sort_names(&mut v);
     Ok(v)
+}
+
+/// Sorts names bytewise (the C locale's order) by insertion: lists of devices and
+/// ports are short, and this is a few instructions where the standard library's sort
+/// is kilobytes of code, which an emulator translates anew in every process.
+pub fn sort_names(v: &mut [Vec<u8>]) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1] > v[j] {
+            v.swap(j - 1, j);
+            j -= 1;
+        }
+    }
 }
 
 fn dump() -> uverbs::Result<(NlSocket, Vec<(String, NlDev)>)> {
     let mut s = NlSocket::open()?;
+    // The device dump is one device per datagram, GET_CHARDEV one short answer.
+    s.set_recv_buffer(NL_BUF);
     let seq = s.fresh_seq();
     let req = nldev::get_dump_request(seq);
     let mut out = Vec::new();
@@ -303,7 +359,7 @@ pub fn node_type(d: &Dev) -> Result<u32, Errno> {
     if let Some(n) = &d.nl {
         return Ok(u32::from(n.node_type));
     }
-    let a = read_attr(&dev_dir(&d.name).join("node_type"));
+    let a = class_attr(&[&d.name, b"node_type"]);
     match a {
         Attr::Text(t) => Ok(strtoul(&limit(&t, 32))),
         other => Err(other.errno().unwrap_or(Errno::IO)),
@@ -370,7 +426,8 @@ pub fn strtoul(s: &[u8]) -> u32 {
 /// How the ports of a device were read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
-    /// QUERY_PORT and QUERY_GID_ENTRY on this uverbs node.
+    /// QUERY_PORT and QUERY_GID_ENTRY on this uverbs node (`uverbs0`, under
+    /// `/dev/infiniband`).
     Kernel(String),
     /// The sysfs files, for this reason.
     Sysfs(String),
@@ -410,6 +467,7 @@ fn open(d: &Dev, nl: &NlDev, sock: &mut NlSocket) -> Result<(Context, String), S
     let seq = sock.fresh_seq();
     let req = nldev::get_chardev_request(seq, nl.index);
     let mut target = None;
+    let mut node = String::new();
     let name = String::from_utf8_lossy(&d.name).into_owned();
     let dgs = sock
         .raw_exchange(req.bytes(), seq, nldev::TYPE_GET_CHARDEV)
@@ -417,6 +475,7 @@ fn open(d: &Dev, nl: &NlDev, sock: &mut NlSocket) -> Result<(Context, String), S
     for dg in &dgs {
         parse_answer(dg, seq, nldev::TYPE_GET_CHARDEV, "nldev GET_CHARDEV", |p| {
             let c = nldev::parse_chardev(p)?;
+            node = c.name.to_owned();
             target = Some(OpenTarget {
                 name: name.clone(),
                 path: Path::new("/dev/infiniband").join(c.name),
@@ -432,9 +491,8 @@ fn open(d: &Dev, nl: &NlDev, sock: &mut NlSocket) -> Result<(Context, String), S
         .map_err(|e| format!("no uverbs node: {e}"))?;
     }
     let t = target.ok_or_else(|| "no uverbs node".to_owned())?;
-    let path = t.path.display().to_string();
     let ctx = Context::open_target(&t).map_err(|e| e.to_string())?;
-    Ok((ctx, path))
+    Ok((ctx, node))
 }
 
 /// Whether `p` is the directory name of one of the device's ports: `1`..`N` on a
@@ -462,10 +520,10 @@ pub fn port_names(d: &Dev) -> Result<Vec<Vec<u8>>, Errno> {
             let mut v: Vec<Vec<u8>> = (1..=nl.port_count)
                 .map(|n| n.to_string().into_bytes())
                 .collect();
-            v.sort();
+            sort_names(&mut v);
             Ok(v)
         }
-        None => read_names(&dev_dir(&d.name).join("ports")),
+        None => read_names(class_path(&mut [0; 512], &[&d.name, b"ports"])),
     }
 }
 
@@ -476,14 +534,9 @@ pub fn kernel_port(ctx: &Context, d: &Dev, nl: &NlDev, p: &[u8], cap_mask: bool)
         return PortAttrs::absent();
     };
     let text = |s: String| Attr::Text(s.into_bytes());
-    let cap = cap_mask.then(|| {
-        read_attr(
-            &dev_dir(&d.name)
-                .join("ports")
-                .join(num.to_string())
-                .join("cap_mask"),
-        )
-    });
+    let numtext = num.to_string();
+    let port_attr = |f: &[u8]| class_attr(&[&d.name, b"ports", numtext.as_bytes(), f]);
+    let cap = cap_mask.then(|| port_attr(b"cap_mask"));
     match ctx.query_port(num) {
         Ok(a) => {
             let gid0 = if a.gid_tbl_len == 0 {
@@ -525,7 +578,6 @@ pub fn kernel_port(ctx: &Context, d: &Dev, nl: &NlDev, p: &[u8], cap_mask: bool)
             // Every sysfs attribute that queries the port fails with the same errno;
             // the link layer and the GIDs do not query it: read those files.
             let err = Attr::ReadError(e.errno().unwrap_or(Errno::IO));
-            let dir = dev_dir(&d.name).join("ports").join(num.to_string());
             PortAttrs {
                 lid_mask_count: err.clone(),
                 sm_lid: err.clone(),
@@ -535,8 +587,8 @@ pub fn kernel_port(ctx: &Context, d: &Dev, nl: &NlDev, p: &[u8], cap_mask: bool)
                 phys_state: err.clone(),
                 rate: err,
                 cap_mask: cap,
-                link_layer: read_attr(&dir.join("link_layer")),
-                gid0: read_attr(&dir.join("gids/0")),
+                link_layer: port_attr(b"link_layer"),
+                gid0: port_attr(b"gids/0"),
                 has_pkeys: true,
                 kernel: None,
             }
@@ -546,25 +598,20 @@ pub fn kernel_port(ctx: &Context, d: &Dev, nl: &NlDev, p: &[u8], cap_mask: bool)
 
 /// The attribute texts of one port read from sysfs, file by file.
 pub fn sysfs_port(dev: &[u8], p: &[u8], cap_mask: bool) -> PortAttrs {
-    use std::os::unix::ffi::OsStrExt;
-    let dir = dev_dir(dev)
-        .join("ports")
-        .join(std::ffi::OsStr::from_bytes(p));
-    let r = |f: &str| read_attr(&dir.join(f));
-    let has_pkeys = std::fs::read_dir(dir.join("pkeys"))
-        .map(|mut rd| rd.next().is_some())
-        .unwrap_or(false);
+    let r = |f: &[u8]| class_attr(&[dev, b"ports", p, f]);
+    let has_pkeys = read_names(class_path(&mut [0; 512], &[dev, b"ports", p, b"pkeys"]))
+        .is_ok_and(|v| !v.is_empty());
     PortAttrs {
-        lid_mask_count: r("lid_mask_count"),
-        sm_lid: r("sm_lid"),
-        sm_sl: r("sm_sl"),
-        lid: r("lid"),
-        state: r("state"),
-        phys_state: r("phys_state"),
-        rate: r("rate"),
-        cap_mask: cap_mask.then(|| r("cap_mask")),
-        link_layer: r("link_layer"),
-        gid0: r("gids/0"),
+        lid_mask_count: r(b"lid_mask_count"),
+        sm_lid: r(b"sm_lid"),
+        sm_sl: r(b"sm_sl"),
+        lid: r(b"lid"),
+        state: r(b"state"),
+        phys_state: r(b"phys_state"),
+        rate: r(b"rate"),
+        cap_mask: cap_mask.then(|| r(b"cap_mask")),
+        link_layer: r(b"link_layer"),
+        gid0: r(b"gids/0"),
         has_pkeys,
         kernel: None,
     }

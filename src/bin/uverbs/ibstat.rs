@@ -408,7 +408,7 @@ fn get_port(
 }
 
 /// `umad_get_ca()` for the device called `name`.
-pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Vec<String>) -> Result<Ca, CaFailure> {
+pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Trace) -> Result<Ca, CaFailure> {
     // libibumad copies the name into a 20-byte buffer and reads the device it names.
     let kept = &name[..name.len().min(CA_NAME_LEN - 1)];
     let fail = |errno: i32| CaFailure {
@@ -423,23 +423,22 @@ pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Vec<String>) -> Result<C
         },
     };
     let node_type = ibca::node_type(&dev).map_err(|e| fail(e.raw_os_error()))?;
-    let dir = ibca::dev_dir(kept);
     let mut errno = CErrno(0);
     let fw = match dev.nl.as_ref() {
         Some(n) => Attr::Text(format!("{}\n", n.fw.as_deref().unwrap_or("")).into_bytes()),
-        None => ibca::read_attr(&dir.join("fw_ver")),
+        None => ibca::class_attr(&[kept, b"fw_ver"]),
     };
     let fw_ver = string(&fw, 20, &mut errno);
-    let hw_ver = string(&ibca::read_attr(&dir.join("hw_rev")), 20, &mut errno);
-    let ca_type = string(&ibca::read_attr(&dir.join("hca_type")), 40, &mut errno);
+    let hw_ver = string(&ibca::class_attr(&[kept, b"hw_rev"]), 20, &mut errno);
+    let ca_type = string(&ibca::class_attr(&[kept, b"hca_type"]), 40, &mut errno);
     let node_guid = match dev.nl.as_ref() {
         Some(n) => n.node_guid,
-        None => guid_from_sysfs(&ibca::read_attr(&dir.join("node_guid")), &mut errno)
+        None => guid_from_sysfs(&ibca::class_attr(&[kept, b"node_guid"]), &mut errno)
             .map_err(|_| fail(errno.0))?,
     };
     let system_guid = match dev.nl.as_ref().and_then(|n| n.sys_image_guid) {
         Some(g) => g,
-        None => guid_from_sysfs(&ibca::read_attr(&dir.join("sys_image_guid")), &mut errno)
+        None => guid_from_sysfs(&ibca::class_attr(&[kept, b"sys_image_guid"]), &mut errno)
             .map_err(|_| fail(errno.0))?,
     };
     let names = ibca::port_names(&dev).map_err(|_| fail(2))?;
@@ -458,9 +457,9 @@ pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Vec<String>) -> Result<C
         nums.push(num);
     }
     let (source, attrs) = ibca::read_ports(&dev, l.sock.as_mut(), &names, true);
-    trace.push(match &source {
+    trace.add(|| match &source {
         Source::Kernel(p) => format!(
-            "{}: ports from QUERY_PORT on {p}",
+            "{}: ports from QUERY_PORT on /dev/infiniband/{p}",
             String::from_utf8_lossy(kept)
         ),
         Source::Sysfs(why) => format!(
@@ -670,7 +669,12 @@ fn run(io: &mut Io, argv0: &[u8], args: &[Vec<u8>], uverbs: bool) -> i32 {
 }
 
 fn show(io: &mut Io, req: &Req) -> i32 {
-    let mut trace = Vec::new();
+    let _warm = ibca::warm_heap();
+    // libibumad traces from its debug level 1, which the second -d sets.
+    let mut trace = Trace {
+        on: req.debug >= 2,
+        lines: Vec::new(),
+    };
     let mut listing = match ibca::list() {
         Ok(l) => l,
         Err(e) if e == rustix::io::Errno::NOENT => Listing {
@@ -695,22 +699,24 @@ fn show(io: &mut Io, req: &Req) -> i32 {
         .map(|d| d.name.clone())
         .collect();
     if let Some(e) = &listing.netlink_error {
-        trace.push(format!("RDMA netlink: {e}; reading sysfs"));
+        trace.add(|| format!("RDMA netlink: {e}; reading sysfs"));
     }
-    trace.push(format!(
-        "{} entries in {}, {} listed (node types 1-3){}",
-        listing.devs.len(),
-        ibca::CLASS,
-        cas.len(),
-        if skipped.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; not listed: {} (no InfiniBand management)",
-                skipped.join(", ")
-            )
-        }
-    ));
+    trace.add(|| {
+        format!(
+            "{} entries in {}, {} listed (node types 1-3){}",
+            listing.devs.len(),
+            ibca::CLASS,
+            cas.len(),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; not listed: {} (no InfiniBand management)",
+                    skipped.join(", ")
+                )
+            }
+        )
+    });
     let chosen: Vec<Vec<u8>> = match &req.ca {
         Some(n) => match cas.iter().find(|c| c == &n) {
             Some(c) => vec![c.clone()],
@@ -815,14 +821,24 @@ fn show(io: &mut Io, req: &Req) -> i32 {
     0
 }
 
-fn flush_trace(io: &mut Io, req: &Req, trace: &mut Vec<String>) {
-    // libibumad traces from its debug level 1, which the second -d sets.
-    if req.debug >= 2 {
-        for t in trace.iter() {
-            io.err_line(&format!("uverbs: ibstat: {t}"));
+/// The debug lines that replace libibumad's traces (`-dd`), kept until printed.
+pub struct Trace {
+    on: bool,
+    lines: Vec<String>,
+}
+
+impl Trace {
+    fn add(&mut self, line: impl FnOnce() -> String) {
+        if self.on {
+            self.lines.push(line());
         }
     }
-    trace.clear();
+}
+
+fn flush_trace(io: &mut Io, _req: &Req, trace: &mut Trace) {
+    for t in trace.lines.drain(..) {
+        io.err_line(&format!("uverbs: ibstat: {t}"));
+    }
 }
 
 // ---------------------------------------------------------------- JSON
@@ -971,13 +987,7 @@ fn ca_j(name: &[u8], r: &Result<Ca, CaFailure>, port: i32) -> (J, Option<String>
     (J::Obj(members), err)
 }
 
-fn json_out(
-    io: &mut Io,
-    req: &Req,
-    l: &mut Listing,
-    chosen: &[Vec<u8>],
-    trace: &mut Vec<String>,
-) -> i32 {
+fn json_out(io: &mut Io, req: &Req, l: &mut Listing, chosen: &[Vec<u8>], trace: &mut Trace) -> i32 {
     let mut cas = Vec::new();
     let mut rc = 0;
     for name in chosen {

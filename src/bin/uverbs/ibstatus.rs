@@ -297,7 +297,9 @@ fn read(l: &mut Listing, dev: &[u8], ports: &[Vec<u8>]) -> Vec<PortAttrs> {
 fn all_ports(l: &Listing, dev: &[u8]) -> Vec<Vec<u8>> {
     let names = match find(l, dev) {
         Some(d) => ibca::port_names(d).unwrap_or_default(),
-        None => ibca::read_names(&ibca::dev_dir(dev).join("ports")).unwrap_or_default(),
+        None => {
+            ibca::read_names(ibca::class_path(&mut [0; 512], &[dev, b"ports"])).unwrap_or_default()
+        }
     };
     if names.is_empty() {
         vec![b"*".to_vec()]
@@ -336,6 +338,7 @@ fn ib_status(o: &mut Vec<u8>, io: &mut Io, l: &mut Listing, words: &[Vec<u8>]) -
 
 /// `ibstatus ARGS`, invoked as `argv0`.
 pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
+    let _warm = ibca::warm_heap();
     let mut o = Vec::new();
     let rc = script(&mut o, io, argv0, args);
     io.out(o);
