@@ -90,7 +90,7 @@ echo "I cas $(grep -c "^CA '" /tmp/r1) ports $(grep -c '^Infiniband device' /tmp
 $B/bench_proc --runs "$RUNS" --rss-runs 0 \
   "ibstat=/usr/sbin/ibstat" "uverbs_ibstat=$B/ibstat" \
   "ibstatus=/usr/sbin/ibstatus" "uverbs_ibstatus=$B/ibstatus" \
-  "true=$B/true"
+  "true=$B/true" "uverbs_version=$B/uverbs --version"
 EOF
 say "built in $(secs_since "$T")"
 
@@ -134,15 +134,18 @@ round_ratio() { # FILE A B
   echo "bytes (checked in the same boot before timing). The floor is a static C \`true\` (musl):"
   echo "what starting any process costs there. Times are under emulation (QEMU TCG, one vCPU,"
   echo "on a shared host); compare the ratios. *round ratio*: the median over rounds of"
-  echo "uverbs' time over the tool's in the same round."
+  echo "uverbs' time over the tool's in the same round. \`uverbs --version\` is the start-up of"
+  echo "the uverbs binary itself (Rust's standard library and musl, whose code the emulator"
+  echo "translates anew in every process, as address-space randomisation moves it)."
   echo
-  echo "| kernel | command | infiniband-diags ms | uverbs ms | uverbs / tool | round ratio | target | static \`true\` ms | output |"
-  echo "|---|---|---:|---:|---:|---:|---|---:|---|"
+  echo "| kernel | command | infiniband-diags ms | uverbs ms | uverbs / tool | round ratio | target | static \`true\` ms | \`uverbs --version\` ms | output |"
+  echo "|---|---|---:|---:|---:|---:|---|---:|---:|---|"
   for k in "${KERNELS[@]}"; do
     f=$RES/$k.txt
-    [ -s "$f" ] || { echo "| $k | (did not run: see $RES/$k.log) | | | | | | | |"; continue; }
+    [ -s "$f" ] || { echo "| $k | (did not run: see $RES/$k.log) | | | | | | | | |"; continue; }
     kr=$(sed -n 's/^I kernel //p' "$f" | head -n1)
     t=$(grep '^P true ' "$f" | awk '{ print $3 }' | median)
+    uv=$(grep '^P uverbs_version ' "$f" | awk '{ print $3 }' | median)
     for tool in ibstat ibstatus; do
       a=$(grep "^P $tool " "$f" | awk '{ print $3 }' | median)
       b=$(grep "^P uverbs_$tool " "$f" | awk '{ print $3 }' | median)
@@ -151,7 +154,7 @@ round_ratio() { # FILE A B
       target=0.25; [ "$tool" = ibstatus ] && target=0.1
       met=$(awk -v r="$rr" -v t="$target" 'BEGIN { print (r != "" && r <= t) ? "met" : "missed" }')
       same=$(grep -q "^I same $tool\$" "$f" && echo same || echo DIFFERENT)
-      echo "| ${kr:-$k} | \`$tool\` | $(ms "${a:-0}") | $(ms "${b:-0}") | $r | $rr | ≤ $target: $met | $(ms "${t:-0}") | $same |"
+      echo "| ${kr:-$k} | \`$tool\` | $(ms "${a:-0}") | $(ms "${b:-0}") | $r | $rr | ≤ $target: $met | $(ms "${t:-0}") | $(ms "${uv:-0}") | $same |"
     done
   done
   echo
