@@ -117,8 +117,8 @@ fn ibstat_and_ibstatus_match_infiniband_diags() {
     let devs = ibstat::class_devices();
     let (failures, n) = ibstat::compare_all(
         &env,
-        &ibstat::ibstat_cases(&devs, usize::MAX),
-        &ibstat::ibstatus_cases(&devs, usize::MAX),
+        &ibstat::ibstat_cases(&devs, 1),
+        &ibstat::ibstatus_cases(&devs, 1),
     );
     // Every channel adapter was read through its uverbs node, none from sysfs.
     let src = ibstat::sources(&env);

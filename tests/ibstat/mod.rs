@@ -218,8 +218,9 @@ pub fn node_type(dev: &str) -> u32 {
         .unwrap_or(0)
 }
 
-/// ibstat's argument cases for these devices. `per_device` limits the per-device cases
-/// to the first that many of each kind (the scale pass).
+/// ibstat's argument cases for these devices: every per-device case for the first
+/// `per_device` devices of each kind (rxe, other), the device alone and its port 1 for
+/// the rest.
 pub fn ibstat_cases(devs: &[String], per_device: usize) -> Vec<Vec<String>> {
     let mut c: Vec<Vec<String>> = [
         &[][..],
@@ -262,10 +263,12 @@ pub fn ibstat_cases(devs: &[String], per_device: usize) -> Vec<Vec<String>> {
             &mut other
         };
         *count += 1;
+        let d = d.as_str();
         if *count > per_device {
+            c.push(s(&[d]));
+            c.push(s(&[d, "1"]));
             continue;
         }
-        let d = d.as_str();
         for a in [
             &[d][..],
             &[d, "1"],
@@ -288,7 +291,7 @@ pub fn ibstat_cases(devs: &[String], per_device: usize) -> Vec<Vec<String>> {
     c
 }
 
-/// ibstatus's argument cases.
+/// ibstatus's argument cases, `per_device` as for ibstat.
 pub fn ibstatus_cases(devs: &[String], per_device: usize) -> Vec<Vec<String>> {
     let mut c: Vec<Vec<String>> = [
         &[][..],
@@ -314,6 +317,8 @@ pub fn ibstatus_cases(devs: &[String], per_device: usize) -> Vec<Vec<String>> {
         };
         *count += 1;
         if *count > per_device {
+            c.push(vec![d.clone()]);
+            c.push(vec![format!("{d}:1")]);
             continue;
         }
         for a in [
