@@ -16,6 +16,7 @@ mod ibstat;
 mod ibstatus;
 mod io;
 mod json;
+mod json_line;
 mod link;
 mod probe;
 mod report;
