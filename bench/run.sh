@@ -903,8 +903,12 @@ fi
 } > "$OUT.tmp"
 # Other benchmarks' sections (between their markers, e.g. bench/objects.sh's) are kept.
 if [ -e "$OUT" ]; then
-  awk '/^<!-- [a-z]+:begin -->$/ { keep = 1 } keep { print } /^<!-- [a-z]+:end -->$/ { keep = 0 }' "$OUT" > "$OUT.keep"
-  if [ -s "$OUT.keep" ]; then { echo; cat "$OUT.keep"; } >> "$OUT.tmp"; fi
+  # (markers "<!-- NAME:begin -->" ... "<!-- NAME:end -->", or "<!-- bench/X.sh -->" ...
+  # "<!-- end bench/X.sh -->")
+  awk '/^<!-- [a-z]+:begin -->$/ || /^<!-- bench\/[^ ]+ -->$/ { keep = 1 }
+       keep { print }
+       /^<!-- [a-z]+:end -->$/ || /^<!-- end bench\/[^ ]+ -->$/ { keep = 0; print "" }' "$OUT" > "$OUT.keep"
+  if [ -s "$OUT.keep" ]; then { echo; sed '$ { /^$/d }' "$OUT.keep"; } >> "$OUT.tmp"; fi
   rm -f "$OUT.keep"
 fi
 mv "$OUT.tmp" "$OUT"

@@ -10,6 +10,7 @@
 
 pub mod link;
 pub mod nldev;
+pub mod uevent;
 
 use core::sync::atomic::{AtomicU32, Ordering};
 use std::os::fd::{AsFd, OwnedFd};
@@ -69,8 +70,12 @@ impl Request {
         r
     }
 
-    /// Appends attribute `kind` with `value`, padded to 4 bytes. A value that does not
-    /// fit is an [`Error::BadArgument`] (no request of this crate comes near).
+    /// Appends attribute `kind` with `value`, padded to 4 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] when the attribute does not fit in the request (no request
+    /// of this crate comes near); the request is unchanged.
     pub fn attr(&mut self, kind: u16, value: &[u8]) -> Result<&mut Self> {
         let len = 4 + value.len();
         let end = self.len + align4(len);
@@ -92,11 +97,19 @@ impl Request {
     }
 
     /// Appends a `u32` attribute (native byte order).
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::attr`].
     pub fn attr_u32(&mut self, kind: u16, v: u32) -> Result<&mut Self> {
         self.attr(kind, &v.to_ne_bytes())
     }
 
     /// Appends a NUL-terminated string attribute.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::attr`].
     pub fn attr_str(&mut self, kind: u16, s: &str) -> Result<&mut Self> {
         let n = s.len();
         let mut v = [0u8; MAX_REQUEST];
@@ -316,6 +329,13 @@ pub enum Step {
 /// - `NLM_F_DUMP_INTR` on a message is an error (`EINTR`, the dump may be inconsistent;
 ///   the caller may retry).
 /// - `NLMSG_NOOP` is skipped; `NLMSG_OVERRUN` and any other type are errors.
+///
+/// # Errors
+///
+/// [`Error::Protocol`] for a malformed message, a foreign sequence number or message
+/// type (`NLMSG_OVERRUN` included); [`Error::Os`] with `EINTR` for an interrupted dump;
+/// the kernel's errno of `NLMSG_ERROR` or `NLMSG_DONE`, classified
+/// ([`Error::from_errno`]); the error `on_message` returns.
 pub fn parse_answer<'a>(
     datagram: &'a [u8],
     seq: u32,
@@ -405,6 +425,8 @@ const MAX_DATAGRAMS: usize = 4096;
 pub struct NlSocket {
     fd: OwnedFd,
     buf: [u8; RECV_BUF],
+    /// How much of `buf` a receive offers the kernel ([`NlSocket::set_recv_buffer`]).
+    buf_len: usize,
     seq: u32,
 }
 
@@ -419,7 +441,12 @@ impl NlSocket {
     /// Opens a `NETLINK_RDMA` socket: one system call. The kernel binds it on the first
     /// request (no `bind`), answers synchronously (no send timeout), and an answer that
     /// is not queued yet is waited for with `poll` for at most [`RECV_TIMEOUT`] (no
-    /// socket options). Fails with `EPROTONOSUPPORT` when `ib_core` is not loaded.
+    /// socket options).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] with the errno of `socket`; `EPROTONOSUPPORT` when `ib_core` is not
+    /// loaded.
     pub fn open() -> Result<Self> {
         const PROTO: core::num::NonZeroU32 = match core::num::NonZeroU32::new(NETLINK_RDMA) {
             Some(p) => p,
@@ -445,6 +472,7 @@ impl NlSocket {
         Ok(NlSocket {
             fd,
             buf: [0; RECV_BUF],
+            buf_len: RECV_BUF,
             seq,
         })
     }
@@ -477,7 +505,7 @@ impl NlSocket {
         for _ in 0..MAX_DATAGRAMS {
             let got = net::recvfrom(
                 &self.fd,
-                &mut self.buf[..],
+                &mut self.buf[..self.buf_len],
                 RecvFlags::TRUNC | RecvFlags::DONTWAIT,
             );
             let (got, full, from) = match got {
@@ -562,7 +590,7 @@ impl NlSocket {
     /// Reads and drops whatever is queued, without waiting.
     pub(crate) fn drain(&mut self) {
         for _ in 0..MAX_DATAGRAMS {
-            match net::recv(&self.fd, &mut self.buf[..], RecvFlags::DONTWAIT) {
+            match net::recv(&self.fd, &mut self.buf[..self.buf_len], RecvFlags::DONTWAIT) {
                 Ok((n, _)) if n > 0 => {}
                 _ => break,
             }
@@ -571,6 +599,13 @@ impl NlSocket {
 
     /// Sends raw request bytes and returns the raw answer datagrams (for captures and
     /// tests), until the answer to `seq` is complete or an error is read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] when sending or receiving fails (`ETIMEDOUT` after
+    /// [`RECV_TIMEOUT`] without an answer); [`Error::Protocol`] for a truncated
+    /// datagram or too many foreign ones. An error *in* the answer is not one here: it
+    /// is in the datagrams returned.
     pub fn raw_exchange(&mut self, req: &[u8], seq: u32, want_type: u16) -> Result<Vec<Vec<u8>>> {
         self.send(req, "netlink send")?;
         let mut out = Vec::new();
@@ -583,6 +618,16 @@ impl NlSocket {
             }
         }
         Ok(out)
+    }
+
+    /// Sets the size of the receive buffer (default and largest 8 KiB, the buffer the
+    /// socket holds). The kernel sizes the datagrams of a dump to the reader's buffer:
+    /// with 32 KiB it allocates 32 KiB for each datagram, even for the nldev device
+    /// dump, which sends one device (about 100 bytes) per datagram; a small buffer makes
+    /// a dump of many devices cheaper. A datagram larger than the buffer is an error,
+    /// never silently cut.
+    pub fn set_recv_buffer(&mut self, len: usize) {
+        self.buf_len = len.clamp(64, RECV_BUF);
     }
 
     /// A fresh sequence number for a request built by the caller.

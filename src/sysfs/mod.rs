@@ -141,6 +141,15 @@ pub fn open_class(root: &Path) -> Result<Option<SysDir>> {
     }
 }
 
+/// The device names under `<root>/class/infiniband`, sorted; empty when the class is
+/// absent.
+pub(crate) fn device_names(root: &Path) -> Result<Vec<String>> {
+    match open_class(root)? {
+        Some(class) => class.names().map_err(os_err("")),
+        None => Ok(Vec::new()),
+    }
+}
+
 /// One attribute of a strictly or loosely read device: parsed, absent, or malformed.
 fn field<T>(
     dir: &SysDir,

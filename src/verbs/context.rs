@@ -12,11 +12,13 @@ use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::driver;
 use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface, Via};
+use crate::raw::lifeline::RevocableFd;
 use crate::raw::method;
 use crate::raw::VerbsFile;
 use crate::verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
 use crate::verbs::discover::{DeviceInfo, Discovery};
 use crate::verbs::port::PortAttr;
+use crate::verbs::types::CoreSupport;
 
 pub use crate::raw::fallback::CallPath;
 
@@ -43,8 +45,12 @@ pub struct OpenTarget {
 }
 
 impl OpenTarget {
-    /// The target for a discovered device. Fails when the device has no uverbs node
-    /// (the `ib_uverbs` module is not loaded).
+    /// The target for a discovered device.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotSupported`] (`ENODEV`) when the device has no uverbs node (the
+    /// `ib_uverbs` module is not loaded).
     pub fn from_device(info: &DeviceInfo, sysfs_root: &FsPath) -> Result<OpenTarget> {
         let op = || Op::new("open", &info.name);
         let u = info.uverbs.as_ref().ok_or_else(|| Error::NotSupported {
@@ -101,15 +107,40 @@ impl OpenOptions {
     }
 
     /// Opens the device described by `target`.
+    ///
+    /// # Errors
+    ///
+    /// Opening the node: [`Error::PermissionDenied`]; [`Error::DeviceGone`] when it does
+    /// not exist (`ENOENT`, `ENXIO`, `ENODEV`); [`Error::DevMismatch`] when it is not a
+    /// character device or not the expected one. Then the kernel's errno of the
+    /// driver-id probe, GET_CONTEXT and (when the port count is unknown) QUERY_DEVICE,
+    /// classified as by [`Error::from_errno`], or [`Error::Protocol`] for an answer the
+    /// crate cannot use (every driver id rejected, a `write()` GET_CONTEXT without a
+    /// response).
     pub fn open_target(&self, target: &OpenTarget) -> Result<Context> {
         Context::open_impl(target, self)
     }
 
     /// Opens a discovered device.
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenTarget::from_device`] (no uverbs node), then as
+    /// [`OpenOptions::open_target`].
     pub fn open(&self, info: &DeviceInfo) -> Result<Context> {
         let root = self.sysfs_root.as_deref().unwrap_or(FsPath::new("/sys"));
         Context::open_impl(&OpenTarget::from_device(info, root)?, self)
     }
+}
+
+/// What [`Context::query_context`] answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ContextAttr {
+    /// Number of completion vectors (`ibv_context::num_comp_vectors`).
+    pub num_comp_vectors: u32,
+    /// What the uverbs core supports for this context (`IB_UVERBS_CORE_SUPPORT_*`).
+    pub core_support: CoreSupport,
 }
 
 /// An open device with its kernel context (`struct ibv_context` without the provider).
@@ -126,7 +157,7 @@ pub struct Context {
     path: PathBuf,
     port_count: u8,
     num_comp_vectors: u32,
-    core_support: u64,
+    core_support: CoreSupport,
     fw_text: FwVersion,
     fw_cache: std::sync::OnceLock<(u64, FwVersion)>,
     /// This context's number in the process (from 1), for [`DeviceAnswer`]'s firmware
@@ -134,7 +165,7 @@ pub struct Context {
     id: u64,
     /// The async event fd that the `write()` GET_CONTEXT creates; kept for the event
     /// stream, closed with the context.
-    write_async_fd: Mutex<Option<OwnedFd>>,
+    write_async_fd: Mutex<Option<RevocableFd>>,
     /// The QUERY_DEVICE answer of [`Context::query_device`], kept so that its buffer is
     /// not zeroed on every call (the kernel writes `response_length` bytes and
     /// zero-fills the rest; what it says it did not write is zeroed here). A caller that
@@ -150,6 +181,13 @@ pub struct Context {
     destroy_errors: Mutex<Vec<Error>>,
 }
 
+// The promise above, checked at compile time: a field that is not `Send` or `Sync` fails
+// the build here.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+};
+
 const PERMISSION_HINT: &str = "the uverbs device node is not accessible to this user; \
      run as root, or grant access (e.g. a udev rule setting MODE=\"0666\" or a group \
      for /dev/infiniband/uverbs*)";
@@ -157,18 +195,31 @@ const PERMISSION_HINT: &str = "the uverbs device node is not accessible to this 
 impl Context {
     /// Opens a discovered device with default options. See [`OpenOptions`] to choose
     /// the kernel interfaces.
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenOptions::open`].
     #[doc(alias = "ibv_open_device")]
     pub fn open(info: &DeviceInfo) -> Result<Context> {
         OpenOptions::default().open(info)
     }
 
     /// Finds the device named `name` (netlink, else sysfs) and opens it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchDevice`] when no device has that name, or another error of
+    /// [`Discovery::device`]; then as [`OpenOptions::open`].
     pub fn open_by_name(name: &str) -> Result<Context> {
         let info = Discovery::new().device(name)?;
         Self::open(&info)
     }
 
     /// Opens the device described by `target` with default options.
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenOptions::open_target`].
     pub fn open_target(target: &OpenTarget) -> Result<Context> {
         Self::open_impl(target, &OpenOptions::default())
     }
@@ -186,7 +237,7 @@ impl Context {
             path: t.path.clone(),
             port_count: 0,
             num_comp_vectors: 0,
-            core_support: 0,
+            core_support: CoreSupport::empty(),
             fw_text: FwVersion::new(&t.fw_text),
             fw_cache: std::sync::OnceLock::new(),
             id: {
@@ -262,7 +313,7 @@ impl Context {
             }
         })?;
         self.num_comp_vectors = ncv;
-        self.core_support = core;
+        self.core_support = CoreSupport::from_bits_retain(core);
         self.get_context_path = via;
         *self
             .write_async_fd
@@ -301,8 +352,9 @@ impl Context {
         self.num_comp_vectors
     }
 
-    /// `IB_UVERBS_CORE_SUPPORT_*` bits reported by GET_CONTEXT (0 through `write()`).
-    pub fn core_support(&self) -> u64 {
+    /// What the uverbs core supports for this context, as GET_CONTEXT reported it
+    /// (empty when the context was created by `write()`, which does not report it).
+    pub fn core_support(&self) -> CoreSupport {
         self.core_support
     }
 
@@ -338,12 +390,62 @@ impl Context {
         )
     }
 
-    /// Keeps the error of a destroy that ran in `Drop`.
+    /// Keeps the error of a destroy that ran in `Drop`; not after a revocation, where the
+    /// kernel destroys the objects itself once the file is released, nor after a
+    /// driver's disassociation ([`Error::DeviceGone`]: `EIO`/`ENODEV`), where it has
+    /// destroyed them already (`uverbs_destroy_ufile_hw`).
     pub(crate) fn record_destroy_error(&self, e: Error) {
+        if matches!(e, Error::DeviceRemoved { .. } | Error::DeviceGone { .. }) {
+            return;
+        }
         self.destroy_errors
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(e);
+    }
+
+    /// The error of a kernel call that failed with `e`: [`Error::DeviceRemoved`] once the
+    /// context's files were revoked (the errno then comes from the inert file that
+    /// replaced them), else the errno classified ([`Error::from_errno`]).
+    pub fn kernel_error(&self, op: Op, e: Errno) -> Error {
+        if self.file.is_revoked() {
+            Error::DeviceRemoved { op }
+        } else {
+            Error::from_errno(op, e)
+        }
+    }
+
+    /// Lets go of the device now: the uverbs file and every file made from it (async
+    /// event files, completion channels) are replaced by an inert file, so that a
+    /// removal of the device does not wait for this process; every later call answers
+    /// [`Error::DeviceRemoved`]. Objects of the context lose their kernel objects with
+    /// the file (the kernel destroys them when the file is released). Usually called by
+    /// the device monitor (see [`crate::verbs::monitor`]).
+    ///
+    /// # Errors
+    ///
+    /// The errno of replacing the files: the context is marked removed anyway.
+    pub fn revoke(&self) -> Result<()> {
+        self.file
+            .lifeline()
+            .revoke()
+            .map_err(|e| Error::from_errno(Op::new("revoke", &self.name), e))
+    }
+
+    /// Puts the context under the process-wide device guard: when the device's removal
+    /// starts, the context is revoked ([`Context::revoke`]) at once, so that the removal
+    /// does not wait for this process. See [`crate::verbs::monitor::guard`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] when the guard cannot start (no uevent socket).
+    pub fn guard(&self) -> Result<()> {
+        crate::verbs::monitor::guard(self)
+    }
+
+    /// True once the context was revoked ([`Context::revoke`]).
+    pub fn is_revoked(&self) -> bool {
+        self.file.is_revoked()
     }
 
     /// A fresh `user_handle` for a CQ, QP or SRQ.
@@ -353,7 +455,7 @@ impl Context {
     }
 
     /// Takes the async event fd created by a `write()` GET_CONTEXT, if any.
-    pub(crate) fn take_write_async_fd(&self) -> Option<OwnedFd> {
+    pub(crate) fn take_write_async_fd(&self) -> Option<RevocableFd> {
         self.write_async_fd
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -381,15 +483,20 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`Error::NotSupported`] on kernels without the method; else the kernel's errno.
-    pub fn query_context(&self) -> Result<(u32, u64)> {
+    /// [`Error::NotSupported`] on kernels without the method, and from drivers that do
+    /// not implement it (`EOPNOTSUPP`: rxe and siw, on Linux 6.1 and 6.12); else the
+    /// kernel's errno, classified.
+    pub fn query_context(&self) -> Result<ContextAttr> {
         let mut ncv = 0u32;
         let mut core = 0u64;
         let mut req = method::query_context(self.driver_id(), &mut ncv, &mut core);
         self.file
             .call(&mut req)
-            .map_err(|e| Error::from_errno(Op::new("QUERY_CONTEXT", &self.name), e))?;
-        Ok((ncv, core))
+            .map_err(|e| self.kernel_error(Op::new("QUERY_CONTEXT", &self.name), e))?;
+        Ok(ContextAttr {
+            num_comp_vectors: ncv,
+            core_support: CoreSupport::from_bits_retain(core),
+        })
     }
 
     /// The attributes of port `port` (from 1), by the QUERY_PORT ioctl, falling back to
@@ -457,7 +564,7 @@ impl Context {
                 },
             ],
         )
-        .map_err(|e: Errno| Error::from_errno(Op::port("QUERY_PORT", &self.name, port), e))
+        .map_err(|e: Errno| self.kernel_error(Op::port("QUERY_PORT", &self.name, port), e))
     }
 
     /// The attributes of the device: extended QUERY_DEVICE through INVOKE_WRITE,
@@ -591,7 +698,7 @@ impl Context {
                 },
             ],
         )
-        .map_err(|e: Errno| Error::from_errno(Op::new("QUERY_DEVICE", &self.name), e))?;
+        .map_err(|e: Errno| self.kernel_error(Op::new("QUERY_DEVICE", &self.name), e))?;
         let out = out.into_inner();
         if ex {
             self.finish_ex(out);

@@ -39,7 +39,7 @@
 
 use core::fmt;
 use core::time::Duration;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::OFlags;
@@ -48,6 +48,7 @@ use zerocopy::FromBytes;
 
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_async_event_desc;
+use crate::raw::lifeline::RevocableFd;
 use crate::verbs::context::{CallPath, Context};
 use crate::verbs::types::EventType;
 
@@ -163,43 +164,6 @@ impl Event {
         }
     }
 
-    /// The event as one line of JSON (no newline), for event logs:
-    ///
-    /// `{"device":"rxe0","event":"IBV_EVENT_PORT_ERR","type":10,"scope":"port","port":1,"element":1}`
-    ///
-    /// `event` is the libibverbs name, or `null` for a type this crate does not know
-    /// (`type` always has the raw number); `scope` is `port`, `device`, `qp`, `cq`,
-    /// `srq`, `wq` or `unknown`; `port` is `null` unless the event is a port event.
-    pub fn to_json_line(&self, device: &str) -> String {
-        let mut s = String::with_capacity(128);
-        s.push_str("{\"device\":");
-        push_json_str(&mut s, device);
-        s.push_str(",\"event\":");
-        match self.kind.c_name() {
-            Some(n) => push_json_str(&mut s, n),
-            None => s.push_str("null"),
-        }
-        let scope = match self.scope() {
-            EventScope::Port(_) => "port",
-            EventScope::Device => "device",
-            EventScope::Qp(_) => "qp",
-            EventScope::Cq(_) => "cq",
-            EventScope::Srq(_) => "srq",
-            EventScope::Wq(_) => "wq",
-            EventScope::Unknown(_) => "unknown",
-        };
-        let port = match self.port() {
-            Some(p) => p.to_string(),
-            None => "null".to_string(),
-        };
-        s.push_str(&format!(
-            ",\"type\":{},\"scope\":\"{scope}\",\"port\":{port},\"element\":{}}}",
-            self.kind.as_raw(),
-            self.element
-        ));
-        s
-    }
-
     fn fmt_subject(&self, f: &mut fmt::Formatter<'_>, device: Option<&str>) -> fmt::Result {
         let dev = device.unwrap_or("");
         let sep = if dev.is_empty() { "" } else { " " };
@@ -244,28 +208,6 @@ impl fmt::Display for DeviceEvent<'_> {
     }
 }
 
-/// Appends `v` to `s` as a JSON string literal (quotes, backslash escapes, `\uXXXX` for
-/// control characters and DEL). Used by [`Event::to_json_line`] and the `uverbs`
-/// command's JSON output.
-pub fn push_json_str(s: &mut String, v: &str) {
-    use core::fmt::Write;
-    s.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-}
-
 /// The result of a non-blocking read: an event, nothing now, or the end of the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Next {
@@ -301,11 +243,22 @@ pub enum EventSource {
 /// closed.
 #[derive(Debug)]
 pub struct EventStream {
-    fd: OwnedFd,
+    fd: RevocableFd,
     device: String,
     source: EventSource,
     ended: bool,
+    /// Feature `fault-injection`: the DEVICE_FATAL of an injected disassociation was
+    /// delivered.
+    #[cfg(feature = "fault-injection")]
+    fatal_injected: bool,
 }
+
+// An event stream can be handed to another thread (e.g. a watcher), checked at compile
+// time.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<EventStream>();
+};
 
 impl Context {
     /// A new stream of this device's asynchronous events (`ibv_get_async_event(3)`).
@@ -318,6 +271,10 @@ impl Context {
     /// second call fails with [`Error::NotSupported`].
     ///
     /// Events that happened before the stream was created are not delivered.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::events_via`] with [`CallPath::Auto`].
     #[doc(alias = "ibv_get_async_event")]
     pub fn events(&self) -> Result<EventStream> {
         self.events_via(CallPath::Auto)
@@ -325,8 +282,15 @@ impl Context {
 
     /// [`Context::events`] through a chosen interface: [`CallPath::Ioctl`] always calls
     /// `ASYNC_EVENT_ALLOC`; [`CallPath::Write`] only takes the `write()` GET_CONTEXT's
-    /// async file, and fails with [`Error::BadArgument`] if there is none (the context
-    /// was created by ioctl, or the file was taken already).
+    /// async file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] for [`CallPath::Write`] when there is no `write()` async
+    /// file (the context was created by ioctl, or the file was taken already).
+    /// `ASYNC_EVENT_ALLOC`: the kernel's errno, classified ([`Error::NotSupported`]
+    /// before Linux 5.6); [`Error::Protocol`] when it returns no file descriptor. Making
+    /// the file non-blocking: [`Error::Os`] (`fcntl`).
     pub fn events_via(&self, path: CallPath) -> Result<EventStream> {
         if path != CallPath::Ioctl {
             if let Some(fd) = self.take_write_async_fd() {
@@ -354,11 +318,11 @@ impl Context {
 
 impl EventStream {
     /// Makes a stream of an async event file descriptor and sets it non-blocking.
-    fn from_fd(fd: OwnedFd, device: &str, source: EventSource) -> Result<EventStream> {
+    fn from_fd(fd: RevocableFd, device: &str, source: EventSource) -> Result<EventStream> {
         let op = || Op::new("async event file", device);
-        let flags = rustix::fs::fcntl_getfl(&fd).map_err(|e| Error::from_errno(op(), e))?;
+        let flags = rustix::fs::fcntl_getfl(fd.fd()).map_err(|e| Error::from_errno(op(), e))?;
         if !flags.contains(OFlags::NONBLOCK) {
-            rustix::fs::fcntl_setfl(&fd, flags | OFlags::NONBLOCK)
+            rustix::fs::fcntl_setfl(fd.fd(), flags | OFlags::NONBLOCK)
                 .map_err(|e| Error::from_errno(op(), e))?;
         }
         Ok(EventStream {
@@ -366,6 +330,8 @@ impl EventStream {
             device: device.to_owned(),
             source,
             ended: false,
+            #[cfg(feature = "fault-injection")]
+            fatal_injected: false,
         })
     }
 
@@ -385,17 +351,31 @@ impl EventStream {
     }
 
     /// Reads one event without waiting: one `read(2)`, no allocation unless it fails.
+    /// `EIO` (the kernel closed the queue) is [`Next::End`], not an error.
     ///
-    /// Errors: a read of other than 16 bytes is [`Error::Protocol`]; another errno is
-    /// returned classified (`ENODEV` as [`Error::DeviceGone`]). `EIO` (the kernel closed
-    /// the queue) is [`Next::End`].
+    /// # Errors
+    ///
+    /// A read of other than 16 bytes is [`Error::Protocol`]; another errno is returned
+    /// classified (`ENODEV` as [`Error::DeviceGone`]).
     pub fn try_read(&mut self) -> Result<Next> {
         if self.ended {
             return Ok(Next::End);
         }
         let mut buf = [0u8; EVENT_DESC_LEN];
+        #[cfg(feature = "fault-injection")]
+        if self.fd.lifeline().is_disassociated() {
+            // As the kernel's disassociation does: DEVICE_FATAL (element 0), then EIO.
+            if !std::mem::replace(&mut self.fatal_injected, true) {
+                buf[8..12].copy_from_slice(&EventType::DeviceFatal.as_raw().to_ne_bytes());
+                let ev = Event::from_bytes(&buf).ok_or_else(|| self.short(EVENT_DESC_LEN))?;
+                self.ended = true;
+                return Ok(Next::Event(ev));
+            }
+            self.ended = true;
+            return Ok(Next::End);
+        }
         loop {
-            match rustix::io::read(&self.fd, &mut buf[..]) {
+            match rustix::io::read(self.fd.fd(), &mut buf[..]) {
                 Ok(0) => {
                     self.ended = true;
                     return Ok(Next::End);
@@ -413,6 +393,11 @@ impl EventStream {
                 Err(Errno::IO) => {
                     self.ended = true;
                     return Ok(Next::End);
+                }
+                Err(_) if self.is_revoked() => {
+                    return Err(Error::DeviceRemoved {
+                        op: Op::new("read async event", &self.device),
+                    })
                 }
                 Err(e) => {
                     return Err(Error::from_errno(
@@ -434,6 +419,10 @@ impl EventStream {
     /// Reads one event, waiting as long as it takes. `Ok(None)` is the end of the
     /// stream: after `DEVICE_FATAL` (which is returned first, as an event), or when the
     /// kernel closed the queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] and [`EventStream::wait`].
     pub fn read(&mut self) -> Result<Option<Event>> {
         loop {
             match self.try_read()? {
@@ -447,6 +436,10 @@ impl EventStream {
     }
 
     /// Reads one event, waiting at most `timeout`: [`Next::Empty`] when none came.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] and [`EventStream::wait`].
     pub fn read_timeout(&mut self, timeout: Duration) -> Result<Next> {
         match self.try_read()? {
             Next::Empty => {}
@@ -456,18 +449,41 @@ impl EventStream {
         self.try_read()
     }
 
+    /// True once the context's files were revoked (the device is being removed): the
+    /// next read answers [`Error::DeviceRemoved`].
+    pub fn is_revoked(&self) -> bool {
+        self.fd.lifeline().is_revoked()
+    }
+
     /// Waits until an event can be read or the stream has ended (then a read answers at
     /// once), at most `timeout` (`None`: no limit). Returns false on timeout. An
-    /// interrupted wait (`EINTR`) returns true, so that the caller's read decides.
+    /// interrupted wait (`EINTR`) returns true, so that the caller's read decides. A
+    /// revocation of the context's files ends the wait at once (true: the next read
+    /// answers [`Error::DeviceRemoved`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] (or another class of [`Error::from_errno`]) when `poll(2)` fails
+    /// other than with `EINTR`.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<bool> {
-        if self.ended {
+        if self.ended || self.is_revoked() || self.fd.lifeline().is_disassociated() {
             return Ok(true);
         }
         let ts = timeout.map(|d| Timespec {
             tv_sec: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(d.subsec_nanos()),
         });
-        let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+        let op = || Op::new("poll async events", &self.device);
+        let wake = self
+            .fd
+            .lifeline()
+            .wake_fd()
+            .map_err(|e| Error::from_errno(op(), e))?;
+        let own = self.fd.fd();
+        let mut fds = [
+            PollFd::new(&own, PollFlags::IN),
+            PollFd::new(&wake, PollFlags::IN),
+        ];
         match rustix::event::poll(&mut fds, ts.as_ref()) {
             Ok(0) => Ok(false),
             Ok(_) => Ok(true),
@@ -481,8 +497,25 @@ impl EventStream {
 }
 
 impl AsFd for EventStream {
+    /// The async event file, to poll for readability. After a revocation it is an inert
+    /// file: poll [`EventStream::wake_fd`] beside it to learn of that.
     fn as_fd(&self) -> BorrowedFd<'_> {
-        self.fd.as_fd()
+        self.fd.fd()
+    }
+}
+
+impl EventStream {
+    /// A file that becomes readable when the context's files are revoked (the device is
+    /// being removed), for event loops that poll [`AsFd::as_fd`]: poll both.
+    ///
+    /// # Errors
+    ///
+    /// The errno of creating it (`eventfd(2)`), the first time.
+    pub fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
+        self.fd
+            .lifeline()
+            .wake_fd()
+            .map_err(|e| Error::from_errno(Op::new("async event file", &self.device), e))
     }
 }
 
@@ -516,10 +549,6 @@ mod tests {
         assert_eq!(e.scope(), EventScope::Port(1));
         assert_eq!(e.to_string(), "port 1: IBV_EVENT_PORT_ERR");
         assert_eq!(e.on("rxe0").to_string(), "rxe0 port 1: IBV_EVENT_PORT_ERR");
-        assert_eq!(
-            e.to_json_line("rxe0"),
-            r#"{"device":"rxe0","event":"IBV_EVENT_PORT_ERR","type":10,"scope":"port","port":1,"element":1}"#
-        );
     }
 
     #[test]
@@ -544,10 +573,6 @@ mod tests {
         assert_eq!(
             e.on("siw0").to_string(),
             "siw0 element 3: unknown event type 42"
-        );
-        assert_eq!(
-            e.to_json_line("siw0"),
-            r#"{"device":"siw0","event":null,"type":42,"scope":"unknown","port":null,"element":3}"#
         );
     }
 
@@ -599,12 +624,5 @@ mod tests {
         for n in [0usize, 1, 8, 15, 17, 32] {
             assert_eq!(Event::from_bytes(&vec![0u8; n]), None, "{n} bytes");
         }
-    }
-
-    #[test]
-    fn json_escapes_device_name() {
-        let e = Event::from_bytes(&desc(1, 9, 0)).unwrap();
-        let j = e.to_json_line("a\"b\\c\n\u{1}");
-        assert!(j.starts_with(r#"{"device":"a\"b\\c\n\u0001","#), "{j}");
     }
 }

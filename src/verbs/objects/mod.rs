@@ -166,5 +166,5 @@ pub(crate) fn ioctl_or_write<T>(
 
 /// The error of a failed object call.
 pub(crate) fn failed(ctx: &Context, what: &'static str, e: Errno) -> Error {
-    Error::from_errno(Op::new(what, ctx.name()), e)
+    ctx.kernel_error(Op::new(what, ctx.name()), e)
 }
