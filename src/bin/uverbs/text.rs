@@ -1,8 +1,17 @@
-//! The text of rdma-core's `ibv_devinfo` (version 44, as Debian 12 ships it), byte for
-//! byte: field order, tabs, number formats (C `%d` of `int` fields, `%x`, `%X`), the
-//! names it gives enum values (its own, including "invalid ..." for unknown values), the
-//! capability lists with their "Unknown flags" lines, and the GID lines (RoCE v2 GIDs
-//! through glibc's `inet_ntop`).
+//! The text of rdma-core's `ibv_devinfo`, byte for byte, as release 64.0 prints it:
+//! field order, tabs, number formats (C `%d` of `int` fields, `%x`, `%X`), the names it
+//! gives enum values (its own, including "invalid ..." for unknown values), the capability
+//! lists with their "Unknown flags" lines, and the GID lines (RoCE v2 GIDs through glibc's
+//! `inet_ntop`). Plus, from rdma-core after 64.0, the `effective_speed` line where the
+//! kernel answers QUERY_PORT_SPEED.
+//!
+//! Where rdma-core 44 (Debian 12) prints the same values differently, this follows 64.0;
+//! the differences are listed in the README and in `tests/cli_compat.rs`
+//! (`RDMA_CORE_44_DIFFERS`): 44 has no XDR (it prints the 8-bit `active_speed`), no ODP
+//! `SUPPORT_FLUSH`/`SUPPORT_ATOMIC_WRITE` lines and no `CC_DMA_BOUNCE` (it counts those
+//! bits in "Unknown flags"), and its usage text says "(default first device found)".
+//! The printer is checked against 64.0's own `devinfo.c` on synthetic attribute tables
+//! (`printer_diff.rs`) and against both releases on real devices in the VM.
 
 use std::fmt::Write as _;
 
@@ -88,7 +97,7 @@ fn width_str(w: u8) -> &'static str {
     }
 }
 
-fn speed_str(s: u8) -> &'static str {
+fn speed_str(s: u32) -> &'static str {
     match s {
         1 => "2.5 Gbps",
         2 => "5.0 Gbps",
@@ -97,6 +106,7 @@ fn speed_str(s: u8) -> &'static str {
         32 => "25.0 Gbps",
         64 => "50.0 Gbps",
         128 => "100.0 Gbps",
+        256 => "200.0 Gbps",
         _ => "invalid speed",
     }
 }
@@ -244,6 +254,8 @@ fn odp_trans_caps(o: &mut String, t: u32) {
         (1 << 3, "SUPPORT_READ"),
         (1 << 4, "SUPPORT_ATOMIC"),
         (1 << 5, "SUPPORT_SRQ"),
+        (1 << 6, "SUPPORT_FLUSH"),
+        (1 << 7, "SUPPORT_ATOMIC_WRITE"),
     ];
     if t == 0 {
         line!(o, "\t\t\t\t\tNO SUPPORT");
@@ -388,13 +400,17 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
     let ex_high = ex & 0xffff_ffff_0000_0000;
     const RAW_SCATTER_FCS: u64 = 1 << 34;
     const PCI_WRITE_END_PADDING: u64 = 1 << 36;
+    const CC_DMA_BOUNCE: u64 = 1 << 41;
     if ex_high & RAW_SCATTER_FCS != 0 {
         line!(o, "\t\t\t\t\tRAW_SCATTER_FCS");
     }
     if ex_high & PCI_WRITE_END_PADDING != 0 {
         line!(o, "\t\t\t\t\tPCI_WRITE_END_PADDING");
     }
-    let unknown = ex_high & !(RAW_SCATTER_FCS | PCI_WRITE_END_PADDING);
+    if ex_high & CC_DMA_BOUNCE != 0 {
+        line!(o, "\t\t\t\t\tCC_DMA_BOUNCE");
+    }
+    let unknown = ex_high & !(RAW_SCATTER_FCS | PCI_WRITE_END_PADDING | CC_DMA_BOUNCE);
     if unknown != 0 {
         line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
     }
@@ -494,12 +510,16 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
     line!(o, "\t\t\tinit_type_reply:\t{}", p.init_type_reply);
     let w = p.active_width.as_raw();
     line!(o, "\t\t\tactive_width:\t\t{}X ({})", width_str(w), w);
-    // rdma-core 44 prints the 8-bit active_speed (not active_speed_ex).
+    // active_speed_ex when the kernel set it (XDR needs it), else the 8-bit field.
+    let speed = match p.active_speed_ex {
+        0 => u32::from(p.active_speed),
+        ex => ex,
+    };
     line!(
         o,
         "\t\t\tactive_speed:\t\t{} ({})",
-        speed_str(p.active_speed),
-        p.active_speed
+        speed_str(speed),
+        speed as i32
     );
     if transport.as_raw() == 0 {
         let ps = p.phys_state.as_raw();
@@ -680,6 +700,31 @@ mod tests {
         assert!(out.contains(
             "\tdevice_cap_flags_ex:\t\t0x1C001223C76\n\t\t\t\t\tUnknown flags: 0x1C000000000\n\ttso_caps:"
         ));
+    }
+
+    #[test]
+    fn lines_that_rdma_core_64_added() {
+        // Synthetic values (soft devices have none of these): XDR in active_speed_ex, the
+        // ODP flush and atomic-write bits, CC_DMA_BOUNCE. printer_diff.rs checks the same
+        // against rdma-core 64.0's own devinfo.c.
+        use uverbs::verbs::types::{DeviceCapFlags, OdpTransportCaps};
+        let mut r = rxe0_fixture();
+        if let Some(a) = r.attr.as_mut() {
+            a.device_cap_flags_ex = DeviceCapFlags::from_bits_retain(1 << 41 | 1 << 40);
+            a.odp_caps.rc_odp_caps = OdpTransportCaps::from_bits_retain(0x1c0);
+        }
+        r.ports[0].attr.active_speed = 128;
+        r.ports[0].attr.active_speed_ex = 256;
+        let (out, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(out.contains(
+            "\trc_odp_caps:\n\t\t\t\t\tSUPPORT_FLUSH\n\t\t\t\t\tSUPPORT_ATOMIC_WRITE\n\t\t\t\t\tUnknown flags: 0x100\n\tuc_odp_caps:"
+        ), "{out}");
+        assert!(out.contains("\t\t\t\t\tCC_DMA_BOUNCE\n\t\t\t\t\tUnknown flags: 0x10000000000\n"));
+        assert!(out.contains("\t\t\tactive_speed:\t\t200.0 Gbps (256)\n"));
+        // Without active_speed_ex the 8-bit field is printed.
+        r.ports[0].attr.active_speed_ex = 0;
+        let (out, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(out.contains("\t\t\tactive_speed:\t\t100.0 Gbps (128)\n"));
     }
 
     #[test]
