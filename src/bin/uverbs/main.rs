@@ -14,6 +14,10 @@ mod getopt;
 mod io;
 mod json;
 mod link;
+#[cfg(test)]
+mod printer_diff;
+#[cfg(test)]
+mod printer_table;
 mod report;
 mod text;
 mod watch;
