@@ -2,10 +2,13 @@
 # test-all.sh - the whole test suite of uverbs, as CI runs it (.ci/run calls this).
 #
 #   1. setup       packages, the musl target (scripts/setup.sh)
+#   1b. peers      rdma-core 64.0 built once on the host (tests/vm/rdma-core.sh; cached):
+#                  the printer's differential test, the ABI check and the VM use it
 #   2. lint        cargo fmt --check, cargo clippy --all-targets -D warnings
 #   3. host tests  cargo test: unit tests, golden bytes, decoding of captured kernel
 #                  answers, discovery fixtures, the CLI, fuzzing, and the ABI check
-#                  against the system headers (Linux 6.1) and rdma-core's verbs.h
+#                  against the system headers (Linux 6.1) and rdma-core's verbs.h; the
+#                  printer against rdma-core 64.0's devinfo.c on synthetic tables
 #   4. ABI 6.12    the ABI check against Debian's linux-headers-6.12 uapi headers
 #   5. VM tests    tests/vm/run-tests.sh: every device test inside a real kernel (6.1 and
 #                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass
@@ -80,6 +83,7 @@ static_bin() {
 : "${UVERBS_VM_KERNELS:=6.1 6.12}"
 export UVERBS_VM_KERNELS
 phase setup bash scripts/setup.sh
+phase peers bash tests/vm/rdma-core.sh
 phase lint lint
 phase host-tests cargo test --no-fail-fast
 phase abi-6.12 abi_612
