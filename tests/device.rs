@@ -54,6 +54,8 @@ fn write_fallbacks_match_the_ioctl_path() {
                 let mut a_legacy = a;
                 a_legacy.port_cap_flags2 = Default::default();
                 a_legacy.active_speed_ex = 0;
+                // QUERY_PORT_SPEED is an ioctl method: the write() path does not ask it.
+                a_legacy.effective_speed = None;
                 assert_eq!(a_legacy, b, "{dev} port {n}: ioctl and write() differ");
             }
             let ex = ctx
@@ -130,4 +132,43 @@ fn sysfs_discovery_agrees_with_netlink() {
         "{} device(s): sysfs and netlink discovery agree",
         devs.len()
     );
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn query_port_speed_is_not_supported_before_linux_7_0() {
+    // QUERY_PORT_SPEED came with Linux 7.0: the rig's 6.1 and 6.12 lack the method, and
+    // answer an unknown method with EPROTONOSUPPORT (observed). The context remembers the
+    // answer: the second call fails the same way without asking, and query_port leaves
+    // effective_speed empty.
+    use rustix::io::Errno;
+    use uverbs::raw::Interface;
+    let devs = common::devices();
+    for dev in &devs {
+        let ctx = Context::open_by_name(dev).expect("open");
+        assert!(!ctx.raw().caps().is_missing(Interface::QueryPortSpeed));
+        for n in 1..=u32::from(ctx.port_count()) {
+            for attempt in ["first", "second"] {
+                match ctx.query_port_speed(n) {
+                    Err(Error::NotSupported { op, errno }) => {
+                        println!(
+                            "{dev} port {n} on Linux {}: QUERY_PORT_SPEED not supported ({attempt} call): errno {} ({errno})",
+                            common::kernel(),
+                            errno.raw_os_error()
+                        );
+                        assert_eq!(errno, Errno::PROTONOSUPPORT, "{dev} port {n}");
+                        assert_eq!((op.what, op.port), ("QUERY_PORT_SPEED", Some(n)));
+                        assert_eq!(op.device, *dev);
+                    }
+                    other => panic!("{dev} port {n}: expected NotSupported, got {other:?}"),
+                }
+                assert!(ctx.raw().caps().is_missing(Interface::QueryPortSpeed));
+            }
+            assert_eq!(ctx.query_port(n).expect("query_port").effective_speed, None);
+        }
+        assert!(matches!(
+            ctx.query_port_speed(0),
+            Err(Error::NoSuchPort { .. })
+        ));
+    }
 }

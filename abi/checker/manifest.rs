@@ -383,6 +383,17 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
                         return Err(format!("line {line}: expected `header rdma/x.h`"));
                     };
                     let since = opts.version("since")?;
+                    // A header named again (a later block of the manifest) is the same
+                    // header: its items join the first entry.
+                    if let Some(i) = m.headers.iter().position(|h| h.name == *name) {
+                        if since.is_some() && since != m.headers[i].since {
+                            return Err(format!(
+                                "line {line}: header {name} is named again with another since="
+                            ));
+                        }
+                        header = Some(i);
+                        return Ok(());
+                    }
                     m.headers.push(Header {
                         name: name.to_string(),
                         since,

@@ -593,6 +593,11 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_FD_ARR", uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_FD_ARR));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA));
     t.values.push(value("uverbs::raw::driver::MLX5_LIB_CAP_4K_UAR", uverbs::raw::driver::MLX5_LIB_CAP_4K_UAR));
     t.values.push(value("uverbs::raw::driver::MLX5_LIB_CAP_DYN_UAR", uverbs::raw::driver::MLX5_LIB_CAP_DYN_UAR));
     t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH));

@@ -49,11 +49,13 @@ pub enum Interface {
     AsyncEventAlloc = 1 << 6,
     /// The QUERY_CONTEXT ioctl method (Linux 5.9).
     QueryContext = 1 << 7,
+    /// The QUERY_PORT_SPEED ioctl method (Linux 7.0), or the driver's op behind it.
+    QueryPortSpeed = 1 << 8,
 }
 
 impl Interface {
     /// Every interface, in bit order.
-    pub const ALL: [Interface; 8] = [
+    pub const ALL: [Interface; 9] = [
         Interface::GetContextIoctl,
         Interface::QueryPortIoctl,
         Interface::InvokeWrite,
@@ -62,6 +64,7 @@ impl Interface {
         Interface::GidEntryIoctl,
         Interface::AsyncEventAlloc,
         Interface::QueryContext,
+        Interface::QueryPortSpeed,
     ];
 }
 

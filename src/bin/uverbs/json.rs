@@ -567,6 +567,7 @@ pub mod tests {
             flags: PortFlags::from_bits_retain(1),
             port_cap_flags2: PortCapFlags2::empty(),
             active_speed_ex: 0,
+            effective_speed: None,
         };
         let g = |index: u32, text: &str| GidView {
             entry: GidEntry {

@@ -521,6 +521,11 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
         speed_str(speed),
         speed as i32
     );
+    // rdma-core after 64.0 prints the effective speed (QUERY_PORT_SPEED, Linux 7.0) when
+    // the method answers: `%.1f Gbps` of the 100 Mb/s units divided by 10.
+    if let Some(e) = p.effective_speed {
+        line!(o, "\t\t\teffective_speed:\t{:.1} Gbps", e.gbps());
+    }
     if transport.as_raw() == 0 {
         let ps = p.phys_state.as_raw();
         line!(o, "\t\t\tphys_state:\t\t{} ({})", phys_state_str(ps), ps);
@@ -725,6 +730,34 @@ mod tests {
         r.ports[0].attr.active_speed_ex = 0;
         let (out, _) = render_hca(&r, true, Flavor::Compat);
         assert!(out.contains("\t\t\tactive_speed:\t\t100.0 Gbps (128)\n"));
+    }
+
+    #[test]
+    fn effective_speed_line_where_rdma_core_prints_it() {
+        // SYNTHETIC: no kernel here has QUERY_PORT_SPEED. rdma-core's line (after 64.0,
+        // libibverbs/examples/devinfo.c): "\t\t\teffective_speed:\t%.1f Gbps\n" of
+        // port_speed / 10.0, right after active_speed, only when the query succeeded.
+        use uverbs::verbs::port::EffectiveSpeed;
+        let mut r = rxe0_fixture();
+        let (without, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(!without.contains("effective_speed"));
+        for (units, text) in [
+            (4000, "400.0"),
+            (2000, "200.0"),
+            (1, "0.1"),
+            (25, "2.5"),
+            (0, "0.0"),
+        ] {
+            r.ports[0].attr.effective_speed = Some(EffectiveSpeed(units));
+            let (out, _) = render_hca(&r, true, Flavor::Compat);
+            let want = format!(
+                "\t\t\tactive_speed:\t\t2.5 Gbps (1)\n\t\t\teffective_speed:\t{text} Gbps\n\t\t\tphys_state:"
+            );
+            assert!(out.contains(&want), "{out}");
+            // Not in the short form, which has no speed at all.
+            let (short, _) = render_hca(&r, false, Flavor::Compat);
+            assert!(!short.contains("effective_speed"));
+        }
     }
 
     #[test]

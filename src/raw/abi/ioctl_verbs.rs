@@ -160,3 +160,10 @@ pub const RDMA_DRIVER_ERDMA: u32 = 19;
 pub const RDMA_DRIVER_MANA: u32 = 20;
 /// `RDMA_DRIVER_IONIC` (since Linux 6.18).
 pub const RDMA_DRIVER_IONIC: u32 = 21;
+
+// ---------------------------------------------- newer kernels (issue 16: rdma-core 64's uapi)
+
+/// `IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA`: the kernel copies driver data robustly
+/// (truncating or zero-filling UHW_IN/UHW_OUT of other sizes; since Linux 7.1). Reported
+/// by GET_CONTEXT's core support flags ([`Context::core_support`](crate::Context::core_support)).
+pub const IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA: u32 = 1 << 1;
