@@ -2,12 +2,13 @@
 //! same device. They run inside the VM rig (real kernel, rxe and siw devices, rdma-core's
 //! libibverbs); elsewhere they print why they are skipped.
 //!
-//! The oracle (`tests/vm/oracle.c`, built against libibverbs in the rig) prints
-//! `key=value` lines; `our_lines` prints the same keys from the crate's answers.
+//! The oracle (`tests/vm/oracle.c`, built against Debian's libibverbs 44 and against
+//! rdma-core 64.0's) prints `key=value` lines; `our_lines` prints the same keys from the
+//! crate's answers.
 
 mod common;
 
-use common::{compare, oracle, our_lines};
+use common::{compare, compare_with, oracle, oracle_64, our_lines};
 
 use uverbs::{CallPath, Context, Discovery, Error, OpenOptions};
 
@@ -21,6 +22,13 @@ fn every_attribute_matches_libibverbs() {
         let theirs = oracle(dev);
         let ours = our_lines(&ctx);
         compare(dev, &ours, &theirs);
+        // rdma-core 64.0's libibverbs too: it has active_speed_ex and
+        // ibv_query_port_speed, so every key the crate reports is checked.
+        let theirs_64 = oracle_64(dev);
+        for k in ["port.1.active_speed_ex", "port.1.effective_speed"] {
+            assert!(theirs_64.contains_key(k), "{dev}: oracle-64 lacks {k}");
+        }
+        compare_with(dev, "libibverbs 64.0", &ours, &theirs_64, &[]);
     }
 }
 
