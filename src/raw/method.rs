@@ -606,7 +606,10 @@ mod tests {
             (attr.attr_id, attr.len, attr.flags),
             (UVERBS_ATTR_UHW_IN, 8, 0)
         );
-        assert_eq!(attr.data, 3, "EFA's comp_mask TX_BATCH|MIN_SQ_WR inline");
+        assert_eq!(
+            attr.data, 3,
+            "EFA's supported_caps TX_BATCH|MIN_SQ_WR inline"
+        );
         for (id, want) in [
             (RDMA_DRIVER_IRDMA, 16usize),
             (RDMA_DRIVER_HNS, 8),
