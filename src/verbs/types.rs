@@ -369,7 +369,8 @@ open_enum! {
         GidChange = 18 => "IBV_EVENT_GID_CHANGE",
         /// WQ fatal error.
         WqFatal = 19 => "IBV_EVENT_WQ_FATAL",
-        /// Port speed changed (since Linux 6.13).
+        /// The speed of one or several ports changed (since Linux 7.0, with QUERY_PORT_SPEED;
+        /// a device event: query the ports with `Context::query_port_speed`).
         DeviceSpeedChange = 20 => "IBV_EVENT_DEVICE_SPEED_CHANGE",
     }
 }
