@@ -101,6 +101,25 @@ pub enum Error {
         /// The errno (`EINVAL` or `ERANGE`).
         errno: rustix::io::Errno,
     },
+    /// The device's driver keeps its queues in user memory (mlx5, mlx4, efa, ...) and
+    /// needs driver data this crate does not build: objects are not created there, and
+    /// no request is sent.
+    #[error("{op}: object creation is not supported for driver {driver} (uverbs creates objects on rxe and siw only)")]
+    DriverNotSupported {
+        /// The operation.
+        op: Op,
+        /// The driver's name (`mlx5`), or its number.
+        driver: String,
+    },
+    /// The object is still used by others (children, or other handles to it): it was
+    /// not destroyed and no request was sent.
+    #[error("{op}: still in use by {users} other handle(s) or child object(s)")]
+    InUse {
+        /// The operation.
+        op: Op,
+        /// How many other references hold it.
+        users: usize,
+    },
     /// The argument is wrong before any call is made.
     #[error("{op}: {reason}")]
     BadArgument {
@@ -179,6 +198,8 @@ impl Error {
             | Error::NotSupported { op, .. }
             | Error::InvalidArgument { op, .. }
             | Error::BadArgument { op, .. }
+            | Error::DriverNotSupported { op, .. }
+            | Error::InUse { op, .. }
             | Error::DevMismatch { op, .. }
             | Error::Protocol { op, .. }
             | Error::Os { op, .. } => Some(op),

@@ -443,6 +443,664 @@ pub fn rust_table() -> RustTable {
             ],
         ));
     }
+    {
+        type T = uverbs::raw::abi::ioctl_verbs::ib_uverbs_qp_cap;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_qp_cap",
+            "uverbs::raw::abi::ioctl_verbs::ib_uverbs_qp_cap",
+            vec![
+                field("max_send_wr", core::mem::offset_of!(T, max_send_wr), |s: &T| &s.max_send_wr),
+                field("max_recv_wr", core::mem::offset_of!(T, max_recv_wr), |s: &T| &s.max_recv_wr),
+                field("max_send_sge", core::mem::offset_of!(T, max_send_sge), |s: &T| &s.max_send_sge),
+                field("max_recv_sge", core::mem::offset_of!(T, max_recv_sge), |s: &T| &s.max_recv_sge),
+                field("max_inline_data", core::mem::offset_of!(T, max_inline_data), |s: &T| &s.max_inline_data),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_alloc_pd;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_alloc_pd",
+            "uverbs::raw::abi::verbs::ib_uverbs_alloc_pd",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_alloc_pd_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_alloc_pd_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_alloc_pd_resp",
+            vec![
+                field("pd_handle", core::mem::offset_of!(T, pd_handle), |s: &T| &s.pd_handle),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_dealloc_pd;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_dealloc_pd",
+            "uverbs::raw::abi::verbs::ib_uverbs_dealloc_pd",
+            vec![
+                field("pd_handle", core::mem::offset_of!(T, pd_handle), |s: &T| &s.pd_handle),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_reg_mr;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_reg_mr",
+            "uverbs::raw::abi::verbs::ib_uverbs_reg_mr",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("start", core::mem::offset_of!(T, start), |s: &T| &s.start),
+                field("length", core::mem::offset_of!(T, length), |s: &T| &s.length),
+                field("hca_va", core::mem::offset_of!(T, hca_va), |s: &T| &s.hca_va),
+                field("pd_handle", core::mem::offset_of!(T, pd_handle), |s: &T| &s.pd_handle),
+                field("access_flags", core::mem::offset_of!(T, access_flags), |s: &T| &s.access_flags),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_reg_mr_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_reg_mr_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_reg_mr_resp",
+            vec![
+                field("mr_handle", core::mem::offset_of!(T, mr_handle), |s: &T| &s.mr_handle),
+                field("lkey", core::mem::offset_of!(T, lkey), |s: &T| &s.lkey),
+                field("rkey", core::mem::offset_of!(T, rkey), |s: &T| &s.rkey),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_dereg_mr;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_dereg_mr",
+            "uverbs::raw::abi::verbs::ib_uverbs_dereg_mr",
+            vec![
+                field("mr_handle", core::mem::offset_of!(T, mr_handle), |s: &T| &s.mr_handle),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_comp_channel;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_comp_channel",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_comp_channel",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_comp_channel_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_comp_channel_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_comp_channel_resp",
+            vec![
+                field("fd", core::mem::offset_of!(T, fd), |s: &T| &s.fd),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_cq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_cq",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_cq",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("user_handle", core::mem::offset_of!(T, user_handle), |s: &T| &s.user_handle),
+                field("cqe", core::mem::offset_of!(T, cqe), |s: &T| &s.cqe),
+                field("comp_vector", core::mem::offset_of!(T, comp_vector), |s: &T| &s.comp_vector),
+                field("comp_channel", core::mem::offset_of!(T, comp_channel), |s: &T| &s.comp_channel),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_cq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_cq_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_cq_resp",
+            vec![
+                field("cq_handle", core::mem::offset_of!(T, cq_handle), |s: &T| &s.cq_handle),
+                field("cqe", core::mem::offset_of!(T, cqe), |s: &T| &s.cqe),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_resize_cq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_resize_cq",
+            "uverbs::raw::abi::verbs::ib_uverbs_resize_cq",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("cq_handle", core::mem::offset_of!(T, cq_handle), |s: &T| &s.cq_handle),
+                field("cqe", core::mem::offset_of!(T, cqe), |s: &T| &s.cqe),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_resize_cq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_resize_cq_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_resize_cq_resp",
+            vec![
+                field("cqe", core::mem::offset_of!(T, cqe), |s: &T| &s.cqe),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_cq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_cq",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_cq",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("cq_handle", core::mem::offset_of!(T, cq_handle), |s: &T| &s.cq_handle),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_cq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_cq_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_cq_resp",
+            vec![
+                field("comp_events_reported", core::mem::offset_of!(T, comp_events_reported), |s: &T| &s.comp_events_reported),
+                field("async_events_reported", core::mem::offset_of!(T, async_events_reported), |s: &T| &s.async_events_reported),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_global_route;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_global_route",
+            "uverbs::raw::abi::verbs::ib_uverbs_global_route",
+            vec![
+                field("dgid", core::mem::offset_of!(T, dgid), |s: &T| &s.dgid),
+                field("flow_label", core::mem::offset_of!(T, flow_label), |s: &T| &s.flow_label),
+                field("sgid_index", core::mem::offset_of!(T, sgid_index), |s: &T| &s.sgid_index),
+                field("hop_limit", core::mem::offset_of!(T, hop_limit), |s: &T| &s.hop_limit),
+                field("traffic_class", core::mem::offset_of!(T, traffic_class), |s: &T| &s.traffic_class),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_ah_attr;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_ah_attr",
+            "uverbs::raw::abi::verbs::ib_uverbs_ah_attr",
+            vec![
+                field("grh", core::mem::offset_of!(T, grh), |s: &T| &s.grh),
+                field("dlid", core::mem::offset_of!(T, dlid), |s: &T| &s.dlid),
+                field("sl", core::mem::offset_of!(T, sl), |s: &T| &s.sl),
+                field("src_path_bits", core::mem::offset_of!(T, src_path_bits), |s: &T| &s.src_path_bits),
+                field("static_rate", core::mem::offset_of!(T, static_rate), |s: &T| &s.static_rate),
+                field("is_global", core::mem::offset_of!(T, is_global), |s: &T| &s.is_global),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_qp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_qp",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_qp",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("user_handle", core::mem::offset_of!(T, user_handle), |s: &T| &s.user_handle),
+                field("pd_handle", core::mem::offset_of!(T, pd_handle), |s: &T| &s.pd_handle),
+                field("send_cq_handle", core::mem::offset_of!(T, send_cq_handle), |s: &T| &s.send_cq_handle),
+                field("recv_cq_handle", core::mem::offset_of!(T, recv_cq_handle), |s: &T| &s.recv_cq_handle),
+                field("srq_handle", core::mem::offset_of!(T, srq_handle), |s: &T| &s.srq_handle),
+                field("max_send_wr", core::mem::offset_of!(T, max_send_wr), |s: &T| &s.max_send_wr),
+                field("max_recv_wr", core::mem::offset_of!(T, max_recv_wr), |s: &T| &s.max_recv_wr),
+                field("max_send_sge", core::mem::offset_of!(T, max_send_sge), |s: &T| &s.max_send_sge),
+                field("max_recv_sge", core::mem::offset_of!(T, max_recv_sge), |s: &T| &s.max_recv_sge),
+                field("max_inline_data", core::mem::offset_of!(T, max_inline_data), |s: &T| &s.max_inline_data),
+                field("sq_sig_all", core::mem::offset_of!(T, sq_sig_all), |s: &T| &s.sq_sig_all),
+                field("qp_type", core::mem::offset_of!(T, qp_type), |s: &T| &s.qp_type),
+                field("is_srq", core::mem::offset_of!(T, is_srq), |s: &T| &s.is_srq),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_qp_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_qp_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_qp_resp",
+            vec![
+                field("qp_handle", core::mem::offset_of!(T, qp_handle), |s: &T| &s.qp_handle),
+                field("qpn", core::mem::offset_of!(T, qpn), |s: &T| &s.qpn),
+                field("max_send_wr", core::mem::offset_of!(T, max_send_wr), |s: &T| &s.max_send_wr),
+                field("max_recv_wr", core::mem::offset_of!(T, max_recv_wr), |s: &T| &s.max_recv_wr),
+                field("max_send_sge", core::mem::offset_of!(T, max_send_sge), |s: &T| &s.max_send_sge),
+                field("max_recv_sge", core::mem::offset_of!(T, max_recv_sge), |s: &T| &s.max_recv_sge),
+                field("max_inline_data", core::mem::offset_of!(T, max_inline_data), |s: &T| &s.max_inline_data),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_qp_dest;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_qp_dest",
+            "uverbs::raw::abi::verbs::ib_uverbs_qp_dest",
+            vec![
+                field("dgid", core::mem::offset_of!(T, dgid), |s: &T| &s.dgid),
+                field("flow_label", core::mem::offset_of!(T, flow_label), |s: &T| &s.flow_label),
+                field("dlid", core::mem::offset_of!(T, dlid), |s: &T| &s.dlid),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("sgid_index", core::mem::offset_of!(T, sgid_index), |s: &T| &s.sgid_index),
+                field("hop_limit", core::mem::offset_of!(T, hop_limit), |s: &T| &s.hop_limit),
+                field("traffic_class", core::mem::offset_of!(T, traffic_class), |s: &T| &s.traffic_class),
+                field("sl", core::mem::offset_of!(T, sl), |s: &T| &s.sl),
+                field("src_path_bits", core::mem::offset_of!(T, src_path_bits), |s: &T| &s.src_path_bits),
+                field("static_rate", core::mem::offset_of!(T, static_rate), |s: &T| &s.static_rate),
+                field("is_global", core::mem::offset_of!(T, is_global), |s: &T| &s.is_global),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_qp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_query_qp",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_qp",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("qp_handle", core::mem::offset_of!(T, qp_handle), |s: &T| &s.qp_handle),
+                field("attr_mask", core::mem::offset_of!(T, attr_mask), |s: &T| &s.attr_mask),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_qp_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_query_qp_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_qp_resp",
+            vec![
+                field("dest", core::mem::offset_of!(T, dest), |s: &T| &s.dest),
+                field("alt_dest", core::mem::offset_of!(T, alt_dest), |s: &T| &s.alt_dest),
+                field("max_send_wr", core::mem::offset_of!(T, max_send_wr), |s: &T| &s.max_send_wr),
+                field("max_recv_wr", core::mem::offset_of!(T, max_recv_wr), |s: &T| &s.max_recv_wr),
+                field("max_send_sge", core::mem::offset_of!(T, max_send_sge), |s: &T| &s.max_send_sge),
+                field("max_recv_sge", core::mem::offset_of!(T, max_recv_sge), |s: &T| &s.max_recv_sge),
+                field("max_inline_data", core::mem::offset_of!(T, max_inline_data), |s: &T| &s.max_inline_data),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("rq_psn", core::mem::offset_of!(T, rq_psn), |s: &T| &s.rq_psn),
+                field("sq_psn", core::mem::offset_of!(T, sq_psn), |s: &T| &s.sq_psn),
+                field("dest_qp_num", core::mem::offset_of!(T, dest_qp_num), |s: &T| &s.dest_qp_num),
+                field("qp_access_flags", core::mem::offset_of!(T, qp_access_flags), |s: &T| &s.qp_access_flags),
+                field("pkey_index", core::mem::offset_of!(T, pkey_index), |s: &T| &s.pkey_index),
+                field("alt_pkey_index", core::mem::offset_of!(T, alt_pkey_index), |s: &T| &s.alt_pkey_index),
+                field("qp_state", core::mem::offset_of!(T, qp_state), |s: &T| &s.qp_state),
+                field("cur_qp_state", core::mem::offset_of!(T, cur_qp_state), |s: &T| &s.cur_qp_state),
+                field("path_mtu", core::mem::offset_of!(T, path_mtu), |s: &T| &s.path_mtu),
+                field("path_mig_state", core::mem::offset_of!(T, path_mig_state), |s: &T| &s.path_mig_state),
+                field("sq_draining", core::mem::offset_of!(T, sq_draining), |s: &T| &s.sq_draining),
+                field("max_rd_atomic", core::mem::offset_of!(T, max_rd_atomic), |s: &T| &s.max_rd_atomic),
+                field("max_dest_rd_atomic", core::mem::offset_of!(T, max_dest_rd_atomic), |s: &T| &s.max_dest_rd_atomic),
+                field("min_rnr_timer", core::mem::offset_of!(T, min_rnr_timer), |s: &T| &s.min_rnr_timer),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("timeout", core::mem::offset_of!(T, timeout), |s: &T| &s.timeout),
+                field("retry_cnt", core::mem::offset_of!(T, retry_cnt), |s: &T| &s.retry_cnt),
+                field("rnr_retry", core::mem::offset_of!(T, rnr_retry), |s: &T| &s.rnr_retry),
+                field("alt_port_num", core::mem::offset_of!(T, alt_port_num), |s: &T| &s.alt_port_num),
+                field("alt_timeout", core::mem::offset_of!(T, alt_timeout), |s: &T| &s.alt_timeout),
+                field("sq_sig_all", core::mem::offset_of!(T, sq_sig_all), |s: &T| &s.sq_sig_all),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_modify_qp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_modify_qp",
+            "uverbs::raw::abi::verbs::ib_uverbs_modify_qp",
+            vec![
+                field("dest", core::mem::offset_of!(T, dest), |s: &T| &s.dest),
+                field("alt_dest", core::mem::offset_of!(T, alt_dest), |s: &T| &s.alt_dest),
+                field("qp_handle", core::mem::offset_of!(T, qp_handle), |s: &T| &s.qp_handle),
+                field("attr_mask", core::mem::offset_of!(T, attr_mask), |s: &T| &s.attr_mask),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("rq_psn", core::mem::offset_of!(T, rq_psn), |s: &T| &s.rq_psn),
+                field("sq_psn", core::mem::offset_of!(T, sq_psn), |s: &T| &s.sq_psn),
+                field("dest_qp_num", core::mem::offset_of!(T, dest_qp_num), |s: &T| &s.dest_qp_num),
+                field("qp_access_flags", core::mem::offset_of!(T, qp_access_flags), |s: &T| &s.qp_access_flags),
+                field("pkey_index", core::mem::offset_of!(T, pkey_index), |s: &T| &s.pkey_index),
+                field("alt_pkey_index", core::mem::offset_of!(T, alt_pkey_index), |s: &T| &s.alt_pkey_index),
+                field("qp_state", core::mem::offset_of!(T, qp_state), |s: &T| &s.qp_state),
+                field("cur_qp_state", core::mem::offset_of!(T, cur_qp_state), |s: &T| &s.cur_qp_state),
+                field("path_mtu", core::mem::offset_of!(T, path_mtu), |s: &T| &s.path_mtu),
+                field("path_mig_state", core::mem::offset_of!(T, path_mig_state), |s: &T| &s.path_mig_state),
+                field("en_sqd_async_notify", core::mem::offset_of!(T, en_sqd_async_notify), |s: &T| &s.en_sqd_async_notify),
+                field("max_rd_atomic", core::mem::offset_of!(T, max_rd_atomic), |s: &T| &s.max_rd_atomic),
+                field("max_dest_rd_atomic", core::mem::offset_of!(T, max_dest_rd_atomic), |s: &T| &s.max_dest_rd_atomic),
+                field("min_rnr_timer", core::mem::offset_of!(T, min_rnr_timer), |s: &T| &s.min_rnr_timer),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("timeout", core::mem::offset_of!(T, timeout), |s: &T| &s.timeout),
+                field("retry_cnt", core::mem::offset_of!(T, retry_cnt), |s: &T| &s.retry_cnt),
+                field("rnr_retry", core::mem::offset_of!(T, rnr_retry), |s: &T| &s.rnr_retry),
+                field("alt_port_num", core::mem::offset_of!(T, alt_port_num), |s: &T| &s.alt_port_num),
+                field("alt_timeout", core::mem::offset_of!(T, alt_timeout), |s: &T| &s.alt_timeout),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_ex_modify_qp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_ex_modify_qp",
+            "uverbs::raw::abi::verbs::ib_uverbs_ex_modify_qp",
+            vec![
+                field("base", core::mem::offset_of!(T, base), |s: &T| &s.base),
+                field("rate_limit", core::mem::offset_of!(T, rate_limit), |s: &T| &s.rate_limit),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_ex_modify_qp_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_ex_modify_qp_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_ex_modify_qp_resp",
+            vec![
+                field("comp_mask", core::mem::offset_of!(T, comp_mask), |s: &T| &s.comp_mask),
+                field("response_length", core::mem::offset_of!(T, response_length), |s: &T| &s.response_length),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_qp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_qp",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_qp",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("qp_handle", core::mem::offset_of!(T, qp_handle), |s: &T| &s.qp_handle),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_qp_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_qp_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_qp_resp",
+            vec![
+                field("events_reported", core::mem::offset_of!(T, events_reported), |s: &T| &s.events_reported),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_ah;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_ah",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_ah",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("user_handle", core::mem::offset_of!(T, user_handle), |s: &T| &s.user_handle),
+                field("pd_handle", core::mem::offset_of!(T, pd_handle), |s: &T| &s.pd_handle),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("attr", core::mem::offset_of!(T, attr), |s: &T| &s.attr),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_ah_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_ah_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_ah_resp",
+            vec![
+                field("ah_handle", core::mem::offset_of!(T, ah_handle), |s: &T| &s.ah_handle),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_ah;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_ah",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_ah",
+            vec![
+                field("ah_handle", core::mem::offset_of!(T, ah_handle), |s: &T| &s.ah_handle),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_srq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_srq",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_srq",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("user_handle", core::mem::offset_of!(T, user_handle), |s: &T| &s.user_handle),
+                field("pd_handle", core::mem::offset_of!(T, pd_handle), |s: &T| &s.pd_handle),
+                field("max_wr", core::mem::offset_of!(T, max_wr), |s: &T| &s.max_wr),
+                field("max_sge", core::mem::offset_of!(T, max_sge), |s: &T| &s.max_sge),
+                field("srq_limit", core::mem::offset_of!(T, srq_limit), |s: &T| &s.srq_limit),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_create_srq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_create_srq_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_create_srq_resp",
+            vec![
+                field("srq_handle", core::mem::offset_of!(T, srq_handle), |s: &T| &s.srq_handle),
+                field("max_wr", core::mem::offset_of!(T, max_wr), |s: &T| &s.max_wr),
+                field("max_sge", core::mem::offset_of!(T, max_sge), |s: &T| &s.max_sge),
+                field("srqn", core::mem::offset_of!(T, srqn), |s: &T| &s.srqn),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_modify_srq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_modify_srq",
+            "uverbs::raw::abi::verbs::ib_uverbs_modify_srq",
+            vec![
+                field("srq_handle", core::mem::offset_of!(T, srq_handle), |s: &T| &s.srq_handle),
+                field("attr_mask", core::mem::offset_of!(T, attr_mask), |s: &T| &s.attr_mask),
+                field("max_wr", core::mem::offset_of!(T, max_wr), |s: &T| &s.max_wr),
+                field("srq_limit", core::mem::offset_of!(T, srq_limit), |s: &T| &s.srq_limit),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_srq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_query_srq",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_srq",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("srq_handle", core::mem::offset_of!(T, srq_handle), |s: &T| &s.srq_handle),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_query_srq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_query_srq_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_query_srq_resp",
+            vec![
+                field("max_wr", core::mem::offset_of!(T, max_wr), |s: &T| &s.max_wr),
+                field("max_sge", core::mem::offset_of!(T, max_sge), |s: &T| &s.max_sge),
+                field("srq_limit", core::mem::offset_of!(T, srq_limit), |s: &T| &s.srq_limit),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_srq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_srq",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_srq",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("srq_handle", core::mem::offset_of!(T, srq_handle), |s: &T| &s.srq_handle),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_destroy_srq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_destroy_srq_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_destroy_srq_resp",
+            vec![
+                field("events_reported", core::mem::offset_of!(T, events_reported), |s: &T| &s.events_reported),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::mminfo;
+        t.structs.push(RustStruct::new::<T>(
+            "mminfo",
+            "uverbs::raw::driver::mminfo",
+            vec![
+                field("offset", core::mem::offset_of!(T, offset), |s: &T| &s.offset),
+                field("size", core::mem::offset_of!(T, size), |s: &T| &s.size),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_create_ah_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_create_ah_resp",
+            "uverbs::raw::driver::rxe_create_ah_resp",
+            vec![
+                field("ah_num", core::mem::offset_of!(T, ah_num), |s: &T| &s.ah_num),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_create_cq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_create_cq_resp",
+            "uverbs::raw::driver::rxe_create_cq_resp",
+            vec![
+                field("mi", core::mem::offset_of!(T, mi), |s: &T| &s.mi),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_resize_cq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_resize_cq_resp",
+            "uverbs::raw::driver::rxe_resize_cq_resp",
+            vec![
+                field("mi", core::mem::offset_of!(T, mi), |s: &T| &s.mi),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_create_qp_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_create_qp_resp",
+            "uverbs::raw::driver::rxe_create_qp_resp",
+            vec![
+                field("rq_mi", core::mem::offset_of!(T, rq_mi), |s: &T| &s.rq_mi),
+                field("sq_mi", core::mem::offset_of!(T, sq_mi), |s: &T| &s.sq_mi),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_create_srq_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_create_srq_resp",
+            "uverbs::raw::driver::rxe_create_srq_resp",
+            vec![
+                field("mi", core::mem::offset_of!(T, mi), |s: &T| &s.mi),
+                field("srq_num", core::mem::offset_of!(T, srq_num), |s: &T| &s.srq_num),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_modify_srq_cmd;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_modify_srq_cmd",
+            "uverbs::raw::driver::rxe_modify_srq_cmd",
+            vec![
+                field("mmap_info_addr", core::mem::offset_of!(T, mmap_info_addr), |s: &T| &s.mmap_info_addr),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_uresp_create_cq;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_uresp_create_cq",
+            "uverbs::raw::driver::siw_uresp_create_cq",
+            vec![
+                field("cq_id", core::mem::offset_of!(T, cq_id), |s: &T| &s.cq_id),
+                field("num_cqe", core::mem::offset_of!(T, num_cqe), |s: &T| &s.num_cqe),
+                field("cq_key", core::mem::offset_of!(T, cq_key), |s: &T| &s.cq_key),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_uresp_create_qp;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_uresp_create_qp",
+            "uverbs::raw::driver::siw_uresp_create_qp",
+            vec![
+                field("qp_id", core::mem::offset_of!(T, qp_id), |s: &T| &s.qp_id),
+                field("num_sqe", core::mem::offset_of!(T, num_sqe), |s: &T| &s.num_sqe),
+                field("num_rqe", core::mem::offset_of!(T, num_rqe), |s: &T| &s.num_rqe),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+                field("sq_key", core::mem::offset_of!(T, sq_key), |s: &T| &s.sq_key),
+                field("rq_key", core::mem::offset_of!(T, rq_key), |s: &T| &s.rq_key),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_ureq_reg_mr;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_ureq_reg_mr",
+            "uverbs::raw::driver::siw_ureq_reg_mr",
+            vec![
+                field("stag_key", core::mem::offset_of!(T, stag_key), |s: &T| &s.stag_key),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_uresp_reg_mr;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_uresp_reg_mr",
+            "uverbs::raw::driver::siw_uresp_reg_mr",
+            vec![
+                field("stag", core::mem::offset_of!(T, stag), |s: &T| &s.stag),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_uresp_create_srq;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_uresp_create_srq",
+            "uverbs::raw::driver::siw_uresp_create_srq",
+            vec![
+                field("num_rqe", core::mem::offset_of!(T, num_rqe), |s: &T| &s.num_rqe),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+                field("srq_key", core::mem::offset_of!(T, srq_key), |s: &T| &s.srq_key),
+            ],
+        ));
+    }
     t.values.push(value("uverbs::raw::abi::ioctl::RDMA_IOCTL_MAGIC", uverbs::raw::abi::ioctl::RDMA_IOCTL_MAGIC));
     t.values.push(value("uverbs::raw::abi::ioctl::RDMA_VERBS_IOCTL", uverbs::raw::abi::ioctl::RDMA_VERBS_IOCTL));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_F_MANDATORY", uverbs::raw::abi::ioctl::UVERBS_ATTR_F_MANDATORY));
@@ -606,6 +1264,149 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH));
     t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR));
     t.values.push(value("uverbs::raw::driver::IRDMA_ABI_VER", uverbs::raw::driver::IRDMA_ABI_VER));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_PD", uverbs::raw::abi::ioctl::UVERBS_OBJECT_PD));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_COMP_CHANNEL", uverbs::raw::abi::ioctl::UVERBS_OBJECT_COMP_CHANNEL));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_CQ", uverbs::raw::abi::ioctl::UVERBS_OBJECT_CQ));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_QP", uverbs::raw::abi::ioctl::UVERBS_OBJECT_QP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_SRQ", uverbs::raw::abi::ioctl::UVERBS_OBJECT_SRQ));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_AH", uverbs::raw::abi::ioctl::UVERBS_OBJECT_AH));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_MR", uverbs::raw::abi::ioctl::UVERBS_OBJECT_MR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_MW", uverbs::raw::abi::ioctl::UVERBS_OBJECT_MW));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_FLOW", uverbs::raw::abi::ioctl::UVERBS_OBJECT_FLOW));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_XRCD", uverbs::raw::abi::ioctl::UVERBS_OBJECT_XRCD));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_RWQ_IND_TBL", uverbs::raw::abi::ioctl::UVERBS_OBJECT_RWQ_IND_TBL));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_WQ", uverbs::raw::abi::ioctl::UVERBS_OBJECT_WQ));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_FLOW_ACTION", uverbs::raw::abi::ioctl::UVERBS_OBJECT_FLOW_ACTION));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_DM", uverbs::raw::abi::ioctl::UVERBS_OBJECT_DM));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_OBJECT_COUNTERS", uverbs::raw::abi::ioctl::UVERBS_OBJECT_COUNTERS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_CQ_CREATE", uverbs::raw::abi::ioctl::UVERBS_METHOD_CQ_CREATE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_CQ_DESTROY", uverbs::raw::abi::ioctl::UVERBS_METHOD_CQ_DESTROY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_CQE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_CQE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_USER_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_USER_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_COMP_VECTOR", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_COMP_VECTOR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_FLAGS", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_FLAGS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_RESP_CQE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_RESP_CQE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_EVENT_FD", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_CQ_EVENT_FD));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_CQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_CQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_CQ_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_CQ_RESP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QP_CREATE", uverbs::raw::abi::ioctl::UVERBS_METHOD_QP_CREATE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QP_DESTROY", uverbs::raw::abi::ioctl::UVERBS_METHOD_QP_DESTROY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_XRCD_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_XRCD_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_PD_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_PD_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_SRQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_SRQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_USER_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_USER_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_CAP", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_CAP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_TYPE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_TYPE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_FLAGS", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_FLAGS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_SOURCE_QPN", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_SOURCE_QPN));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_EVENT_FD", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_EVENT_FD));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_RESP_CAP", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_RESP_CAP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_RESP_QP_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_QP_RESP_QP_NUM));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_QP_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_QP_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_QP_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_QP_RESP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_SRQ_CREATE", uverbs::raw::abi::ioctl::UVERBS_METHOD_SRQ_CREATE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_SRQ_DESTROY", uverbs::raw::abi::ioctl::UVERBS_METHOD_SRQ_DESTROY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_PD_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_PD_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_USER_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_USER_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_MAX_WR", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_MAX_WR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_MAX_SGE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_MAX_SGE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_LIMIT", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_LIMIT));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_TYPE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_TYPE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_EVENT_FD", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_EVENT_FD));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_SRQ_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_SRQ_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_SRQ_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_SRQ_RESP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_DM_MR_REG", uverbs::raw::abi::ioctl::UVERBS_METHOD_DM_MR_REG));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_MR_DESTROY", uverbs::raw::abi::ioctl::UVERBS_METHOD_MR_DESTROY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_ADVISE_MR", uverbs::raw::abi::ioctl::UVERBS_METHOD_ADVISE_MR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_MR", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_MR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_REG_DMABUF_MR", uverbs::raw::abi::ioctl::UVERBS_METHOD_REG_DMABUF_MR));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_MR_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_MR_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_PD_DESTROY", uverbs::raw::abi::ioctl::UVERBS_METHOD_PD_DESTROY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_PD_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_PD_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_AH_DESTROY", uverbs::raw::abi::ioctl::UVERBS_METHOD_AH_DESTROY));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_AH_HANDLE", uverbs::raw::abi::ioctl::UVERBS_ATTR_DESTROY_AH_HANDLE));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_RC", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_RC));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_UC", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_UC));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_UD", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_UD));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_RAW_PACKET", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_RAW_PACKET));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_XRC_INI", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_XRC_INI));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_XRC_TGT", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_XRC_TGT));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_DRIVER", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QPT_DRIVER));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_SCATTER_FCS", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_SCATTER_FCS));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_CVLAN_STRIPPING", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_CVLAN_STRIPPING));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_SQ_SIG_ALL", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_QP_CREATE_SQ_SIG_ALL));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_SRQT_BASIC", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_SRQT_BASIC));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_SRQT_XRC", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_SRQT_XRC));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_SRQT_TM", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_SRQT_TM));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_LOCAL_WRITE", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_LOCAL_WRITE));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_REMOTE_WRITE", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_REMOTE_WRITE));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_REMOTE_READ", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_REMOTE_READ));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_REMOTE_ATOMIC", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_REMOTE_ATOMIC));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_MW_BIND", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_MW_BIND));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_ZERO_BASED", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_ZERO_BASED));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_ON_DEMAND", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_ON_DEMAND));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_HUGETLB", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_HUGETLB));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_OPTIONAL_FIRST", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_OPTIONAL_FIRST));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_OPTIONAL_LAST", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_OPTIONAL_LAST));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_RELAXED_ORDERING", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_ACCESS_RELAXED_ORDERING));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_ALLOC_PD", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_ALLOC_PD));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DEALLOC_PD", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DEALLOC_PD));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_AH", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_AH));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_MODIFY_AH", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_MODIFY_AH));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_AH", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_AH));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_AH", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_AH));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REG_MR", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REG_MR));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REG_SMR", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REG_SMR));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REREG_MR", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REREG_MR));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_MR", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_MR));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DEREG_MR", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DEREG_MR));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_ALLOC_MW", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_ALLOC_MW));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_BIND_MW", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_BIND_MW));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DEALLOC_MW", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DEALLOC_MW));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_RESIZE_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_RESIZE_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POLL_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POLL_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_PEEK_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_PEEK_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REQ_NOTIFY_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_REQ_NOTIFY_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_MODIFY_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_MODIFY_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POST_SEND", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POST_SEND));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POST_RECV", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POST_RECV));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_ATTACH_MCAST", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_ATTACH_MCAST));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DETACH_MCAST", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DETACH_MCAST));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_SRQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_SRQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_MODIFY_SRQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_MODIFY_SRQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_SRQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_QUERY_SRQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_SRQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_DESTROY_SRQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POST_SRQ_RECV", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_POST_SRQ_RECV));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_OPEN_XRCD", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_OPEN_XRCD));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CLOSE_XRCD", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CLOSE_XRCD));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_XSRQ", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_CREATE_XSRQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_OPEN_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_CMD_OPEN_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_CREATE_CQ", uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_CREATE_CQ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_CREATE_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_CREATE_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_MODIFY_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_MODIFY_QP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION", uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN", uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN));
     t.enums.push(RustEnum {
         path: "uverbs::verbs::types::PortState",
         members: uverbs::verbs::types::PortState::KNOWN
@@ -728,6 +1529,48 @@ pub fn rust_table() -> RustTable {
     t.enums.push(RustEnum {
         path: "uverbs::verbs::types::RawPacketCaps",
         members: uverbs::verbs::types::RawPacketCaps::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::QpType",
+        members: uverbs::verbs::types::QpType::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::QpState",
+        members: uverbs::verbs::types::QpState::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::MigState",
+        members: uverbs::verbs::types::MigState::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::AccessFlags",
+        members: uverbs::verbs::types::AccessFlags::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::QpAttrMask",
+        members: uverbs::verbs::types::QpAttrMask::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::SrqAttrMask",
+        members: uverbs::verbs::types::SrqAttrMask::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),

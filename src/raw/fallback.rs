@@ -49,13 +49,21 @@ pub enum Interface {
     AsyncEventAlloc = 1 << 6,
     /// The QUERY_CONTEXT ioctl method (Linux 5.9).
     QueryContext = 1 << 7,
+    /// The CQ_CREATE and CQ_DESTROY ioctl methods (Linux 4.17).
+    CqIoctl = 1 << 8,
+    /// The QP_CREATE and QP_DESTROY ioctl methods (Linux 5.8).
+    QpIoctl = 1 << 9,
+    /// The SRQ_CREATE and SRQ_DESTROY ioctl methods (Linux 5.8).
+    SrqIoctl = 1 << 10,
+    /// The PD, MR and AH DESTROY ioctl methods (Linux 5.0).
+    DestroyIoctl = 1 << 11,
     /// The QUERY_PORT_SPEED ioctl method (Linux 7.0), or the driver's op behind it.
-    QueryPortSpeed = 1 << 8,
+    QueryPortSpeed = 1 << 12,
 }
 
 impl Interface {
     /// Every interface, in bit order.
-    pub const ALL: [Interface; 9] = [
+    pub const ALL: [Interface; 13] = [
         Interface::GetContextIoctl,
         Interface::QueryPortIoctl,
         Interface::InvokeWrite,
@@ -64,6 +72,10 @@ impl Interface {
         Interface::GidEntryIoctl,
         Interface::AsyncEventAlloc,
         Interface::QueryContext,
+        Interface::CqIoctl,
+        Interface::QpIoctl,
+        Interface::SrqIoctl,
+        Interface::DestroyIoctl,
         Interface::QueryPortSpeed,
     ];
 }
@@ -147,39 +159,67 @@ pub(crate) struct Attempt<'f, T, E> {
     pub run: &'f mut dyn FnMut() -> Result<T, E>,
 }
 
-/// Runs the first of `attempts` that `path` allows and the kernel supports, and returns
-/// its answer.
-///
-/// - An attempt that `path` forbids is skipped.
-/// - Under [`CallPath::Auto`], an attempt whose interface [`Caps`] knows to be missing
-///   is skipped when a later attempt is allowed.
-/// - An answer the attempt calls "unknown" moves on to the next allowed attempt (and,
-///   under `Auto`, marks the interface missing); the last one's answer is returned as
-///   it is. Any other answer, success or error, is returned at once.
-///
-/// If `path` allows no attempt at all, the last one runs anyway, so that the caller
-/// gets the kernel's own answer rather than an invented one.
+/// One way to issue a call, without the call itself (see [`first_supported_by`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Route {
+    /// How it reaches the kernel.
+    pub via: Via,
+    /// The interface it needs (see [`Attempt::needs`]).
+    pub needs: Option<Interface>,
+    /// Which errnos mean "the kernel has no such interface".
+    pub unknown: fn(Errno) -> bool,
+}
+
+/// Runs `attempts` in order, as [`first_supported_by`] does: the first that `path`
+/// allows and the kernel supports answers.
 pub(crate) fn first_supported<T, E: KernelAnswer, const N: usize>(
     caps: &Caps,
     path: CallPath,
     attempts: &mut [Attempt<'_, T, E>; N],
 ) -> Result<T, E> {
-    const { assert!(N > 0, "first_supported needs at least one attempt") };
-    let allowed = |a: &Attempt<'_, T, E>| a.via.allowed(path);
-    let last_allowed = attempts.iter().rposition(allowed).unwrap_or(N - 1);
+    let routes: [Route; N] = core::array::from_fn(|i| Route {
+        via: attempts[i].via,
+        needs: attempts[i].needs,
+        unknown: attempts[i].unknown,
+    });
+    first_supported_by(caps, path, &routes, |i| (attempts[i].run)())
+}
+
+/// Runs `run(i)` for the first of `routes` that `path` allows and the kernel supports,
+/// and returns its answer. One closure serves every route, so the routes can share
+/// mutable buffers.
+///
+/// - A route that `path` forbids is skipped.
+/// - Under [`CallPath::Auto`], a route whose interface [`Caps`] knows to be missing is
+///   skipped when a later route is allowed.
+/// - An answer the route calls "unknown" moves on to the next allowed route (and, under
+///   `Auto`, marks the interface missing); the last one's answer is returned as it is.
+///   Any other answer, success or error, is returned at once.
+///
+/// If `path` allows no route at all, the last one runs anyway, so that the caller gets
+/// the kernel's own answer rather than an invented one.
+pub(crate) fn first_supported_by<T, E: KernelAnswer, const N: usize>(
+    caps: &Caps,
+    path: CallPath,
+    routes: &[Route; N],
+    mut run: impl FnMut(usize) -> Result<T, E>,
+) -> Result<T, E> {
+    const { assert!(N > 0, "first_supported needs at least one route") };
+    let allowed = |r: &Route| r.via.allowed(path);
+    let last_allowed = routes.iter().rposition(allowed).unwrap_or(N - 1);
     let mut last_err: Option<E> = None;
-    for (i, a) in attempts.iter_mut().enumerate() {
-        if i != last_allowed && !allowed(a) {
+    for (i, r) in routes.iter().enumerate() {
+        if i != last_allowed && !allowed(r) {
             continue;
         }
-        if i < last_allowed && path == CallPath::Auto && a.needs.is_some_and(|n| caps.is_missing(n))
+        if i < last_allowed && path == CallPath::Auto && r.needs.is_some_and(|n| caps.is_missing(n))
         {
             continue;
         }
-        match (a.run)() {
+        match run(i) {
             Ok(v) => return Ok(v),
-            Err(e) if i < last_allowed && e.errno().is_some_and(a.unknown) => {
-                if let (CallPath::Auto, Some(n)) = (path, a.needs) {
+            Err(e) if i < last_allowed && e.errno().is_some_and(r.unknown) => {
+                if let (CallPath::Auto, Some(n)) = (path, r.needs) {
                     caps.set_missing(n);
                 }
                 last_err = Some(e);
@@ -187,11 +227,11 @@ pub(crate) fn first_supported<T, E: KernelAnswer, const N: usize>(
             Err(e) => return Err(e),
         }
     }
-    // The attempt at `last_allowed` is never skipped and always returns; N > 0 makes
-    // sure there is one.
+    // The route at `last_allowed` is never skipped and always returns; N > 0 makes sure
+    // there is one.
     match last_err {
         Some(e) => Err(e),
-        None => unreachable!("the last allowed attempt returns"),
+        None => unreachable!("the last allowed route returns"),
     }
 }
 

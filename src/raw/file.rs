@@ -16,7 +16,7 @@ use zerocopy::FromBytes;
 use crate::raw::abi::ib_uverbs_get_context_resp;
 use crate::raw::attr::IoctlBuf;
 use crate::raw::driver::UdataIn;
-use crate::raw::fallback::Caps;
+use crate::raw::fallback::{CallPath, Caps};
 use crate::raw::method::{self, Request, WriteRequest, MAX_WRITE_CMD};
 use crate::raw::sys;
 
@@ -57,7 +57,12 @@ pub struct VerbsFile {
     fd: OwnedFd,
     driver_id: u32,
     caps: Caps,
+    id: u64,
 }
+
+/// Numbers the files of this process, so that a handle or registration made on one is
+/// never taken for another's.
+static NEXT_FILE_ID: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(1);
 
 impl VerbsFile {
     /// A file whose driver id is known (or still to be probed: see
@@ -67,11 +72,17 @@ impl VerbsFile {
             fd,
             driver_id,
             caps: Caps::default(),
+            id: NEXT_FILE_ID.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
         }
     }
 
     pub(crate) fn set_driver_id(&mut self, driver_id: u32) {
         self.driver_id = driver_id;
+    }
+
+    /// This file's number among the files of the process (from 1).
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The device's `rdma_driver_id` (`RDMA_DRIVER_*`).
@@ -208,6 +219,61 @@ impl VerbsFile {
         // (IoctlBuf::fd_new) and the call succeeded: the number in it is the descriptor
         // the kernel installed for this call a moment ago, which nothing else owns.
         unsafe { sys::take_new_fd(req.data(slot) as i64) }.ok_or(Errno::IO)
+    }
+
+    /// CREATE_COMP_CHANNEL (by INVOKE_WRITE, else `write()`): a new completion event
+    /// file, as an owned fd.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; `EIO` if it answered success without a descriptor.
+    pub fn create_comp_channel(&self, path: CallPath) -> Result<OwnedFd, Errno> {
+        use crate::raw::abi::{ib_uverbs_create_comp_channel, ib_uverbs_create_comp_channel_resp};
+        use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface, Via};
+        use crate::raw::method::DriverIn;
+        let cmd = ib_uverbs_create_comp_channel::default();
+        let run = |via: Via| -> Result<u32, Errno> {
+            let mut resp = [0xffu8; core::mem::size_of::<ib_uverbs_create_comp_channel_resp>()];
+            match via {
+                Via::Ioctl => self.call(&mut method::invoke_cmd(
+                    self.driver_id,
+                    &cmd,
+                    DriverIn::NONE,
+                    &mut resp,
+                ))?,
+                _ => self.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut resp))?,
+            }
+            Ok(
+                ib_uverbs_create_comp_channel_resp::read_from_bytes(&resp[..])
+                    .map_err(|_| Errno::IO)?
+                    .fd,
+            )
+        };
+        let fd = first_supported(
+            self.caps(),
+            path,
+            &mut [
+                Attempt {
+                    via: Via::Ioctl,
+                    needs: Some(Interface::InvokeWrite),
+                    unknown: no_ioctl_method,
+                    run: &mut || run(Via::Ioctl),
+                },
+                Attempt {
+                    via: Via::Write,
+                    needs: None,
+                    unknown: |_| false,
+                    run: &mut || run(Via::Write),
+                },
+            ],
+        )? as i32;
+        if fd == -1 {
+            return Err(Errno::IO);
+        }
+        // SAFETY: `fd` started as -1 (all bits set) and the call succeeded, so the kernel
+        // wrote the number of the completion channel file it installed for this command
+        // a moment ago, which nothing else owns.
+        unsafe { sys::take_new_fd(i64::from(fd)) }.ok_or(Errno::IO)
     }
 
     /// GET_CONTEXT by `write()`: creates the context and returns the core response and

@@ -30,7 +30,7 @@
 
 use core::ops::Deref;
 
-use zerocopy::IntoBytes;
+use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::raw::abi::*;
 use crate::raw::attr::{AttrSlot, IoctlBuf};
@@ -46,7 +46,8 @@ pub struct Request<'a, const N: usize> {
 }
 
 impl<'a, const N: usize> Request<'a, N> {
-    fn built(buf: IoctlBuf<'a, N>) -> Self {
+    /// Only the builders of `src/raw` (this file and `mr.rs`) make requests.
+    pub(in crate::raw) fn built(buf: IoctlBuf<'a, N>) -> Self {
         Request { buf }
     }
 
@@ -314,14 +315,15 @@ pub fn query_port_speed(driver_id: u32, port: u32, speed: &mut u64) -> Request<'
 pub const MAX_WRITE_CMD: usize = 256;
 
 /// A legacy `write()` command made by a builder of this module: the command number, the
-/// command struct after its response pointer (and its driver data), and the response
-/// buffer the kernel writes into, borrowed for the request's life. Safe to execute with
-/// [`VerbsFile::write`](crate::raw::VerbsFile::write) for the same reasons as a
-/// [`Request`].
+/// command struct (after its response pointer, when it has one) with its driver data,
+/// and the response buffer the kernel writes into, borrowed for the request's life. Safe
+/// to execute with [`VerbsFile::write`](crate::raw::VerbsFile::write) for the same
+/// reasons as a [`Request`].
 #[derive(Debug)]
 pub struct WriteRequest<'a> {
     command: u32,
     extended: bool,
+    has_response: bool,
     body: [u8; MAX_WRITE_CMD],
     body_len: usize,
     resp: &'a mut [u8],
@@ -329,23 +331,41 @@ pub struct WriteRequest<'a> {
 
 impl<'a> WriteRequest<'a> {
     fn built(command: u32, extended: bool, body: &[u8], resp: &'a mut [u8]) -> Self {
+        Self::assemble(command, extended, true, &[body], resp)
+    }
+
+    /// The command from its parts (core struct, driver data), copied into one body.
+    /// Only the builders of `src/raw` (this file and `mr.rs`) make requests.
+    pub(in crate::raw) fn assemble(
+        command: u32,
+        extended: bool,
+        has_response: bool,
+        parts: &[&[u8]],
+        resp: &'a mut [u8],
+    ) -> Self {
         let mut b = [0u8; MAX_WRITE_CMD];
-        let n = body.len().min(MAX_WRITE_CMD);
-        b[..n].copy_from_slice(&body[..n]);
+        let mut n = 0usize;
+        for p in parts {
+            if let Some(dst) = b.get_mut(n..n + p.len()) {
+                dst.copy_from_slice(p);
+            }
+            n += p.len();
+        }
         WriteRequest {
             command,
             extended,
+            has_response,
             body: b,
-            body_len: body.len(),
+            body_len: n,
             resp,
         }
     }
 
     /// Writes the bytes `write(2)` sends into `out` and returns their length: for a plain
-    /// command `ib_uverbs_cmd_hdr`, the response pointer, then the body; for an extended
-    /// one `ib_uverbs_cmd_hdr`, `ib_uverbs_ex_cmd_hdr` (with the response pointer), then
-    /// the body. `EINVAL` when the lengths are not what the header can say (a builder
-    /// bug).
+    /// command `ib_uverbs_cmd_hdr`, the response pointer (commands that answer), then
+    /// the body; for an extended one `ib_uverbs_cmd_hdr`, `ib_uverbs_ex_cmd_hdr` (with
+    /// the response pointer), then the body. `EINVAL` when the lengths are not what the
+    /// header can say (a builder bug).
     pub fn encode(&mut self, out: &mut [u8; MAX_WRITE_CMD]) -> Result<usize, rustix::io::Errno> {
         use rustix::io::Errno;
         let hdr_len = core::mem::size_of::<ib_uverbs_cmd_hdr>();
@@ -378,11 +398,13 @@ impl<'a> WriteRequest<'a> {
             out[hdr_len + ex_len..len].copy_from_slice(body);
             Ok(len)
         } else {
-            let len = hdr_len + 8 + body.len();
+            let ptr_len = if self.has_response { 8 } else { 0 };
+            let len = hdr_len + ptr_len + body.len();
             if len > MAX_WRITE_CMD
                 || len % 4 != 0
                 || resp_len % 4 != 0
                 || resp_len / 4 > usize::from(u16::MAX)
+                || (!self.has_response && resp_len != 0)
             {
                 return Err(Errno::INVAL);
             }
@@ -392,8 +414,10 @@ impl<'a> WriteRequest<'a> {
                 out_words: (resp_len / 4) as u16,
             };
             out[..hdr_len].copy_from_slice(hdr.as_bytes());
-            out[hdr_len..hdr_len + 8].copy_from_slice(&resp_ptr.to_ne_bytes());
-            out[hdr_len + 8..len].copy_from_slice(body);
+            if self.has_response {
+                out[hdr_len..hdr_len + 8].copy_from_slice(&resp_ptr.to_ne_bytes());
+            }
+            out[hdr_len + ptr_len..len].copy_from_slice(body);
             Ok(len)
         }
     }
@@ -461,6 +485,546 @@ pub fn write_query_device_ex<'a>(
         cmd.as_bytes(),
         resp.as_mut_bytes(),
     )
+}
+
+// ------------------------------------------------------------------ the object model
+
+/// Driver input data (`UHW_IN`, or the tail of a `write()` command): a typed value of
+/// [`driver`](crate::raw::driver) that names no user memory, never bytes from the caller.
+/// Some drivers read user addresses out of their input (mlx5's queue buffers, rxe's
+/// MODIFY_SRQ): those have builders of their own that borrow what the address names.
+#[derive(Debug, Clone, Copy)]
+pub struct DriverIn<'a> {
+    pub(in crate::raw) bytes: &'a [u8],
+}
+
+impl DriverIn<'static> {
+    /// No driver input.
+    pub const NONE: DriverIn<'static> = DriverIn { bytes: &[] };
+}
+
+impl<'a> DriverIn<'a> {
+    /// A driver struct that carries no address.
+    pub fn of<T: AddressFree>(v: &'a T) -> Self {
+        DriverIn {
+            bytes: v.as_bytes(),
+        }
+    }
+
+    /// GET_CONTEXT's input.
+    pub fn context(v: &'a UdataIn) -> Self {
+        DriverIn {
+            bytes: v.as_bytes(),
+        }
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A driver input struct that names no user memory, so that it can travel in a
+/// [`Request`] built in safe code. Sealed: only this crate implements it.
+pub trait AddressFree: IntoBytes + Immutable + sealed::Sealed {}
+
+impl sealed::Sealed for crate::raw::driver::siw_ureq_reg_mr {}
+/// The key byte of the STag and padding.
+impl AddressFree for crate::raw::driver::siw_ureq_reg_mr {}
+
+/// A `write()` command struct of `ib_user_verbs.h` that this crate sends, with its
+/// command number and response struct. Sealed: only this crate implements it, and only
+/// for commands whose struct names no user memory (REG_MR names the region, so it has
+/// its own `unsafe` builder, [`reg_mr`]). The same value travels by INVOKE_WRITE
+/// ([`invoke_cmd`]) or by `write()` ([`write_cmd`]).
+pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
+    /// `IB_USER_VERBS_CMD_*`.
+    const COMMAND: u32;
+    /// Whether the struct begins with the `__aligned_u64 response` pointer (commands
+    /// that answer); the kernel ignores that field when the command comes by ioctl.
+    const HAS_RESPONSE: bool;
+    /// The core response (without the driver's output); [`NoResponse`] when none.
+    type Resp: FromBytes + IntoBytes + KnownLayout + Immutable + Default;
+}
+
+/// The response of commands that have none (size 0).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct NoResponse;
+
+macro_rules! write_command {
+    ($cmd:ty, $num:expr, $resp:ty) => {
+        impl sealed::Sealed for $cmd {}
+        impl WriteCommand for $cmd {
+            const COMMAND: u32 = $num;
+            const HAS_RESPONSE: bool = true;
+            type Resp = $resp;
+        }
+    };
+    ($cmd:ty, $num:expr) => {
+        impl sealed::Sealed for $cmd {}
+        impl WriteCommand for $cmd {
+            const COMMAND: u32 = $num;
+            const HAS_RESPONSE: bool = false;
+            type Resp = NoResponse;
+        }
+    };
+}
+
+// Every struct below holds handles, counts, flags, attribute values and the opaque
+// `user_handle` (which the kernel only echoes back in events): no address but the
+// response pointer, which the builders fill from the request's own buffer.
+write_command!(
+    ib_uverbs_alloc_pd,
+    IB_USER_VERBS_CMD_ALLOC_PD,
+    ib_uverbs_alloc_pd_resp
+);
+write_command!(ib_uverbs_dealloc_pd, IB_USER_VERBS_CMD_DEALLOC_PD);
+write_command!(ib_uverbs_dereg_mr, IB_USER_VERBS_CMD_DEREG_MR);
+write_command!(
+    ib_uverbs_create_comp_channel,
+    IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
+    ib_uverbs_create_comp_channel_resp
+);
+write_command!(
+    ib_uverbs_create_cq,
+    IB_USER_VERBS_CMD_CREATE_CQ,
+    ib_uverbs_create_cq_resp
+);
+write_command!(
+    ib_uverbs_resize_cq,
+    IB_USER_VERBS_CMD_RESIZE_CQ,
+    ib_uverbs_resize_cq_resp
+);
+write_command!(
+    ib_uverbs_destroy_cq,
+    IB_USER_VERBS_CMD_DESTROY_CQ,
+    ib_uverbs_destroy_cq_resp
+);
+write_command!(
+    ib_uverbs_create_qp,
+    IB_USER_VERBS_CMD_CREATE_QP,
+    ib_uverbs_create_qp_resp
+);
+write_command!(
+    ib_uverbs_query_qp,
+    IB_USER_VERBS_CMD_QUERY_QP,
+    ib_uverbs_query_qp_resp
+);
+write_command!(ib_uverbs_modify_qp, IB_USER_VERBS_CMD_MODIFY_QP);
+write_command!(
+    ib_uverbs_destroy_qp,
+    IB_USER_VERBS_CMD_DESTROY_QP,
+    ib_uverbs_destroy_qp_resp
+);
+write_command!(
+    ib_uverbs_create_ah,
+    IB_USER_VERBS_CMD_CREATE_AH,
+    ib_uverbs_create_ah_resp
+);
+write_command!(ib_uverbs_destroy_ah, IB_USER_VERBS_CMD_DESTROY_AH);
+write_command!(
+    ib_uverbs_create_srq,
+    IB_USER_VERBS_CMD_CREATE_SRQ,
+    ib_uverbs_create_srq_resp
+);
+write_command!(ib_uverbs_modify_srq, IB_USER_VERBS_CMD_MODIFY_SRQ);
+write_command!(
+    ib_uverbs_query_srq,
+    IB_USER_VERBS_CMD_QUERY_SRQ,
+    ib_uverbs_query_srq_resp
+);
+write_command!(
+    ib_uverbs_destroy_srq,
+    IB_USER_VERBS_CMD_DESTROY_SRQ,
+    ib_uverbs_destroy_srq_resp
+);
+
+/// Splits a response buffer into the core response (the first `size_of::<R>()` bytes,
+/// or all of it when shorter) and the driver's output (the rest).
+pub(in crate::raw) fn split_resp<R>(resp: &mut [u8]) -> (&mut [u8], &mut [u8]) {
+    let core = core::mem::size_of::<R>().min(resp.len());
+    resp.split_at_mut(core)
+}
+
+/// A write command carried by INVOKE_WRITE: `CORE_IN` is the whole command struct (its
+/// response field included, which the kernel ignores here), `CORE_OUT` the first
+/// `size_of::<C::Resp>()` bytes of `resp`, `UHW_IN` the driver input and `UHW_OUT` the
+/// rest of `resp`. Empty parts are left out, as rdma-core does.
+pub fn invoke_cmd<'a, C: WriteCommand>(
+    driver_id: u32,
+    cmd: &'a C,
+    udata_in: DriverIn<'a>,
+    resp: &'a mut [u8],
+) -> Request<'a, 5> {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
+    buf.const_in(UVERBS_ATTR_WRITE_CMD, u64::from(C::COMMAND), true);
+    buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
+    let (core, driver) = split_resp::<C::Resp>(resp);
+    if !core.is_empty() {
+        buf.ptr_out(UVERBS_ATTR_CORE_OUT, core, true);
+    }
+    if !udata_in.bytes.is_empty() {
+        buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
+    }
+    if !driver.is_empty() {
+        buf.ptr_out(UVERBS_ATTR_UHW_OUT, driver, true);
+    }
+    Request::built(buf)
+}
+
+/// The same command by `write()`: the struct after its response pointer, then the driver
+/// input; `resp` receives the core response followed by the driver's output.
+pub fn write_cmd<'a, C: WriteCommand>(
+    cmd: &C,
+    udata_in: DriverIn<'_>,
+    resp: &'a mut [u8],
+) -> WriteRequest<'a> {
+    let core = cmd.as_bytes();
+    let core = if C::HAS_RESPONSE { &core[8..] } else { core };
+    let resp = if C::HAS_RESPONSE {
+        resp
+    } else {
+        &mut resp[..0]
+    };
+    WriteRequest::assemble(
+        C::COMMAND,
+        false,
+        C::HAS_RESPONSE,
+        &[core, udata_in.bytes],
+        resp,
+    )
+}
+
+/// MODIFY_SRQ on rxe, by INVOKE_WRITE: rxe requires its `rxe_modify_srq_cmd`, whose
+/// `mmap_info_addr` names where the kernel writes the resized queue's [`mminfo`]: this
+/// builder points it at `mi`, which the request borrows. `ucmd` is the storage for that
+/// driver struct (any value; it is overwritten).
+///
+/// [`mminfo`]: crate::raw::driver::mminfo
+pub fn modify_srq_rxe<'a>(
+    driver_id: u32,
+    cmd: &'a ib_uverbs_modify_srq,
+    ucmd: &'a mut crate::raw::driver::rxe_modify_srq_cmd,
+    mi: &'a mut crate::raw::driver::mminfo,
+) -> Request<'a, 5> {
+    // `mi` stays borrowed for the request's life ('a): the kernel's write to
+    // `mmap_info_addr` on a resize lands in memory lent to the call.
+    ucmd.mmap_info_addr = mi.as_mut_bytes().as_mut_ptr() as u64;
+    let ucmd: &'a crate::raw::driver::rxe_modify_srq_cmd = ucmd;
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, driver_id);
+    buf.const_in(
+        UVERBS_ATTR_WRITE_CMD,
+        u64::from(IB_USER_VERBS_CMD_MODIFY_SRQ),
+        true,
+    );
+    buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
+    buf.ptr_in(UVERBS_ATTR_UHW_IN, ucmd.as_bytes(), true);
+    Request::built(buf)
+}
+
+/// MODIFY_SRQ on rxe by `write()`: as [`modify_srq_rxe`].
+pub fn write_modify_srq_rxe<'a>(
+    cmd: &ib_uverbs_modify_srq,
+    ucmd: &mut crate::raw::driver::rxe_modify_srq_cmd,
+    mi: &'a mut crate::raw::driver::mminfo,
+) -> WriteRequest<'a> {
+    // MODIFY_SRQ answers nothing: the response is empty. `mi` stays borrowed for the
+    // request's life ('a), so the kernel's write to `mmap_info_addr` lands in memory
+    // lent to the call.
+    ucmd.mmap_info_addr = mi.as_mut_bytes().as_mut_ptr() as u64;
+    WriteRequest::assemble(
+        IB_USER_VERBS_CMD_MODIFY_SRQ,
+        false,
+        false,
+        &[cmd.as_bytes(), ucmd.as_bytes()],
+        &mut [],
+    )
+}
+
+/// Destroys an object by handle with its type's ioctl DESTROY method (PD, MR, AH: the
+/// methods whose only attribute is the handle). `object` is `UVERBS_OBJECT_*`, `method`
+/// and `attr` the type's `UVERBS_METHOD_*_DESTROY` and `UVERBS_ATTR_DESTROY_*_HANDLE`.
+fn destroy_by_handle<'a>(
+    driver_id: u32,
+    object: u16,
+    method: u16,
+    attr: u16,
+    handle: u32,
+) -> Request<'a, 1> {
+    let mut buf = IoctlBuf::new(object, method, driver_id);
+    buf.idr_in(attr, handle);
+    Request::built(buf)
+}
+
+/// PD_DESTROY (`UVERBS_METHOD_PD_DESTROY`).
+pub fn destroy_pd<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_PD,
+        UVERBS_METHOD_PD_DESTROY,
+        UVERBS_ATTR_DESTROY_PD_HANDLE,
+        handle,
+    )
+}
+
+/// MR_DESTROY (`UVERBS_METHOD_MR_DESTROY`): deregisters the MR.
+pub fn destroy_mr<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_MR,
+        UVERBS_METHOD_MR_DESTROY,
+        UVERBS_ATTR_DESTROY_MR_HANDLE,
+        handle,
+    )
+}
+
+/// AH_DESTROY (`UVERBS_METHOD_AH_DESTROY`).
+pub fn destroy_ah<'a>(driver_id: u32, handle: u32) -> Request<'a, 1> {
+    destroy_by_handle(
+        driver_id,
+        UVERBS_OBJECT_AH,
+        UVERBS_METHOD_AH_DESTROY,
+        UVERBS_ATTR_DESTROY_AH_HANDLE,
+        handle,
+    )
+}
+
+/// CQ_CREATE (`UVERBS_METHOD_CQ_CREATE`, Linux 4.17): the new handle comes back in the
+/// returned slot ([`IoctlBuf::data`]), the CQ's real size in `resp_cqe`, the driver's
+/// output in `udata_out`.
+#[allow(clippy::too_many_arguments)]
+pub fn create_cq<'a>(
+    driver_id: u32,
+    cqe: &'a u32,
+    user_handle: &'a u64,
+    comp_channel: Option<std::os::fd::BorrowedFd<'a>>,
+    comp_vector: &'a u32,
+    resp_cqe: &'a mut u32,
+    udata_in: DriverIn<'a>,
+    udata_out: &'a mut [u8],
+) -> (Request<'a, 9>, AttrSlot) {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE, driver_id);
+    let handle = buf.idr_new(UVERBS_ATTR_CREATE_CQ_HANDLE);
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_CQ_RESP_CQE,
+        resp_cqe.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_in(UVERBS_ATTR_CREATE_CQ_CQE, cqe.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_CQ_USER_HANDLE,
+        user_handle.as_bytes(),
+        true,
+    );
+    if let Some(fd) = comp_channel {
+        buf.fd_in(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd, true);
+    }
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_CQ_COMP_VECTOR,
+        comp_vector.as_bytes(),
+        true,
+    );
+    if !udata_in.bytes.is_empty() {
+        buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
+    }
+    if !udata_out.is_empty() {
+        buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, true);
+    }
+    (Request::built(buf), handle)
+}
+
+/// CQ_DESTROY (`UVERBS_METHOD_CQ_DESTROY`): `resp` receives the counts of completion
+/// and async events the kernel reported for the CQ.
+pub fn destroy_cq<'a>(
+    driver_id: u32,
+    handle: u32,
+    resp: &'a mut ib_uverbs_destroy_cq_resp,
+) -> Request<'a, 2> {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY, driver_id);
+    buf.idr_in(UVERBS_ATTR_DESTROY_CQ_HANDLE, handle);
+    buf.ptr_out(UVERBS_ATTR_DESTROY_CQ_RESP, resp.as_mut_bytes(), true);
+    Request::built(buf)
+}
+
+/// The inputs of QP_CREATE that are handles and values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CreateQp {
+    /// The PD's handle.
+    pub pd: u32,
+    /// The send CQ's handle.
+    pub send_cq: u32,
+    /// The receive CQ's handle.
+    pub recv_cq: u32,
+    /// The SRQ's handle, if the QP receives from one.
+    pub srq: Option<u32>,
+    /// `IB_UVERBS_QPT_*`.
+    pub qp_type: u32,
+    /// `IB_UVERBS_QP_CREATE_*` (`IB_UVERBS_QP_CREATE_SQ_SIG_ALL` for `sq_sig_all`).
+    pub flags: u32,
+}
+
+/// QP_CREATE (`UVERBS_METHOD_QP_CREATE`, Linux 5.8): the handle comes back in the slot,
+/// the granted capacities in `resp_cap`, the QP number in `resp_qpn`.
+#[allow(clippy::too_many_arguments)]
+pub fn create_qp<'a>(
+    driver_id: u32,
+    qp: &CreateQp,
+    user_handle: &'a u64,
+    cap: &'a ib_uverbs_qp_cap,
+    resp_cap: &'a mut ib_uverbs_qp_cap,
+    resp_qpn: &'a mut u32,
+    udata_in: DriverIn<'a>,
+    udata_out: &'a mut [u8],
+) -> (Request<'a, 13>, AttrSlot) {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, driver_id);
+    let handle = buf.idr_new(UVERBS_ATTR_CREATE_QP_HANDLE);
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_QP_RESP_CAP,
+        resp_cap.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+        resp_qpn.as_mut_bytes(),
+        true,
+    );
+    buf.idr_in(UVERBS_ATTR_CREATE_QP_PD_HANDLE, qp.pd);
+    buf.idr_in(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, qp.send_cq);
+    buf.idr_in(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, qp.recv_cq);
+    if let Some(srq) = qp.srq {
+        buf.idr_in(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq);
+    }
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_QP_USER_HANDLE,
+        user_handle.as_bytes(),
+        true,
+    );
+    buf.ptr_in(UVERBS_ATTR_CREATE_QP_CAP, cap.as_bytes(), true);
+    buf.const_in(UVERBS_ATTR_CREATE_QP_TYPE, u64::from(qp.qp_type), true);
+    if qp.flags != 0 {
+        buf.const_in(UVERBS_ATTR_CREATE_QP_FLAGS, u64::from(qp.flags), true);
+    }
+    if !udata_in.bytes.is_empty() {
+        buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
+    }
+    if !udata_out.is_empty() {
+        buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, true);
+    }
+    (Request::built(buf), handle)
+}
+
+/// QP_DESTROY (`UVERBS_METHOD_QP_DESTROY`): `resp` receives the count of async events
+/// the kernel reported for the QP.
+pub fn destroy_qp<'a>(
+    driver_id: u32,
+    handle: u32,
+    resp: &'a mut ib_uverbs_destroy_qp_resp,
+) -> Request<'a, 2> {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY, driver_id);
+    buf.idr_in(UVERBS_ATTR_DESTROY_QP_HANDLE, handle);
+    buf.ptr_out(UVERBS_ATTR_DESTROY_QP_RESP, resp.as_mut_bytes(), true);
+    Request::built(buf)
+}
+
+/// SRQ_CREATE (`UVERBS_METHOD_SRQ_CREATE`, Linux 5.8) of a basic SRQ: the handle comes
+/// back in the slot; `resp` receives max_wr, max_sge and the SRQ number.
+pub fn create_srq<'a>(
+    driver_id: u32,
+    pd: u32,
+    attr: &'a CreateSrqValues,
+    resp: &'a mut CreateSrqResp,
+    udata_in: DriverIn<'a>,
+    udata_out: &'a mut [u8],
+) -> (Request<'a, 11>, AttrSlot) {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE, driver_id);
+    let handle = buf.idr_new(UVERBS_ATTR_CREATE_SRQ_HANDLE);
+    buf.idr_in(UVERBS_ATTR_CREATE_SRQ_PD_HANDLE, pd);
+    buf.const_in(
+        UVERBS_ATTR_CREATE_SRQ_TYPE,
+        u64::from(IB_UVERBS_SRQT_BASIC),
+        true,
+    );
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_USER_HANDLE,
+        attr.user_handle.as_bytes(),
+        true,
+    );
+    buf.ptr_in(UVERBS_ATTR_CREATE_SRQ_MAX_WR, attr.max_wr.as_bytes(), true);
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_MAX_SGE,
+        attr.max_sge.as_bytes(),
+        true,
+    );
+    buf.ptr_in(
+        UVERBS_ATTR_CREATE_SRQ_LIMIT,
+        attr.srq_limit.as_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR,
+        resp.max_wr.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE,
+        resp.max_sge.as_mut_bytes(),
+        true,
+    );
+    buf.ptr_out(
+        UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM,
+        resp.srq_num.as_mut_bytes(),
+        true,
+    );
+    if !udata_in.bytes.is_empty() {
+        buf.ptr_in(UVERBS_ATTR_UHW_IN, udata_in.bytes, true);
+    }
+    if !udata_out.is_empty() {
+        buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, true);
+    }
+    (Request::built(buf), handle)
+}
+
+/// SRQ_CREATE's inputs, each a `PTR_IN` of its C type (so borrowed by the request).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CreateSrqValues {
+    /// The opaque value the kernel reports in this SRQ's async events.
+    pub user_handle: u64,
+    /// Work requests.
+    pub max_wr: u32,
+    /// Scatter/gather entries per work request.
+    pub max_sge: u32,
+    /// The limit that arms `IBV_EVENT_SRQ_LIMIT_REACHED` (0: not armed).
+    pub srq_limit: u32,
+}
+
+/// SRQ_CREATE's outputs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CreateSrqResp {
+    /// The granted work requests.
+    pub max_wr: u32,
+    /// The granted scatter/gather entries.
+    pub max_sge: u32,
+    /// The SRQ number.
+    pub srq_num: u32,
+}
+
+/// SRQ_DESTROY (`UVERBS_METHOD_SRQ_DESTROY`).
+pub fn destroy_srq<'a>(
+    driver_id: u32,
+    handle: u32,
+    resp: &'a mut ib_uverbs_destroy_srq_resp,
+) -> Request<'a, 2> {
+    let mut buf = IoctlBuf::new(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY, driver_id);
+    buf.idr_in(UVERBS_ATTR_DESTROY_SRQ_HANDLE, handle);
+    buf.ptr_out(UVERBS_ATTR_DESTROY_SRQ_RESP, resp.as_mut_bytes(), true);
+    Request::built(buf)
 }
 
 #[cfg(test)]
@@ -855,5 +1419,320 @@ mod tests {
             write_request_raw(2, &[0; 300], &mut resp).encode(&mut out),
             Err(rustix::io::Errno::INVAL)
         );
+    }
+
+    #[test]
+    fn object_destroy_requests() {
+        for (req, obj, method) in [
+            (destroy_pd(RDMA_DRIVER_RXE, 7), 1u8, 0u8),
+            (destroy_mr(RDMA_DRIVER_RXE, 7), 7, 1),
+            (destroy_ah(RDMA_DRIVER_RXE, 7), 6, 0),
+        ] {
+            let want = golden(
+                &format!(
+                    "28 00  {obj:02x} 00  {method:02x} 00  01 00   # length 40, object, method, 1 attr
+                     00 00 00 00 00 00 00 00
+                     0e 00 00 00  00 00 00 00
+                     00 00  00 00  01 00  00 00  07 00 00 00 00 00 00 00  # IDR handle 7, len 0"
+                ),
+                &[],
+            );
+            assert_eq!(req.to_vec(), want, "object {obj}");
+        }
+        let mut cq = ib_uverbs_destroy_cq_resp::default();
+        let p = cq.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  03 00  01 00  02 00        # CQ, CQ_DESTROY, 2 attrs
+             00 00 00 00 00 00 00 00
+             12 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  09 00 00 00 00 00 00 00  # HANDLE 9 (IDR)
+             01 00  08 00  01 00  00 00  PTR(0)                   # RESP, 8 bytes",
+            &[p],
+        );
+        assert_eq!(destroy_cq(RDMA_DRIVER_SIW, 9, &mut cq).to_vec(), want);
+        let mut qp = ib_uverbs_destroy_qp_resp::default();
+        let p = qp.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  04 00  01 00  02 00        # QP, QP_DESTROY
+             00 00 00 00 00 00 00 00
+             0e 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  03 00 00 00 00 00 00 00
+             01 00  04 00  01 00  00 00  PTR(0)                   # RESP, 4 bytes",
+            &[p],
+        );
+        assert_eq!(destroy_qp(RDMA_DRIVER_RXE, 3, &mut qp).to_vec(), want);
+        let mut srq = ib_uverbs_destroy_srq_resp::default();
+        let p = srq.as_bytes().as_ptr() as u64;
+        let want = golden(
+            "38 00  05 00  01 00  02 00        # SRQ, SRQ_DESTROY
+             00 00 00 00 00 00 00 00
+             0e 00 00 00  00 00 00 00
+             00 00  00 00  01 00  00 00  04 00 00 00 00 00 00 00
+             01 00  04 00  01 00  00 00  PTR(0)",
+            &[p],
+        );
+        assert_eq!(destroy_srq(RDMA_DRIVER_RXE, 4, &mut srq).to_vec(), want);
+    }
+
+    #[test]
+    fn create_cq_request() {
+        let stdin = std::io::stdin();
+        use std::os::fd::{AsFd, AsRawFd};
+        let ch = stdin.as_fd();
+        let (cqe, uh, vec) = (16u32, 0x1122_3344_5566_7788u64, 0u32);
+        let mut resp_cqe = 0u32;
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &resp_cqe as *const u32 as u64,
+            out.as_ptr() as u64,
+            ch.as_raw_fd() as u64,
+        ];
+        let (req, slot) = create_cq(
+            RDMA_DRIVER_RXE,
+            &cqe,
+            &uh,
+            Some(ch),
+            &vec,
+            &mut resp_cqe,
+            DriverIn::NONE,
+            &mut out,
+        );
+        let want = golden(
+            "
+            88 00  03 00  00 00  07 00        # length 136, CQ, CQ_CREATE, 7 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            06 00  04 00  01 00  00 00  PTR(0)                   # RESP_CQE, 4 bytes
+            01 00  04 00  01 00  00 00  10 00 00 00 00 00 00 00  # CQE 16 (u32 inline)
+            02 00  08 00  01 00  00 00  88 77 66 55 44 33 22 11  # USER_HANDLE (u64)
+            03 00  00 00  01 00  00 00  PTR(2)                   # COMP_CHANNEL: the fd
+            04 00  04 00  01 00  00 00  00 00 00 00 00 00 00 00  # COMP_VECTOR 0
+            01 10  40 00  01 00  00 00  PTR(1)                   # UHW_OUT, 64 bytes
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+        assert_eq!(req.data(slot), u64::MAX);
+    }
+
+    #[test]
+    fn create_qp_and_srq_requests() {
+        let cap = ib_uverbs_qp_cap {
+            max_send_wr: 8,
+            max_recv_wr: 8,
+            max_send_sge: 1,
+            max_recv_sge: 1,
+            max_inline_data: 0,
+        };
+        let uh = 5u64;
+        let mut rcap = ib_uverbs_qp_cap::default();
+        let mut qpn = 0u32;
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &rcap as *const ib_uverbs_qp_cap as u64,
+            &qpn as *const u32 as u64,
+            &cap as *const ib_uverbs_qp_cap as u64,
+            out.as_ptr() as u64,
+        ];
+        let (req, _) = create_qp(
+            RDMA_DRIVER_RXE,
+            &CreateQp {
+                pd: 1,
+                send_cq: 2,
+                recv_cq: 3,
+                srq: Some(4),
+                qp_type: IB_UVERBS_QPT_RC,
+                flags: IB_UVERBS_QP_CREATE_SQ_SIG_ALL,
+            },
+            &uh,
+            &cap,
+            &mut rcap,
+            &mut qpn,
+            DriverIn::NONE,
+            &mut out,
+        );
+        let want = golden(
+            "
+            d8 00  04 00  00 00  0c 00        # length 216, QP, QP_CREATE, 12 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            0d 00  14 00  01 00  00 00  PTR(0)                   # RESP_CAP, 20 bytes
+            0e 00  04 00  01 00  00 00  PTR(1)                   # RESP_QP_NUM
+            02 00  00 00  01 00  00 00  01 00 00 00 00 00 00 00  # PD 1
+            04 00  00 00  01 00  00 00  02 00 00 00 00 00 00 00  # SEND_CQ 2
+            05 00  00 00  01 00  00 00  03 00 00 00 00 00 00 00  # RECV_CQ 3
+            03 00  00 00  01 00  00 00  04 00 00 00 00 00 00 00  # SRQ 4
+            07 00  08 00  01 00  00 00  05 00 00 00 00 00 00 00  # USER_HANDLE 5
+            08 00  14 00  01 00  00 00  PTR(2)                   # CAP, 20 bytes
+            09 00  08 00  01 00  00 00  02 00 00 00 00 00 00 00  # TYPE RC (CONST_IN)
+            0a 00  08 00  01 00  00 00  00 10 00 00 00 00 00 00  # FLAGS SQ_SIG_ALL
+            01 10  40 00  01 00  00 00  PTR(3)                   # UHW_OUT
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+
+        let v = CreateSrqValues {
+            user_handle: 6,
+            max_wr: 16,
+            max_sge: 1,
+            srq_limit: 0,
+        };
+        let mut r = CreateSrqResp::default();
+        let mut out = [0u8; 64];
+        let ptrs = [
+            &r.max_wr as *const u32 as u64,
+            &r.max_sge as *const u32 as u64,
+            &r.srq_num as *const u32 as u64,
+            out.as_ptr() as u64,
+        ];
+        let (req, _) = create_srq(RDMA_DRIVER_SIW, 1, &v, &mut r, DriverIn::NONE, &mut out);
+        let want = golden(
+            "
+            c8 00  05 00  00 00  0b 00        # length 200, SRQ, SRQ_CREATE, 11 attrs
+            00 00 00 00 00 00 00 00
+            12 00 00 00  00 00 00 00
+            00 00  00 00  01 00  00 00  ff ff ff ff ff ff ff ff  # HANDLE: IDR NEW
+            01 00  00 00  01 00  00 00  01 00 00 00 00 00 00 00  # PD 1
+            09 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # TYPE BASIC
+            04 00  08 00  01 00  00 00  06 00 00 00 00 00 00 00  # USER_HANDLE 6
+            05 00  04 00  01 00  00 00  10 00 00 00 00 00 00 00  # MAX_WR 16
+            06 00  04 00  01 00  00 00  01 00 00 00 00 00 00 00  # MAX_SGE 1
+            07 00  04 00  01 00  00 00  00 00 00 00 00 00 00 00  # LIMIT 0
+            0b 00  04 00  01 00  00 00  PTR(0)                   # RESP_MAX_WR
+            0c 00  04 00  01 00  00 00  PTR(1)                   # RESP_MAX_SGE
+            0d 00  04 00  01 00  00 00  PTR(2)                   # RESP_SRQ_NUM
+            01 10  40 00  01 00  00 00  PTR(3)                   # UHW_OUT
+            ",
+            &ptrs,
+        );
+        assert_eq!(req.to_vec(), want);
+    }
+
+    #[test]
+    fn write_commands_by_invoke_write_and_write() {
+        // ALLOC_PD: the command is only its response pointer.
+        let cmd = ib_uverbs_alloc_pd::default();
+        let mut resp = [0u8; 4 + 64];
+        let (c, r0, r1) = (
+            cmd.as_bytes().as_ptr() as u64,
+            resp.as_ptr() as u64,
+            resp[4..].as_ptr() as u64,
+        );
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut resp);
+        let want = golden(
+            "
+            58 00  00 00  00 00  04 00        # INVOKE_WRITE, 4 attrs
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  03 00 00 00 00 00 00 00  # WRITE_CMD ALLOC_PD
+            00 00  08 00  01 00  00 00  00 00 00 00 00 00 00 00  # CORE_IN: 8 bytes, inline
+            01 00  04 00  01 00  00 00  PTR(0)                   # CORE_OUT: pd_handle
+            01 10  40 00  01 00  00 00  PTR(1)                   # UHW_OUT: the rest
+            ",
+            &[r0, r1],
+        );
+        assert_eq!(req.to_vec(), want);
+        let _ = c;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut resp = [0u8; 4 + 64];
+        let r0 = resp.as_ptr() as u64;
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "03 00 00 00  04 00  11 00  PTR(0)  # ALLOC_PD, in 4 words, out 17",
+            &[r0],
+        );
+        assert_eq!(&out[..n], &want[..]);
+
+        // DEALLOC_PD: no response at all.
+        let cmd = ib_uverbs_dealloc_pd { pd_handle: 2 };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "04 00 00 00  03 00  00 00  02 00 00 00  # DEALLOC_PD 2",
+            &[],
+        );
+        assert_eq!(&out[..n], &want[..]);
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut []);
+        let want = golden(
+            "
+            38 00  00 00  00 00  02 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  04 00 00 00 00 00 00 00  # WRITE_CMD DEALLOC_PD
+            00 00  04 00  01 00  00 00  02 00 00 00 00 00 00 00  # CORE_IN: pd_handle inline
+            ",
+            &[],
+        );
+        assert_eq!(req.to_vec(), want);
+
+        // MODIFY_QP (112 bytes, no response) and siw's REG_MR driver input.
+        let cmd = ib_uverbs_modify_qp {
+            qp_handle: 1,
+            attr_mask: 1,
+            qp_state: 1,
+            ..Default::default()
+        };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
+        assert_eq!(n, 8 + 112);
+        assert_eq!(&out[..8], &golden("1a 00 00 00  1e 00  00 00", &[])[..]);
+        assert_eq!(&out[8..n], cmd.as_bytes());
+        let key = crate::raw::driver::siw_ureq_reg_mr::default();
+        assert_eq!(DriverIn::of(&key).as_bytes(), &[0u8; 8]);
+    }
+
+    #[test]
+    fn rxe_modify_srq_points_at_its_own_buffer() {
+        let cmd = ib_uverbs_modify_srq {
+            srq_handle: 3,
+            attr_mask: 2,
+            max_wr: 0,
+            srq_limit: 4,
+        };
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        let mip = &mi as *const crate::raw::driver::mminfo as u64;
+        let (c, u) = (
+            cmd.as_bytes().as_ptr() as u64,
+            &ucmd as *const crate::raw::driver::rxe_modify_srq_cmd as u64,
+        );
+        let req = modify_srq_rxe(RDMA_DRIVER_RXE, &cmd, &mut ucmd, &mut mi);
+        let want = golden(
+            "
+            48 00  00 00  00 00  03 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  21 00 00 00 00 00 00 00  # WRITE_CMD MODIFY_SRQ (33)
+            00 00  10 00  01 00  00 00  PTR(0)                   # CORE_IN, 16 bytes
+            00 10  08 00  01 00  00 00  PTR(1)                   # UHW_IN: the address, inline
+            ",
+            &[c, mip],
+        );
+        // UHW_IN is 8 bytes, so it travels inline: its data IS the address of `mi`.
+        assert_eq!(req.to_vec(), want);
+        let _ = u;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        let mip = &mi as *const crate::raw::driver::mminfo as u64;
+        let n = write_modify_srq_rxe(&cmd, &mut ucmd, &mut mi)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            21 00 00 00  08 00  00 00         # MODIFY_SRQ (33), in 8 words, no response
+            03 00 00 00  02 00 00 00  00 00 00 00  04 00 00 00   # handle 3, LIMIT, 0, 4
+            PTR(0)                            # rxe_modify_srq_cmd.mmap_info_addr
+            ",
+            &[mip],
+        );
+        assert_eq!(&out[..n], &want[..]);
     }
 }

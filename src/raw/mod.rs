@@ -15,6 +15,7 @@ pub mod driver;
 pub mod fallback;
 mod file;
 pub mod method;
+pub mod mr;
 pub(crate) mod sys;
 
 pub use fallback::{CallPath, Caps, Interface};

@@ -49,6 +49,17 @@ pub(crate) unsafe fn verbs_ioctl<const N: usize>(
 /// Writes one legacy `write()` command (`ib_uverbs_cmd_hdr` first) to a uverbs file.
 /// `EIO` if the kernel took fewer bytes than the command has.
 ///
+/// The system call is made here, not with `rustix::io::write`: rustix declares `write(2)`
+/// as a call that reads memory and writes none (its inline assembly is `readonly`),
+/// which is true of `write(2)` in general and false of a uverbs command, whose response
+/// the kernel writes through the pointer inside the bytes. Under that promise an
+/// optimised build may keep using the response buffer's old contents after the call
+/// (seen: a release build read back the -1 it had put in CREATE_COMP_CHANNEL's `fd`).
+/// This assembly makes no such promise, so the compiler assumes any memory whose
+/// address has escaped (the response pointer, cast into the bytes) may have changed.
+/// On architectures without it, the command fails with `ENOSYS` (the ioctl path,
+/// INVOKE_WRITE, carries the same commands).
+///
 /// # Safety
 ///
 /// The kernel acts on what the bytes say: the response pointer in the command (plain
@@ -59,13 +70,115 @@ pub(crate) unsafe fn verbs_ioctl<const N: usize>(
 /// the kernel keeps it. `fd` must be a uverbs file (on any other file the bytes land
 /// wherever that file puts them).
 pub(crate) unsafe fn write_command(fd: BorrowedFd<'_>, bytes: &[u8]) -> io::Result<()> {
-    // No `unsafe` operation: rustix's write() is safe. The contract above is about what
-    // the uverbs driver does with the bytes.
-    let n = io::write(fd, bytes)?;
+    use std::os::fd::AsRawFd;
+    // SAFETY: write(2) of `bytes` (valid for reads of its length) to `fd`; what the
+    // kernel does with the command is this function's contract.
+    let n = unsafe { raw_write(fd.as_raw_fd(), bytes.as_ptr(), bytes.len()) }?;
     if n != bytes.len() {
         return Err(Errno::IO);
     }
     Ok(())
+}
+
+/// `write(2)` as inline assembly that may read and write memory.
+///
+/// # Safety
+///
+/// `ptr` is valid for reads of `len` bytes; the caller answers for what the file does
+/// with them.
+#[cfg(target_arch = "x86_64")]
+unsafe fn raw_write(fd: i32, ptr: *const u8, len: usize) -> io::Result<usize> {
+    let ret: isize;
+    // SAFETY: the x86_64 Linux system call convention: number in rax (1 = write), fd in
+    // rdi, buffer in rsi, length in rdx; the kernel clobbers rcx and r11 and returns in
+    // rax. No `nomem`/`readonly` option: the call may write memory (see write_command).
+    unsafe {
+        core::arch::asm!(
+            "syscall",
+            inlateout("rax") 1isize => ret,
+            in("rdi") fd as isize,
+            in("rsi") ptr,
+            in("rdx") len,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    syscall_result(ret)
+}
+
+/// `write(2)` as inline assembly that may read and write memory.
+///
+/// # Safety
+///
+/// As the x86_64 version.
+#[cfg(target_arch = "aarch64")]
+unsafe fn raw_write(fd: i32, ptr: *const u8, len: usize) -> io::Result<usize> {
+    let ret: isize;
+    // SAFETY: the arm64 Linux convention: number in x8 (64 = write), arguments in
+    // x0-x2, result in x0. No `nomem`/`readonly` option.
+    unsafe {
+        core::arch::asm!(
+            "svc 0",
+            in("x8") 64usize,
+            inlateout("x0") fd as isize => ret,
+            in("x1") ptr,
+            in("x2") len,
+            options(nostack),
+        );
+    }
+    syscall_result(ret)
+}
+
+/// `write(2)` as inline assembly that may read and write memory.
+///
+/// # Safety
+///
+/// As the x86_64 version.
+#[cfg(target_arch = "riscv64")]
+unsafe fn raw_write(fd: i32, ptr: *const u8, len: usize) -> io::Result<usize> {
+    let ret: isize;
+    // SAFETY: the riscv64 Linux convention: number in a7 (64 = write), arguments in
+    // a0-a2, result in a0. No `nomem`/`readonly` option.
+    unsafe {
+        core::arch::asm!(
+            "ecall",
+            in("a7") 64usize,
+            inlateout("a0") fd as isize => ret,
+            in("a1") ptr,
+            in("a2") len,
+            options(nostack),
+        );
+    }
+    syscall_result(ret)
+}
+
+/// No assembly for this architecture: the `write()` commands are unavailable.
+///
+/// # Safety
+///
+/// None needed: nothing is called.
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
+unsafe fn raw_write(_fd: i32, _ptr: *const u8, _len: usize) -> io::Result<usize> {
+    Err(Errno::NOSYS)
+}
+
+/// A raw system call's return value: `-4095..=-1` is an errno.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+))]
+fn syscall_result(ret: isize) -> io::Result<usize> {
+    if (-4095..0).contains(&ret) {
+        Err(Errno::from_raw_os_error(-ret as i32))
+    } else {
+        Ok(ret as usize)
+    }
 }
 
 /// Takes ownership of a file descriptor the kernel has just installed in this process

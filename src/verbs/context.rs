@@ -68,6 +68,7 @@ impl OpenTarget {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OpenOptions {
     get_context: CallPath,
+    objects: CallPath,
     sysfs_root: Option<PathBuf>,
 }
 
@@ -80,6 +81,15 @@ impl OpenOptions {
     /// Which interface GET_CONTEXT uses.
     pub fn get_context(mut self, path: CallPath) -> Self {
         self.get_context = path;
+        self
+    }
+
+    /// Which interface the object methods use (PD, MR, CQ, QP, AH, SRQ: create, modify,
+    /// query, destroy): [`CallPath::Ioctl`] takes the ioctl method where the kernel has
+    /// one and INVOKE_WRITE for the rest, [`CallPath::Write`] the `write()` commands
+    /// only. Default [`CallPath::Auto`], as rdma-core. For ABI testing.
+    pub fn objects(mut self, path: CallPath) -> Self {
+        self.objects = path;
         self
     }
 
@@ -122,6 +132,12 @@ pub struct Context {
     write_async_fd: Mutex<Option<OwnedFd>>,
     get_context_path: CallPath,
     sysfs_root: PathBuf,
+    /// The interface of the object methods ([`OpenOptions::objects`]).
+    objects_path: CallPath,
+    /// The next `user_handle` for a CQ, QP or SRQ (the kernel echoes it in events).
+    next_user_handle: std::sync::atomic::AtomicU64,
+    /// Errors of destroys run by `Drop`, kept for [`Context::take_destroy_errors`].
+    destroy_errors: Mutex<Vec<Error>>,
     /// The errno with which the kernel refused QUERY_PORT_SPEED (0: not refused yet);
     /// the refusal itself is the file's `Interface::QueryPortSpeed` bit.
     port_speed_errno: core::sync::atomic::AtomicI32,
@@ -169,6 +185,9 @@ impl Context {
             write_async_fd: Mutex::new(None),
             get_context_path: CallPath::Auto,
             sysfs_root: t.sysfs_root.clone(),
+            objects_path: opts.objects,
+            next_user_handle: std::sync::atomic::AtomicU64::new(1),
+            destroy_errors: Mutex::new(Vec::new()),
             port_speed_errno: core::sync::atomic::AtomicI32::new(0),
         };
         ctx.get_context(opts.get_context)?;
@@ -286,6 +305,39 @@ impl Context {
     /// not wrap.
     pub fn raw(&self) -> &VerbsFile {
         &self.file
+    }
+
+    /// The interface the object methods use ([`OpenOptions::objects`]).
+    pub fn objects_path(&self) -> CallPath {
+        self.objects_path
+    }
+
+    /// The errors of object destroys that ran in `Drop` (where they cannot be
+    /// returned), oldest first, taken out of the context. A destroy that failed leaves
+    /// the kernel object in place until the context is closed (and a memory region's
+    /// buffer allocated, never freed while the device may reach it); use the objects'
+    /// `try_destroy` to handle failures where they happen.
+    pub fn take_destroy_errors(&self) -> Vec<Error> {
+        core::mem::take(
+            &mut *self
+                .destroy_errors
+                .lock()
+                .unwrap_or_else(|p| p.into_inner()),
+        )
+    }
+
+    /// Keeps the error of a destroy that ran in `Drop`.
+    pub(crate) fn record_destroy_error(&self, e: Error) {
+        self.destroy_errors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(e);
+    }
+
+    /// A fresh `user_handle` for a CQ, QP or SRQ.
+    pub(crate) fn next_user_handle(&self) -> u64 {
+        self.next_user_handle
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Takes the async event fd created by a `write()` GET_CONTEXT, if any.

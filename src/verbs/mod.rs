@@ -10,6 +10,8 @@
 //! - [`event`]: the device's async events, pollable.
 //! - [`cache`]: port attributes from memory, refreshed by those events.
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
+//! - [`objects`]: PD, MR, completion channel, CQ, QP, AH, SRQ; [`probe`]: their ABI
+//!   regression probe.
 
 pub mod cache;
 pub mod context;
@@ -18,5 +20,7 @@ pub mod discover;
 pub mod event;
 pub mod gid;
 pub mod ipoib;
+pub mod objects;
 pub mod port;
+pub mod probe;
 pub mod types;

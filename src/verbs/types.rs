@@ -375,6 +375,60 @@ open_enum! {
     }
 }
 
+open_enum! {
+    /// The transport service of a queue pair (`enum ibv_qp_type`).
+    pub enum QpType: u32 {
+        /// Reliable connection.
+        Rc = 2 => "IBV_QPT_RC",
+        /// Unreliable connection.
+        Uc = 3 => "IBV_QPT_UC",
+        /// Unreliable datagram.
+        Ud = 4 => "IBV_QPT_UD",
+        /// Raw Ethernet packets.
+        RawPacket = 8 => "IBV_QPT_RAW_PACKET",
+        /// XRC initiator.
+        XrcSend = 9 => "IBV_QPT_XRC_SEND",
+        /// XRC target.
+        XrcRecv = 10 => "IBV_QPT_XRC_RECV",
+        /// A driver-specific type.
+        Driver = 255 => "IBV_QPT_DRIVER",
+    }
+}
+
+open_enum! {
+    /// The state of a queue pair (`enum ibv_qp_state`).
+    pub enum QpState: u32 {
+        /// Reset: created, nothing configured.
+        Reset = 0 => "IBV_QPS_RESET",
+        /// Initialised: port, P_Key and access set; receives can be posted.
+        Init = 1 => "IBV_QPS_INIT",
+        /// Ready to receive.
+        Rtr = 2 => "IBV_QPS_RTR",
+        /// Ready to send.
+        Rts = 3 => "IBV_QPS_RTS",
+        /// Send queue drained.
+        Sqd = 4 => "IBV_QPS_SQD",
+        /// Send queue error.
+        Sqe = 5 => "IBV_QPS_SQE",
+        /// Error.
+        Err = 6 => "IBV_QPS_ERR",
+        /// libibverbs' "unknown" state (never a kernel answer).
+        Undefined = 7 => "IBV_QPS_UNKNOWN",
+    }
+}
+
+open_enum! {
+    /// The path migration state of a queue pair (`enum ibv_mig_state`).
+    pub enum MigState: u32 {
+        /// Migrated: no alternate path armed.
+        Migrated = 0 => "IBV_MIG_MIGRATED",
+        /// Rearm.
+        Rearm = 1 => "IBV_MIG_REARM",
+        /// Armed.
+        Armed = 2 => "IBV_MIG_ARMED",
+    }
+}
+
 macro_rules! fmt_raw_unknown {
     ($($t:ty),*) => {$(
         impl fmt::Display for $t {
@@ -715,4 +769,99 @@ pub fn subnet_timeout_duration(exponent: u8) -> Duration {
     // 4.096 µs = 4096 ns; exponent is at most 31 by the IBTA, but keep any value safe.
     let shift = u32::from(exponent.min(40));
     Duration::from_nanos(4096u64 << shift)
+}
+
+bitflags::bitflags! {
+    /// Access rights of a memory region or a queue pair (`enum ibv_access_flags`,
+    /// `IB_UVERBS_ACCESS_*`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct AccessFlags: u32 {
+        /// The device may write the memory for local operations (receives, RDMA read
+        /// results).
+        const LOCAL_WRITE = 1 << 0;
+        /// Remote peers may RDMA-write it.
+        const REMOTE_WRITE = 1 << 1;
+        /// Remote peers may RDMA-read it.
+        const REMOTE_READ = 1 << 2;
+        /// Remote peers may perform atomics on it.
+        const REMOTE_ATOMIC = 1 << 3;
+        /// Memory windows may be bound to it.
+        const MW_BIND = 1 << 4;
+        /// Zero-based addressing.
+        const ZERO_BASED = 1 << 5;
+        /// On-demand paging.
+        const ON_DEMAND = 1 << 6;
+        /// Huge pages.
+        const HUGETLB = 1 << 7;
+        /// Relaxed ordering (optional: ignored where unsupported).
+        const RELAXED_ORDERING = 1 << 20;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// Which attributes a queue pair modification sets (`enum ibv_qp_attr_mask`). Built
+    /// by [`ModifyQp`](crate::verbs::objects::ModifyQp) from the attributes given.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct QpAttrMask: u32 {
+        /// `qp_state`.
+        const STATE = 1 << 0;
+        /// `cur_qp_state`.
+        const CUR_STATE = 1 << 1;
+        /// `en_sqd_async_notify`.
+        const EN_SQD_ASYNC_NOTIFY = 1 << 2;
+        /// `qp_access_flags`.
+        const ACCESS_FLAGS = 1 << 3;
+        /// `pkey_index`.
+        const PKEY_INDEX = 1 << 4;
+        /// `port_num`.
+        const PORT = 1 << 5;
+        /// `qkey`.
+        const QKEY = 1 << 6;
+        /// `ah_attr` (the primary path).
+        const AV = 1 << 7;
+        /// `path_mtu`.
+        const PATH_MTU = 1 << 8;
+        /// `timeout`.
+        const TIMEOUT = 1 << 9;
+        /// `retry_cnt`.
+        const RETRY_CNT = 1 << 10;
+        /// `rnr_retry`.
+        const RNR_RETRY = 1 << 11;
+        /// `rq_psn`.
+        const RQ_PSN = 1 << 12;
+        /// `max_rd_atomic`.
+        const MAX_QP_RD_ATOMIC = 1 << 13;
+        /// The alternate path (`alt_ah_attr`, `alt_pkey_index`, `alt_port_num`,
+        /// `alt_timeout`).
+        const ALT_PATH = 1 << 14;
+        /// `min_rnr_timer`.
+        const MIN_RNR_TIMER = 1 << 15;
+        /// `sq_psn`.
+        const SQ_PSN = 1 << 16;
+        /// `max_dest_rd_atomic`.
+        const MAX_DEST_RD_ATOMIC = 1 << 17;
+        /// `path_mig_state`.
+        const PATH_MIG_STATE = 1 << 18;
+        /// `cap`.
+        const CAP = 1 << 19;
+        /// `dest_qp_num`.
+        const DEST_QPN = 1 << 20;
+        /// `rate_limit` (the extended command only).
+        const RATE_LIMIT = 1 << 25;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// Which attributes a shared receive queue modification sets
+    /// (`enum ibv_srq_attr_mask`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct SrqAttrMask: u32 {
+        /// `max_wr`: resize.
+        const MAX_WR = 1 << 0;
+        /// `srq_limit`: arm the limit event.
+        const LIMIT = 1 << 1;
+        const _ = !0;
+    }
 }

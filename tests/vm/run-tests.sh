@@ -16,8 +16,9 @@
 #    'cargo test --no-run' (debug profile), and the crate's binaries
 #    ('cargo build --bins'); test binaries are copied into the guest with
 #    their debug info stripped (smaller initramfs, faster boot);
-# 3. builds tests/vm/oracle.c against the host's libibverbs (rdma-core 44), and
-#    again against rdma-core 64.0 (tests/vm/rdma-core.sh) as oracle-64;
+# 3. builds tests/vm/oracle.c and qp_oracle.c against the host's libibverbs
+#    (rdma-core 44), and oracle.c again against rdma-core 64.0
+#    (tests/vm/rdma-core.sh) as oracle-64;
 # 4. for each kernel in $UVERBS_VM_KERNELS boots ONE VM (rig.sh) with
 #    $UVERBS_VM_RXE rxe + $UVERBS_VM_SIW siw devices and runs, one after the
 #    other, a rig self-check (the oracle answers for every device) and every
@@ -30,6 +31,7 @@
 # Inside the guest each test binary gets:
 #   UVERBS_TEST_DEVICES  device names, e.g. rxe0,siw0
 #   UVERBS_ORACLE        /uverbs/oracle     (the libibverbs oracle)
+#   UVERBS_QP_ORACLE     /uverbs/qp_oracle  (libibverbs' ibv_query_qp through a state walk)
 #   UVERBS_ORACLE_64     /uverbs/oracle-64  (the same against rdma-core 64.0)
 #   UVERBS_BIN           /uverbs/uverbs     (if the crate has that binary)
 #   UVERBS_VM_KERNEL     6.1 | 6.12
@@ -136,6 +138,7 @@ else
   say "note: the crate has no 'uverbs' binary (yet); UVERBS_BIN is not set"
 fi
 gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
+gcc -O2 -Wall -o "$STAGE/qp_oracle" "$HERE/qp_oracle.c" -libverbs
 # the same oracle against rdma-core 64.0 (the peer the rig builds; issue 16)
 if PEER64=$(bash "$HERE/rdma-core.sh" 64.0); then
   gcc -O2 -Wall -DORACLE_RDMA_CORE=64 -I"$PEER64/include" -o "$STAGE/oracle-64" "$HERE/oracle.c" \
@@ -187,8 +190,9 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   local devs='' i T rc adds=() log
   for ((i = 0; i < rxe; i++)); do devs+="${devs:+,}rxe$i"; done
   for ((i = 0; i < siw; i++)); do devs+="${devs:+,}siw$i"; done
-  adds=(--add "$STAGE/oracle" --add "$STAGE/run-in-vm.sh" --add "$STAGE/test-args" --add "$STAGE/tests")
-  local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle --env RUST_BACKTRACE=1)
+  adds=(--add "$STAGE/oracle" --add "$STAGE/qp_oracle" --add "$STAGE/run-in-vm.sh" --add "$STAGE/test-args" --add "$STAGE/tests")
+  local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle
+    --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1)
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
   if [ -e "$STAGE/oracle-64" ]; then adds+=(--add "$STAGE/oracle-64"); envs+=(--env UVERBS_ORACLE_64=/uverbs/oracle-64); fi
   local f

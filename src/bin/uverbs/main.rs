@@ -18,6 +18,7 @@ mod link;
 mod printer_diff;
 #[cfg(test)]
 mod printer_table;
+mod probe;
 mod report;
 mod text;
 mod watch;
@@ -49,6 +50,11 @@ const COMMANDS: &[Command] = &[
         name: "link",
         summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
         run: link::uverbs,
+    },
+    Command {
+        name: "probe",
+        summary: "walk every object method of each device and check the kernel's answers",
+        run: probe::uverbs,
     },
     Command {
         name: "watch",

@@ -161,6 +161,87 @@ pub const RDMA_DRIVER_MANA: u32 = 20;
 /// `RDMA_DRIVER_IONIC` (since Linux 6.18).
 pub const RDMA_DRIVER_IONIC: u32 = 21;
 
+// ------------------------------------------------------------------ objects
+
+/// `struct ib_uverbs_qp_cap`: the capacities of a QP, asked for in QP_CREATE's `CAP`
+/// and answered in `RESP_CAP`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_qp_cap {
+    /// Work requests of the send queue.
+    pub max_send_wr: u32,
+    /// Work requests of the receive queue.
+    pub max_recv_wr: u32,
+    /// Scatter/gather entries per send work request.
+    pub max_send_sge: u32,
+    /// Scatter/gather entries per receive work request.
+    pub max_recv_sge: u32,
+    /// Bytes of inline data per send work request.
+    pub max_inline_data: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_qp_cap>() == 20);
+
+// `enum ib_uverbs_qp_type`.
+/// `IB_UVERBS_QPT_RC`.
+pub const IB_UVERBS_QPT_RC: u32 = 2;
+/// `IB_UVERBS_QPT_UC`.
+pub const IB_UVERBS_QPT_UC: u32 = 3;
+/// `IB_UVERBS_QPT_UD`.
+pub const IB_UVERBS_QPT_UD: u32 = 4;
+/// `IB_UVERBS_QPT_RAW_PACKET`.
+pub const IB_UVERBS_QPT_RAW_PACKET: u32 = 8;
+/// `IB_UVERBS_QPT_XRC_INI`.
+pub const IB_UVERBS_QPT_XRC_INI: u32 = 9;
+/// `IB_UVERBS_QPT_XRC_TGT`.
+pub const IB_UVERBS_QPT_XRC_TGT: u32 = 10;
+/// `IB_UVERBS_QPT_DRIVER`.
+pub const IB_UVERBS_QPT_DRIVER: u32 = 0xFF;
+
+// `enum ib_uverbs_qp_create_flags`.
+/// `IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK`.
+pub const IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK: u32 = 1 << 1;
+/// `IB_UVERBS_QP_CREATE_SCATTER_FCS`.
+pub const IB_UVERBS_QP_CREATE_SCATTER_FCS: u32 = 1 << 8;
+/// `IB_UVERBS_QP_CREATE_CVLAN_STRIPPING`.
+pub const IB_UVERBS_QP_CREATE_CVLAN_STRIPPING: u32 = 1 << 9;
+/// `IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING`.
+pub const IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING: u32 = 1 << 11;
+/// `IB_UVERBS_QP_CREATE_SQ_SIG_ALL`.
+pub const IB_UVERBS_QP_CREATE_SQ_SIG_ALL: u32 = 1 << 12;
+
+// `enum ib_uverbs_srq_type`.
+/// `IB_UVERBS_SRQT_BASIC`.
+pub const IB_UVERBS_SRQT_BASIC: u32 = 0;
+/// `IB_UVERBS_SRQT_XRC`.
+pub const IB_UVERBS_SRQT_XRC: u32 = 1;
+/// `IB_UVERBS_SRQT_TM`.
+pub const IB_UVERBS_SRQT_TM: u32 = 2;
+
+// `enum ib_uverbs_access_flags`.
+/// `IB_UVERBS_ACCESS_LOCAL_WRITE`.
+pub const IB_UVERBS_ACCESS_LOCAL_WRITE: u32 = 1 << 0;
+/// `IB_UVERBS_ACCESS_REMOTE_WRITE`.
+pub const IB_UVERBS_ACCESS_REMOTE_WRITE: u32 = 1 << 1;
+/// `IB_UVERBS_ACCESS_REMOTE_READ`.
+pub const IB_UVERBS_ACCESS_REMOTE_READ: u32 = 1 << 2;
+/// `IB_UVERBS_ACCESS_REMOTE_ATOMIC`.
+pub const IB_UVERBS_ACCESS_REMOTE_ATOMIC: u32 = 1 << 3;
+/// `IB_UVERBS_ACCESS_MW_BIND`.
+pub const IB_UVERBS_ACCESS_MW_BIND: u32 = 1 << 4;
+/// `IB_UVERBS_ACCESS_ZERO_BASED`.
+pub const IB_UVERBS_ACCESS_ZERO_BASED: u32 = 1 << 5;
+/// `IB_UVERBS_ACCESS_ON_DEMAND`.
+pub const IB_UVERBS_ACCESS_ON_DEMAND: u32 = 1 << 6;
+/// `IB_UVERBS_ACCESS_HUGETLB`.
+pub const IB_UVERBS_ACCESS_HUGETLB: u32 = 1 << 7;
+/// `IB_UVERBS_ACCESS_OPTIONAL_FIRST`.
+pub const IB_UVERBS_ACCESS_OPTIONAL_FIRST: u32 = 1 << 20;
+/// `IB_UVERBS_ACCESS_OPTIONAL_LAST`.
+pub const IB_UVERBS_ACCESS_OPTIONAL_LAST: u32 = 1 << 29;
+/// `IB_UVERBS_ACCESS_RELAXED_ORDERING`.
+pub const IB_UVERBS_ACCESS_RELAXED_ORDERING: u32 = IB_UVERBS_ACCESS_OPTIONAL_FIRST;
 // ---------------------------------------------- newer kernels (issue 16: rdma-core 64's uapi)
 
 /// `IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA`: the kernel copies driver data robustly

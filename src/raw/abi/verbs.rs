@@ -385,3 +385,783 @@ pub struct ib_uverbs_async_event_desc {
     pub reserved: u32,
 }
 const _: () = assert!(core::mem::size_of::<ib_uverbs_async_event_desc>() == 16);
+
+// ------------------------------------------------------------------ objects
+
+// The commands, structs and constants of the object model (PD, MR, completion
+// channel, CQ, QP, AH, SRQ).
+
+/// `IB_USER_VERBS_CMD_ALLOC_PD`.
+pub const IB_USER_VERBS_CMD_ALLOC_PD: u32 = 3;
+/// `IB_USER_VERBS_CMD_DEALLOC_PD`.
+pub const IB_USER_VERBS_CMD_DEALLOC_PD: u32 = 4;
+/// `IB_USER_VERBS_CMD_CREATE_AH`.
+pub const IB_USER_VERBS_CMD_CREATE_AH: u32 = 5;
+/// `IB_USER_VERBS_CMD_MODIFY_AH`.
+pub const IB_USER_VERBS_CMD_MODIFY_AH: u32 = 6;
+/// `IB_USER_VERBS_CMD_QUERY_AH`.
+pub const IB_USER_VERBS_CMD_QUERY_AH: u32 = 7;
+/// `IB_USER_VERBS_CMD_DESTROY_AH`.
+pub const IB_USER_VERBS_CMD_DESTROY_AH: u32 = 8;
+/// `IB_USER_VERBS_CMD_REG_MR`.
+pub const IB_USER_VERBS_CMD_REG_MR: u32 = 9;
+/// `IB_USER_VERBS_CMD_REG_SMR`.
+pub const IB_USER_VERBS_CMD_REG_SMR: u32 = 10;
+/// `IB_USER_VERBS_CMD_REREG_MR`.
+pub const IB_USER_VERBS_CMD_REREG_MR: u32 = 11;
+/// `IB_USER_VERBS_CMD_QUERY_MR`.
+pub const IB_USER_VERBS_CMD_QUERY_MR: u32 = 12;
+/// `IB_USER_VERBS_CMD_DEREG_MR`.
+pub const IB_USER_VERBS_CMD_DEREG_MR: u32 = 13;
+/// `IB_USER_VERBS_CMD_ALLOC_MW`.
+pub const IB_USER_VERBS_CMD_ALLOC_MW: u32 = 14;
+/// `IB_USER_VERBS_CMD_BIND_MW`.
+pub const IB_USER_VERBS_CMD_BIND_MW: u32 = 15;
+/// `IB_USER_VERBS_CMD_DEALLOC_MW`.
+pub const IB_USER_VERBS_CMD_DEALLOC_MW: u32 = 16;
+/// `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+pub const IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL: u32 = 17;
+/// `IB_USER_VERBS_CMD_CREATE_CQ`.
+pub const IB_USER_VERBS_CMD_CREATE_CQ: u32 = 18;
+/// `IB_USER_VERBS_CMD_RESIZE_CQ`.
+pub const IB_USER_VERBS_CMD_RESIZE_CQ: u32 = 19;
+/// `IB_USER_VERBS_CMD_DESTROY_CQ`.
+pub const IB_USER_VERBS_CMD_DESTROY_CQ: u32 = 20;
+/// `IB_USER_VERBS_CMD_POLL_CQ`.
+pub const IB_USER_VERBS_CMD_POLL_CQ: u32 = 21;
+/// `IB_USER_VERBS_CMD_PEEK_CQ`.
+pub const IB_USER_VERBS_CMD_PEEK_CQ: u32 = 22;
+/// `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`.
+pub const IB_USER_VERBS_CMD_REQ_NOTIFY_CQ: u32 = 23;
+/// `IB_USER_VERBS_CMD_CREATE_QP`.
+pub const IB_USER_VERBS_CMD_CREATE_QP: u32 = 24;
+/// `IB_USER_VERBS_CMD_QUERY_QP`.
+pub const IB_USER_VERBS_CMD_QUERY_QP: u32 = 25;
+/// `IB_USER_VERBS_CMD_MODIFY_QP`.
+pub const IB_USER_VERBS_CMD_MODIFY_QP: u32 = 26;
+/// `IB_USER_VERBS_CMD_DESTROY_QP`.
+pub const IB_USER_VERBS_CMD_DESTROY_QP: u32 = 27;
+/// `IB_USER_VERBS_CMD_POST_SEND`.
+pub const IB_USER_VERBS_CMD_POST_SEND: u32 = 28;
+/// `IB_USER_VERBS_CMD_POST_RECV`.
+pub const IB_USER_VERBS_CMD_POST_RECV: u32 = 29;
+/// `IB_USER_VERBS_CMD_ATTACH_MCAST`.
+pub const IB_USER_VERBS_CMD_ATTACH_MCAST: u32 = 30;
+/// `IB_USER_VERBS_CMD_DETACH_MCAST`.
+pub const IB_USER_VERBS_CMD_DETACH_MCAST: u32 = 31;
+/// `IB_USER_VERBS_CMD_CREATE_SRQ`.
+pub const IB_USER_VERBS_CMD_CREATE_SRQ: u32 = 32;
+/// `IB_USER_VERBS_CMD_MODIFY_SRQ`.
+pub const IB_USER_VERBS_CMD_MODIFY_SRQ: u32 = 33;
+/// `IB_USER_VERBS_CMD_QUERY_SRQ`.
+pub const IB_USER_VERBS_CMD_QUERY_SRQ: u32 = 34;
+/// `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+pub const IB_USER_VERBS_CMD_DESTROY_SRQ: u32 = 35;
+/// `IB_USER_VERBS_CMD_POST_SRQ_RECV`.
+pub const IB_USER_VERBS_CMD_POST_SRQ_RECV: u32 = 36;
+/// `IB_USER_VERBS_CMD_OPEN_XRCD`.
+pub const IB_USER_VERBS_CMD_OPEN_XRCD: u32 = 37;
+/// `IB_USER_VERBS_CMD_CLOSE_XRCD`.
+pub const IB_USER_VERBS_CMD_CLOSE_XRCD: u32 = 38;
+/// `IB_USER_VERBS_CMD_CREATE_XSRQ`.
+pub const IB_USER_VERBS_CMD_CREATE_XSRQ: u32 = 39;
+/// `IB_USER_VERBS_CMD_OPEN_QP`.
+pub const IB_USER_VERBS_CMD_OPEN_QP: u32 = 40;
+/// `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+pub const IB_USER_VERBS_EX_CMD_CREATE_CQ: u32 = IB_USER_VERBS_CMD_CREATE_CQ;
+/// `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+pub const IB_USER_VERBS_EX_CMD_CREATE_QP: u32 = IB_USER_VERBS_CMD_CREATE_QP;
+/// `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+pub const IB_USER_VERBS_EX_CMD_MODIFY_QP: u32 = IB_USER_VERBS_CMD_MODIFY_QP;
+/// `IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION`.
+pub const IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION: u32 = 1 << 0;
+/// `IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN`.
+pub const IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN: u32 = 1 << 1;
+
+/// `struct ib_uverbs_alloc_pd`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_alloc_pd {
+    /// `response`.
+    pub response: u64,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_alloc_pd>() == 8);
+
+/// `struct ib_uverbs_alloc_pd_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_alloc_pd_resp {
+    /// `pd_handle`.
+    pub pd_handle: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_alloc_pd_resp>() == 4);
+
+/// `struct ib_uverbs_dealloc_pd`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_dealloc_pd {
+    /// `pd_handle`.
+    pub pd_handle: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_dealloc_pd>() == 4);
+
+/// `struct ib_uverbs_reg_mr`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_reg_mr {
+    /// `response`.
+    pub response: u64,
+    /// `start`.
+    pub start: u64,
+    /// `length`.
+    pub length: u64,
+    /// `hca_va`.
+    pub hca_va: u64,
+    /// `pd_handle`.
+    pub pd_handle: u32,
+    /// `access_flags`.
+    pub access_flags: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_reg_mr>() == 40);
+
+/// `struct ib_uverbs_reg_mr_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_reg_mr_resp {
+    /// `mr_handle`.
+    pub mr_handle: u32,
+    /// `lkey`.
+    pub lkey: u32,
+    /// `rkey`.
+    pub rkey: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_reg_mr_resp>() == 12);
+
+/// `struct ib_uverbs_dereg_mr`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_dereg_mr {
+    /// `mr_handle`.
+    pub mr_handle: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_dereg_mr>() == 4);
+
+/// `struct ib_uverbs_create_comp_channel`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_comp_channel {
+    /// `response`.
+    pub response: u64,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_comp_channel>() == 8);
+
+/// `struct ib_uverbs_create_comp_channel_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_comp_channel_resp {
+    /// `fd`.
+    pub fd: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_comp_channel_resp>() == 4);
+
+/// `struct ib_uverbs_create_cq`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_cq {
+    /// `response`.
+    pub response: u64,
+    /// `user_handle`.
+    pub user_handle: u64,
+    /// `cqe`.
+    pub cqe: u32,
+    /// `comp_vector`.
+    pub comp_vector: u32,
+    /// `comp_channel`.
+    pub comp_channel: i32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_cq>() == 32);
+
+/// `struct ib_uverbs_create_cq_resp`.
+#[repr(C, align(8))]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_cq_resp {
+    /// `cq_handle`.
+    pub cq_handle: u32,
+    /// `cqe`.
+    pub cqe: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_cq_resp>() == 8);
+
+/// `struct ib_uverbs_resize_cq`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_resize_cq {
+    /// `response`.
+    pub response: u64,
+    /// `cq_handle`.
+    pub cq_handle: u32,
+    /// `cqe`.
+    pub cqe: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_resize_cq>() == 16);
+
+/// `struct ib_uverbs_resize_cq_resp`.
+#[repr(C, align(8))]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_resize_cq_resp {
+    /// `cqe`.
+    pub cqe: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_resize_cq_resp>() == 8);
+
+/// `struct ib_uverbs_destroy_cq`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_cq {
+    /// `response`.
+    pub response: u64,
+    /// `cq_handle`.
+    pub cq_handle: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_cq>() == 16);
+
+/// `struct ib_uverbs_destroy_cq_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_cq_resp {
+    /// `comp_events_reported`.
+    pub comp_events_reported: u32,
+    /// `async_events_reported`.
+    pub async_events_reported: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_cq_resp>() == 8);
+
+/// `struct ib_uverbs_global_route`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_global_route {
+    /// `dgid`.
+    pub dgid: [u8; 16],
+    /// `flow_label`.
+    pub flow_label: u32,
+    /// `sgid_index`.
+    pub sgid_index: u8,
+    /// `hop_limit`.
+    pub hop_limit: u8,
+    /// `traffic_class`.
+    pub traffic_class: u8,
+    /// `reserved`.
+    pub reserved: u8,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_global_route>() == 24);
+
+/// `struct ib_uverbs_ah_attr`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_ah_attr {
+    /// `grh`.
+    pub grh: ib_uverbs_global_route,
+    /// `dlid`.
+    pub dlid: u16,
+    /// `sl`.
+    pub sl: u8,
+    /// `src_path_bits`.
+    pub src_path_bits: u8,
+    /// `static_rate`.
+    pub static_rate: u8,
+    /// `is_global`.
+    pub is_global: u8,
+    /// `port_num`.
+    pub port_num: u8,
+    /// `reserved`.
+    pub reserved: u8,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_ah_attr>() == 32);
+
+/// `struct ib_uverbs_create_qp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_qp {
+    /// `response`.
+    pub response: u64,
+    /// `user_handle`.
+    pub user_handle: u64,
+    /// `pd_handle`.
+    pub pd_handle: u32,
+    /// `send_cq_handle`.
+    pub send_cq_handle: u32,
+    /// `recv_cq_handle`.
+    pub recv_cq_handle: u32,
+    /// `srq_handle`.
+    pub srq_handle: u32,
+    /// `max_send_wr`.
+    pub max_send_wr: u32,
+    /// `max_recv_wr`.
+    pub max_recv_wr: u32,
+    /// `max_send_sge`.
+    pub max_send_sge: u32,
+    /// `max_recv_sge`.
+    pub max_recv_sge: u32,
+    /// `max_inline_data`.
+    pub max_inline_data: u32,
+    /// `sq_sig_all`.
+    pub sq_sig_all: u8,
+    /// `qp_type`.
+    pub qp_type: u8,
+    /// `is_srq`.
+    pub is_srq: u8,
+    /// `reserved`.
+    pub reserved: u8,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_qp>() == 56);
+
+/// `struct ib_uverbs_create_qp_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_qp_resp {
+    /// `qp_handle`.
+    pub qp_handle: u32,
+    /// `qpn`.
+    pub qpn: u32,
+    /// `max_send_wr`.
+    pub max_send_wr: u32,
+    /// `max_recv_wr`.
+    pub max_recv_wr: u32,
+    /// `max_send_sge`.
+    pub max_send_sge: u32,
+    /// `max_recv_sge`.
+    pub max_recv_sge: u32,
+    /// `max_inline_data`.
+    pub max_inline_data: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_qp_resp>() == 32);
+
+/// `struct ib_uverbs_qp_dest`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_qp_dest {
+    /// `dgid`.
+    pub dgid: [u8; 16],
+    /// `flow_label`.
+    pub flow_label: u32,
+    /// `dlid`.
+    pub dlid: u16,
+    /// `reserved`.
+    pub reserved: u16,
+    /// `sgid_index`.
+    pub sgid_index: u8,
+    /// `hop_limit`.
+    pub hop_limit: u8,
+    /// `traffic_class`.
+    pub traffic_class: u8,
+    /// `sl`.
+    pub sl: u8,
+    /// `src_path_bits`.
+    pub src_path_bits: u8,
+    /// `static_rate`.
+    pub static_rate: u8,
+    /// `is_global`.
+    pub is_global: u8,
+    /// `port_num`.
+    pub port_num: u8,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_qp_dest>() == 32);
+
+/// `struct ib_uverbs_query_qp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_query_qp {
+    /// `response`.
+    pub response: u64,
+    /// `qp_handle`.
+    pub qp_handle: u32,
+    /// `attr_mask`.
+    pub attr_mask: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_qp>() == 16);
+
+/// `struct ib_uverbs_query_qp_resp`.
+#[repr(C, align(8))]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_query_qp_resp {
+    /// `dest`.
+    pub dest: ib_uverbs_qp_dest,
+    /// `alt_dest`.
+    pub alt_dest: ib_uverbs_qp_dest,
+    /// `max_send_wr`.
+    pub max_send_wr: u32,
+    /// `max_recv_wr`.
+    pub max_recv_wr: u32,
+    /// `max_send_sge`.
+    pub max_send_sge: u32,
+    /// `max_recv_sge`.
+    pub max_recv_sge: u32,
+    /// `max_inline_data`.
+    pub max_inline_data: u32,
+    /// `qkey`.
+    pub qkey: u32,
+    /// `rq_psn`.
+    pub rq_psn: u32,
+    /// `sq_psn`.
+    pub sq_psn: u32,
+    /// `dest_qp_num`.
+    pub dest_qp_num: u32,
+    /// `qp_access_flags`.
+    pub qp_access_flags: u32,
+    /// `pkey_index`.
+    pub pkey_index: u16,
+    /// `alt_pkey_index`.
+    pub alt_pkey_index: u16,
+    /// `qp_state`.
+    pub qp_state: u8,
+    /// `cur_qp_state`.
+    pub cur_qp_state: u8,
+    /// `path_mtu`.
+    pub path_mtu: u8,
+    /// `path_mig_state`.
+    pub path_mig_state: u8,
+    /// `sq_draining`.
+    pub sq_draining: u8,
+    /// `max_rd_atomic`.
+    pub max_rd_atomic: u8,
+    /// `max_dest_rd_atomic`.
+    pub max_dest_rd_atomic: u8,
+    /// `min_rnr_timer`.
+    pub min_rnr_timer: u8,
+    /// `port_num`.
+    pub port_num: u8,
+    /// `timeout`.
+    pub timeout: u8,
+    /// `retry_cnt`.
+    pub retry_cnt: u8,
+    /// `rnr_retry`.
+    pub rnr_retry: u8,
+    /// `alt_port_num`.
+    pub alt_port_num: u8,
+    /// `alt_timeout`.
+    pub alt_timeout: u8,
+    /// `sq_sig_all`.
+    pub sq_sig_all: u8,
+    /// `reserved`.
+    pub reserved: [u8; 5],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_qp_resp>() == 128);
+
+/// `struct ib_uverbs_modify_qp`.
+#[repr(C, align(8))]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_modify_qp {
+    /// `dest`.
+    pub dest: ib_uverbs_qp_dest,
+    /// `alt_dest`.
+    pub alt_dest: ib_uverbs_qp_dest,
+    /// `qp_handle`.
+    pub qp_handle: u32,
+    /// `attr_mask`.
+    pub attr_mask: u32,
+    /// `qkey`.
+    pub qkey: u32,
+    /// `rq_psn`.
+    pub rq_psn: u32,
+    /// `sq_psn`.
+    pub sq_psn: u32,
+    /// `dest_qp_num`.
+    pub dest_qp_num: u32,
+    /// `qp_access_flags`.
+    pub qp_access_flags: u32,
+    /// `pkey_index`.
+    pub pkey_index: u16,
+    /// `alt_pkey_index`.
+    pub alt_pkey_index: u16,
+    /// `qp_state`.
+    pub qp_state: u8,
+    /// `cur_qp_state`.
+    pub cur_qp_state: u8,
+    /// `path_mtu`.
+    pub path_mtu: u8,
+    /// `path_mig_state`.
+    pub path_mig_state: u8,
+    /// `en_sqd_async_notify`.
+    pub en_sqd_async_notify: u8,
+    /// `max_rd_atomic`.
+    pub max_rd_atomic: u8,
+    /// `max_dest_rd_atomic`.
+    pub max_dest_rd_atomic: u8,
+    /// `min_rnr_timer`.
+    pub min_rnr_timer: u8,
+    /// `port_num`.
+    pub port_num: u8,
+    /// `timeout`.
+    pub timeout: u8,
+    /// `retry_cnt`.
+    pub retry_cnt: u8,
+    /// `rnr_retry`.
+    pub rnr_retry: u8,
+    /// `alt_port_num`.
+    pub alt_port_num: u8,
+    /// `alt_timeout`.
+    pub alt_timeout: u8,
+    /// `reserved`.
+    pub reserved: [u8; 2],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_modify_qp>() == 112);
+
+/// `struct ib_uverbs_ex_modify_qp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_ex_modify_qp {
+    /// `base`.
+    pub base: ib_uverbs_modify_qp,
+    /// `rate_limit`.
+    pub rate_limit: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_modify_qp>() == 120);
+
+/// `struct ib_uverbs_ex_modify_qp_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_ex_modify_qp_resp {
+    /// `comp_mask`.
+    pub comp_mask: u32,
+    /// `response_length`.
+    pub response_length: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_ex_modify_qp_resp>() == 8);
+
+/// `struct ib_uverbs_destroy_qp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_qp {
+    /// `response`.
+    pub response: u64,
+    /// `qp_handle`.
+    pub qp_handle: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_qp>() == 16);
+
+/// `struct ib_uverbs_destroy_qp_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_qp_resp {
+    /// `events_reported`.
+    pub events_reported: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_qp_resp>() == 4);
+
+/// `struct ib_uverbs_create_ah`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_ah {
+    /// `response`.
+    pub response: u64,
+    /// `user_handle`.
+    pub user_handle: u64,
+    /// `pd_handle`.
+    pub pd_handle: u32,
+    /// `reserved`.
+    pub reserved: u32,
+    /// `attr`.
+    pub attr: ib_uverbs_ah_attr,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_ah>() == 56);
+
+/// `struct ib_uverbs_create_ah_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_ah_resp {
+    /// `ah_handle`.
+    pub ah_handle: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_ah_resp>() == 4);
+
+/// `struct ib_uverbs_destroy_ah`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_ah {
+    /// `ah_handle`.
+    pub ah_handle: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_ah>() == 4);
+
+/// `struct ib_uverbs_create_srq`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_srq {
+    /// `response`.
+    pub response: u64,
+    /// `user_handle`.
+    pub user_handle: u64,
+    /// `pd_handle`.
+    pub pd_handle: u32,
+    /// `max_wr`.
+    pub max_wr: u32,
+    /// `max_sge`.
+    pub max_sge: u32,
+    /// `srq_limit`.
+    pub srq_limit: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_srq>() == 32);
+
+/// `struct ib_uverbs_create_srq_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_create_srq_resp {
+    /// `srq_handle`.
+    pub srq_handle: u32,
+    /// `max_wr`.
+    pub max_wr: u32,
+    /// `max_sge`.
+    pub max_sge: u32,
+    /// `srqn`.
+    pub srqn: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_create_srq_resp>() == 16);
+
+/// `struct ib_uverbs_modify_srq`.
+#[repr(C, align(8))]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_modify_srq {
+    /// `srq_handle`.
+    pub srq_handle: u32,
+    /// `attr_mask`.
+    pub attr_mask: u32,
+    /// `max_wr`.
+    pub max_wr: u32,
+    /// `srq_limit`.
+    pub srq_limit: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_modify_srq>() == 16);
+
+/// `struct ib_uverbs_query_srq`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_query_srq {
+    /// `response`.
+    pub response: u64,
+    /// `srq_handle`.
+    pub srq_handle: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_srq>() == 16);
+
+/// `struct ib_uverbs_query_srq_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_query_srq_resp {
+    /// `max_wr`.
+    pub max_wr: u32,
+    /// `max_sge`.
+    pub max_sge: u32,
+    /// `srq_limit`.
+    pub srq_limit: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_query_srq_resp>() == 16);
+
+/// `struct ib_uverbs_destroy_srq`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_srq {
+    /// `response`.
+    pub response: u64,
+    /// `srq_handle`.
+    pub srq_handle: u32,
+    /// `reserved`.
+    pub reserved: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_srq>() == 16);
+
+/// `struct ib_uverbs_destroy_srq_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_destroy_srq_resp {
+    /// `events_reported`.
+    pub events_reported: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_srq_resp>() == 4);

@@ -8,6 +8,12 @@
 //! The structs mirror `include/uapi/rdma/<driver>-abi.h` with the C names.
 #![allow(non_camel_case_types)]
 
+pub mod rxe;
+pub mod siw;
+
+pub use rxe::*;
+pub use siw::*;
+
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::raw::abi::*;
@@ -323,4 +329,41 @@ impl core::fmt::Write for FixedStr {
         self.len = end;
         Ok(())
     }
+}
+
+/// Every driver id this crate knows, in order: its C name and its short name (as its
+/// kernel module and rdma-core provider say it).
+const DRIVERS: &[(&str, &str)] = &[
+    ("RDMA_DRIVER_UNKNOWN", "unknown"),
+    ("RDMA_DRIVER_MLX5", "mlx5"),
+    ("RDMA_DRIVER_MLX4", "mlx4"),
+    ("RDMA_DRIVER_CXGB3", "cxgb3"),
+    ("RDMA_DRIVER_CXGB4", "cxgb4"),
+    ("RDMA_DRIVER_MTHCA", "mthca"),
+    ("RDMA_DRIVER_BNXT_RE", "bnxt_re"),
+    ("RDMA_DRIVER_OCRDMA", "ocrdma"),
+    ("RDMA_DRIVER_NES", "nes"),
+    ("RDMA_DRIVER_IRDMA", "irdma"),
+    ("RDMA_DRIVER_VMW_PVRDMA", "vmw_pvrdma"),
+    ("RDMA_DRIVER_QEDR", "qedr"),
+    ("RDMA_DRIVER_HNS", "hns"),
+    ("RDMA_DRIVER_USNIC", "usnic"),
+    ("RDMA_DRIVER_RXE", "rxe"),
+    ("RDMA_DRIVER_HFI1", "hfi1"),
+    ("RDMA_DRIVER_QIB", "qib"),
+    ("RDMA_DRIVER_EFA", "efa"),
+    ("RDMA_DRIVER_SIW", "siw"),
+    ("RDMA_DRIVER_ERDMA", "erdma"),
+    ("RDMA_DRIVER_MANA", "mana"),
+    ("RDMA_DRIVER_IONIC", "ionic"),
+];
+
+/// The C name of a driver id (`RDMA_DRIVER_MLX5`); `None` past the known ones.
+pub fn driver_c_name(driver_id: u32) -> Option<&'static str> {
+    DRIVERS.get(driver_id as usize).map(|d| d.0)
+}
+
+/// The short name of a driver id (`mlx5`, `bnxt_re`, `rxe`); `None` past the known ones.
+pub fn driver_name(driver_id: u32) -> Option<&'static str> {
+    DRIVERS.get(driver_id as usize).map(|d| d.1)
 }

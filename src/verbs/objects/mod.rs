@@ -1,0 +1,169 @@
+//! The verbs objects: protection domains ([`Pd`]), memory regions ([`Mr`]), completion
+//! channels ([`CompChannel`]) and queues ([`Cq`]), queue pairs ([`Qp`]), address handles
+//! ([`Ah`]) and shared receive queues ([`Srq`]), created in the kernel without a provider
+//! library.
+//!
+//! ```no_run
+//! # fn main() -> uverbs::Result<()> {
+//! use std::sync::Arc;
+//! use uverbs::verbs::objects::{ModifyQp, QpCap, QpInit};
+//! use uverbs::{AccessFlags, Context, QpState, QpType};
+//!
+//! let ctx = Arc::new(Context::open_by_name("rxe0")?);
+//! let pd = ctx.alloc_pd()?;
+//! let cq = ctx.create_cq(16, None, 0)?;
+//! let qp = pd.create_qp(&QpInit::new(QpType::Rc, &cq, &cq).cap(QpCap {
+//!     max_send_wr: 8,
+//!     max_recv_wr: 8,
+//!     max_send_sge: 1,
+//!     max_recv_sge: 1,
+//!     max_inline_data: 0,
+//! }))?;
+//! qp.modify(
+//!     &ModifyQp::new()
+//!         .state(QpState::Init)
+//!         .pkey_index(0)
+//!         .port(1)
+//!         .access(AccessFlags::REMOTE_WRITE),
+//! )?;
+//! let (attr, _init) = qp.query()?;
+//! assert_eq!(attr.qp_state, QpState::Init);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! ## Ownership and order
+//!
+//! Every object holds what it was created from: a [`Pd`] holds its [`Context`], a
+//! [`Qp`] its PD, CQs and SRQ, an [`Mr`] its PD and its memory. So a parent is destroyed
+//! after its children, whatever order the handles are dropped in, and a context's file
+//! is closed after its last object. [`Pd`], [`Cq`], [`Srq`] and [`CompChannel`] are
+//! shared handles (cloning is cheap; the kernel object goes with the last clone);
+//! [`Qp`], [`Mr`] and [`Ah`] are owned.
+//!
+//! `Drop` destroys the kernel object. A destroy that fails there cannot be returned: it
+//! is kept on the context ([`Context::take_destroy_errors`]). Each type also has a
+//! `try_destroy` that returns the kernel's answer, and the object with it when the
+//! kernel refused.
+//!
+//! ## Interfaces
+//!
+//! Each method goes by the interface the kernel offers, as rdma-core does: the ioctl
+//! method where one exists (CQ, QP and SRQ create and destroy; PD, MR and AH destroy),
+//! else the `write()` command carried by INVOKE_WRITE, else `write()` itself. A context
+//! opened with [`OpenOptions::objects`](crate::OpenOptions::objects) forces one.
+//!
+//! ## Drivers
+//!
+//! Objects are created on rxe and siw, whose queues live in kernel memory. Drivers whose
+//! queues live in user memory (mlx5, mlx4, efa, irdma, ...) need queue buffers and
+//! doorbells that only their provider library knows how to lay out: every creation
+//! there fails with [`Error::DriverNotSupported`] before any request is sent.
+
+mod ah;
+mod cq;
+mod mr;
+mod pd;
+mod qp;
+mod srq;
+
+pub use ah::{Ah, AhAttr, GlobalRoute};
+pub use cq::{CompChannel, Cq};
+pub use mr::Mr;
+pub(crate) use pd::destroy_pd_handle;
+pub use pd::Pd;
+pub(crate) use qp::{modify_qp_raw_mask, query_qp_handle};
+pub use qp::{AltPath, ModifyQp, Qp, QpAttr, QpCap, QpInit, QpInitAttr};
+pub use srq::{ModifySrq, Srq, SrqAttr, SrqInit};
+
+/// The memory a memory region owns (from the raw layer, which keeps the promise that the
+/// device never reaches freed memory).
+pub use crate::raw::mr::MrBuf;
+
+use rustix::io::Errno;
+
+use crate::error::{Error, Op, Result};
+use crate::raw::abi::{RDMA_DRIVER_RXE, RDMA_DRIVER_SIW};
+use crate::raw::fallback::{first_supported_by, no_ioctl_method, Interface, Route, Via};
+use crate::raw::method::{self, DriverIn, WriteCommand};
+use crate::verbs::context::Context;
+
+/// Room for the driver's output of a create (rxe's largest is 32 bytes, siw's 32): the
+/// kernel checks only that it is at least the driver's response.
+pub(crate) const DRIVER_OUT: usize = 64;
+
+/// The driver's name for messages: the crate's table, else the number.
+fn driver_name(id: u32) -> String {
+    crate::raw::driver::driver_name(id)
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("#{id}"))
+}
+
+/// Checks that objects can be created on the context's driver, before any request.
+pub(crate) fn check_driver(ctx: &Context, what: &'static str) -> Result<()> {
+    match ctx.driver_id() {
+        RDMA_DRIVER_RXE | RDMA_DRIVER_SIW => Ok(()),
+        id => Err(Error::DriverNotSupported {
+            op: Op::new(what, ctx.name()),
+            driver: driver_name(id),
+        }),
+    }
+}
+
+/// The routes of an object method: its ioctl (needing `needs`), then `write()`.
+fn routes(needs: Interface) -> [Route; 2] {
+    [
+        Route {
+            via: Via::Ioctl,
+            needs: Some(needs),
+            unknown: no_ioctl_method,
+        },
+        Route {
+            via: Via::Write,
+            needs: None,
+            unknown: |_| false,
+        },
+    ]
+}
+
+/// Sends a write command by INVOKE_WRITE, else `write()`, as the context's object path
+/// says. `resp` receives the core response followed by the driver's output.
+pub(crate) fn run_cmd<C: WriteCommand>(
+    ctx: &Context,
+    cmd: &C,
+    udata_in: DriverIn<'_>,
+    resp: &mut [u8],
+) -> core::result::Result<(), Errno> {
+    let file = ctx.raw();
+    first_supported_by(
+        file.caps(),
+        ctx.objects_path(),
+        &routes(Interface::InvokeWrite),
+        |i| match i {
+            0 => file.call(&mut method::invoke_cmd(
+                file.driver_id(),
+                cmd,
+                udata_in,
+                resp,
+            )),
+            _ => file.write(&mut method::write_cmd(cmd, udata_in, resp)),
+        },
+    )
+}
+
+/// Runs `run(true)` (the ioctl method, needing `needs`), else `run(false)` (its
+/// `write()` command), as the context's object path says.
+pub(crate) fn ioctl_or_write<T>(
+    ctx: &Context,
+    needs: Interface,
+    mut run: impl FnMut(bool) -> core::result::Result<T, Errno>,
+) -> core::result::Result<T, Errno> {
+    first_supported_by(ctx.raw().caps(), ctx.objects_path(), &routes(needs), |i| {
+        run(i == 0)
+    })
+}
+
+/// The error of a failed object call.
+pub(crate) fn failed(ctx: &Context, what: &'static str, e: Errno) -> Error {
+    Error::from_errno(Op::new(what, ctx.name()), e)
+}

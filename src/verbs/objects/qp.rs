@@ -1,0 +1,625 @@
+//! Queue pairs: create, modify, query, destroy.
+
+use zerocopy::FromBytes;
+
+use super::cq::handle_of;
+use super::{check_driver, failed, ioctl_or_write, run_cmd, AhAttr, Cq, Pd, Srq, DRIVER_OUT};
+use crate::error::{Error, Result};
+use crate::raw::abi::*;
+use crate::raw::fallback::Interface;
+use crate::raw::method::{self, CreateQp, DriverIn};
+use crate::verbs::types::{AccessFlags, MigState, Mtu, QpAttrMask, QpState, QpType};
+
+/// The capacities of a queue pair (`struct ibv_qp_cap`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[doc(alias = "ibv_qp_cap")]
+pub struct QpCap {
+    /// Work requests of the send queue.
+    pub max_send_wr: u32,
+    /// Work requests of the receive queue (0 with an SRQ).
+    pub max_recv_wr: u32,
+    /// Scatter/gather entries per send work request.
+    pub max_send_sge: u32,
+    /// Scatter/gather entries per receive work request.
+    pub max_recv_sge: u32,
+    /// Bytes of inline data per send work request.
+    pub max_inline_data: u32,
+}
+
+impl QpCap {
+    fn to_uverbs(self) -> ib_uverbs_qp_cap {
+        ib_uverbs_qp_cap {
+            max_send_wr: self.max_send_wr,
+            max_recv_wr: self.max_recv_wr,
+            max_send_sge: self.max_send_sge,
+            max_recv_sge: self.max_recv_sge,
+            max_inline_data: self.max_inline_data,
+        }
+    }
+
+    fn from_uverbs(c: &ib_uverbs_qp_cap) -> QpCap {
+        QpCap {
+            max_send_wr: c.max_send_wr,
+            max_recv_wr: c.max_recv_wr,
+            max_send_sge: c.max_send_sge,
+            max_recv_sge: c.max_recv_sge,
+            max_inline_data: c.max_inline_data,
+        }
+    }
+}
+
+/// What a queue pair is created with (`struct ibv_qp_init_attr`): its type and CQs
+/// (required), then its capacities, SRQ and signalling as chained setters.
+#[derive(Debug, Clone, Copy)]
+#[doc(alias = "ibv_qp_init_attr")]
+pub struct QpInit<'a> {
+    qp_type: QpType,
+    send_cq: &'a Cq,
+    recv_cq: &'a Cq,
+    srq: Option<&'a Srq>,
+    cap: QpCap,
+    sq_sig_all: bool,
+}
+
+impl<'a> QpInit<'a> {
+    /// A QP of `qp_type` completing sends into `send_cq` and receives into `recv_cq`,
+    /// with capacities of one work request and one SGE each way (set them with
+    /// [`Self::cap`]).
+    pub fn new(qp_type: QpType, send_cq: &'a Cq, recv_cq: &'a Cq) -> Self {
+        QpInit {
+            qp_type,
+            send_cq,
+            recv_cq,
+            srq: None,
+            cap: QpCap {
+                max_send_wr: 1,
+                max_recv_wr: 1,
+                max_send_sge: 1,
+                max_recv_sge: 1,
+                max_inline_data: 0,
+            },
+            sq_sig_all: false,
+        }
+    }
+    /// The capacities to ask for.
+    pub fn cap(mut self, cap: QpCap) -> Self {
+        self.cap = cap;
+        self
+    }
+    /// Receive from `srq` instead of a receive queue of its own.
+    pub fn srq(mut self, srq: &'a Srq) -> Self {
+        self.srq = Some(srq);
+        self
+    }
+    /// Whether every send work request generates a completion.
+    pub fn sq_sig_all(mut self, on: bool) -> Self {
+        self.sq_sig_all = on;
+        self
+    }
+}
+
+/// The attributes of a queue pair (`struct ibv_qp_attr`), as QUERY_QP answers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[doc(alias = "ibv_qp_attr")]
+pub struct QpAttr {
+    /// The current state.
+    pub qp_state: QpState,
+    /// The state the kernel reports as "current" (as `qp_state` on every driver here).
+    pub cur_qp_state: QpState,
+    /// The path MTU (RC and UC).
+    pub path_mtu: Mtu,
+    /// The path migration state.
+    pub path_mig_state: MigState,
+    /// The Q_Key (UD).
+    pub qkey: u32,
+    /// The receive queue's PSN (RC and UC).
+    pub rq_psn: u32,
+    /// The send queue's PSN.
+    pub sq_psn: u32,
+    /// The destination QP number (RC and UC).
+    pub dest_qp_num: u32,
+    /// The remote access rights enabled.
+    pub qp_access_flags: AccessFlags,
+    /// The capacities.
+    pub cap: QpCap,
+    /// The primary path.
+    pub ah_attr: AhAttr,
+    /// The alternate path.
+    pub alt_ah_attr: AhAttr,
+    /// The primary P_Key index.
+    pub pkey_index: u16,
+    /// The alternate P_Key index.
+    pub alt_pkey_index: u16,
+    /// Whether the SQD drained event is enabled. QUERY_QP does not carry it
+    /// (`ib_uverbs_query_qp_resp` has no such field; the man page calls it irrelevant
+    /// for a query): always false, as libibverbs leaves it.
+    pub en_sqd_async_notify: bool,
+    /// Whether the send queue is draining (state SQD).
+    pub sq_draining: bool,
+    /// Outstanding RDMA reads and atomics as initiator (RC).
+    pub max_rd_atomic: u8,
+    /// Responder resources for RDMA reads and atomics (RC).
+    pub max_dest_rd_atomic: u8,
+    /// The minimum RNR NAK timer (RC).
+    pub min_rnr_timer: u8,
+    /// The primary port.
+    pub port_num: u8,
+    /// The local ACK timeout of the primary path (RC).
+    pub timeout: u8,
+    /// The retry count (RC).
+    pub retry_cnt: u8,
+    /// The RNR retry count (RC).
+    pub rnr_retry: u8,
+    /// The alternate port.
+    pub alt_port_num: u8,
+    /// The local ACK timeout of the alternate path (RC).
+    pub alt_timeout: u8,
+}
+
+/// The creation attributes of a queue pair as a query answers them (`struct
+/// ibv_qp_init_attr`): objects by their handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct QpInitAttr {
+    /// The type.
+    pub qp_type: QpType,
+    /// The send CQ's handle.
+    pub send_cq: u32,
+    /// The receive CQ's handle.
+    pub recv_cq: u32,
+    /// The SRQ's handle, if any.
+    pub srq: Option<u32>,
+    /// The capacities (the current ones, as the kernel answers).
+    pub cap: QpCap,
+    /// Whether every send work request generates a completion.
+    pub sq_sig_all: bool,
+}
+
+/// The alternate path of a queue pair (`IBV_QP_ALT_PATH`: `alt_ah_attr`,
+/// `alt_pkey_index`, `alt_port_num`, `alt_timeout`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct AltPath {
+    /// The address vector.
+    pub ah_attr: AhAttr,
+    /// The P_Key index.
+    pub pkey_index: u16,
+    /// The port.
+    pub port_num: u8,
+    /// The local ACK timeout.
+    pub timeout: u8,
+}
+
+/// A modification of a queue pair (`ibv_modify_qp`): the attributes to set, one setter
+/// each, and so the mask the kernel gets ([`QpAttrMask`]: a bit is set exactly when its
+/// attribute was given).
+///
+/// ```
+/// use uverbs::verbs::objects::ModifyQp;
+/// use uverbs::{AccessFlags, QpAttrMask, QpState};
+/// let m = ModifyQp::new().state(QpState::Init).pkey_index(0).port(1).access(AccessFlags::empty());
+/// assert_eq!(m.mask(), QpAttrMask::STATE | QpAttrMask::PKEY_INDEX | QpAttrMask::PORT | QpAttrMask::ACCESS_FLAGS);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[doc(alias = "ibv_modify_qp")]
+pub struct ModifyQp {
+    mask: QpAttrMask,
+    cmd: ib_uverbs_modify_qp,
+}
+
+macro_rules! setter {
+    ($(#[$m:meta])* $name:ident($t:ty) => $bit:ident, |$c:ident, $v:ident| $body:expr) => {
+        $(#[$m])*
+        pub fn $name(mut self, $v: $t) -> Self {
+            let $c = &mut self.cmd;
+            $body;
+            self.mask |= QpAttrMask::$bit;
+            self
+        }
+    };
+}
+
+impl ModifyQp {
+    /// Nothing to set yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The attributes given so far, as the kernel's mask.
+    pub fn mask(&self) -> QpAttrMask {
+        self.mask
+    }
+
+    setter!(
+        /// The new state (`IBV_QP_STATE`).
+        state(QpState) => STATE, |c, v| c.qp_state = v.as_raw() as u8);
+    setter!(
+        /// The state the caller believes current (`IBV_QP_CUR_STATE`).
+        cur_state(QpState) => CUR_STATE, |c, v| c.cur_qp_state = v.as_raw() as u8);
+    setter!(
+        /// Enable the SQD drained event (`IBV_QP_EN_SQD_ASYNC_NOTIFY`).
+        en_sqd_async_notify(bool) => EN_SQD_ASYNC_NOTIFY, |c, v| c.en_sqd_async_notify = u8::from(v));
+    setter!(
+        /// The remote access rights (`IBV_QP_ACCESS_FLAGS`).
+        access(AccessFlags) => ACCESS_FLAGS, |c, v| c.qp_access_flags = v.bits());
+    setter!(
+        /// The P_Key index (`IBV_QP_PKEY_INDEX`).
+        pkey_index(u16) => PKEY_INDEX, |c, v| c.pkey_index = v);
+    setter!(
+        /// The port (`IBV_QP_PORT`).
+        port(u8) => PORT, |c, v| c.port_num = v);
+    setter!(
+        /// The Q_Key (`IBV_QP_QKEY`, UD).
+        qkey(u32) => QKEY, |c, v| c.qkey = v);
+    setter!(
+        /// The primary path (`IBV_QP_AV`).
+        av(AhAttr) => AV, |c, v| c.dest = v.to_dest());
+    setter!(
+        /// The path MTU (`IBV_QP_PATH_MTU`).
+        path_mtu(Mtu) => PATH_MTU, |c, v| c.path_mtu = v.as_raw());
+    setter!(
+        /// The local ACK timeout (`IBV_QP_TIMEOUT`).
+        timeout(u8) => TIMEOUT, |c, v| c.timeout = v);
+    setter!(
+        /// The retry count (`IBV_QP_RETRY_CNT`).
+        retry_cnt(u8) => RETRY_CNT, |c, v| c.retry_cnt = v);
+    setter!(
+        /// The RNR retry count (`IBV_QP_RNR_RETRY`).
+        rnr_retry(u8) => RNR_RETRY, |c, v| c.rnr_retry = v);
+    setter!(
+        /// The receive queue's PSN (`IBV_QP_RQ_PSN`).
+        rq_psn(u32) => RQ_PSN, |c, v| c.rq_psn = v);
+    setter!(
+        /// Outstanding RDMA reads and atomics as initiator (`IBV_QP_MAX_QP_RD_ATOMIC`).
+        max_rd_atomic(u8) => MAX_QP_RD_ATOMIC, |c, v| c.max_rd_atomic = v);
+    setter!(
+    /// The alternate path (`IBV_QP_ALT_PATH`).
+    alt_path(AltPath) => ALT_PATH, |c, v| {
+        c.alt_dest = v.ah_attr.to_dest();
+        c.alt_pkey_index = v.pkey_index;
+        c.alt_port_num = v.port_num;
+        c.alt_timeout = v.timeout;
+    });
+    setter!(
+        /// The minimum RNR NAK timer (`IBV_QP_MIN_RNR_TIMER`).
+        min_rnr_timer(u8) => MIN_RNR_TIMER, |c, v| c.min_rnr_timer = v);
+    setter!(
+        /// The send queue's PSN (`IBV_QP_SQ_PSN`).
+        sq_psn(u32) => SQ_PSN, |c, v| c.sq_psn = v);
+    setter!(
+        /// Responder resources for RDMA reads and atomics (`IBV_QP_MAX_DEST_RD_ATOMIC`).
+        max_dest_rd_atomic(u8) => MAX_DEST_RD_ATOMIC, |c, v| c.max_dest_rd_atomic = v);
+    setter!(
+        /// The path migration state (`IBV_QP_PATH_MIG_STATE`).
+        path_mig_state(MigState) => PATH_MIG_STATE, |c, v| c.path_mig_state = v.as_raw() as u8);
+    setter!(
+        /// The destination QP number (`IBV_QP_DEST_QPN`).
+        dest_qp_num(u32) => DEST_QPN, |c, v| c.dest_qp_num = v);
+}
+
+/// A queue pair (`struct ibv_qp`). It holds its PD, CQs and SRQ, so they outlive it.
+#[derive(Debug)]
+#[doc(alias = "ibv_qp")]
+pub struct Qp {
+    pd: Pd,
+    send_cq: Cq,
+    recv_cq: Cq,
+    srq: Option<Srq>,
+    handle: u32,
+    qp_num: u32,
+    qp_type: QpType,
+    cap: QpCap,
+    sq_sig_all: bool,
+    user_handle: u64,
+    driver_out: [u8; DRIVER_OUT],
+    destroyed: bool,
+}
+
+/// Every standard `IBV_QP_*` bit (0-20): the mask a query asks with.
+const QUERY_ALL: u32 = (1 << 21) - 1;
+
+impl Pd {
+    /// Creates a queue pair in this PD (QP_CREATE by ioctl, else CREATE_QP by
+    /// `write()`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DriverNotSupported`] on drivers other than rxe and siw; else the
+    /// kernel's errno: `EINVAL` for capacities past the device's limits, and on siw
+    /// `EOPNOTSUPP` ([`Error::NotSupported`]) for any type but RC.
+    #[doc(alias = "ibv_create_qp")]
+    pub fn create_qp(&self, init: &QpInit<'_>) -> Result<Qp> {
+        const OP: &str = "CREATE_QP";
+        let ctx = self.context();
+        check_driver(ctx, OP)?;
+        let file = ctx.raw();
+        let user_handle = ctx.next_user_handle();
+        let cap = init.cap.to_uverbs();
+        let raw = CreateQp {
+            pd: self.handle(),
+            send_cq: init.send_cq.handle(),
+            recv_cq: init.recv_cq.handle(),
+            srq: init.srq.map(Srq::handle),
+            qp_type: init.qp_type.as_raw(),
+            flags: if init.sq_sig_all {
+                IB_UVERBS_QP_CREATE_SQ_SIG_ALL
+            } else {
+                0
+            },
+        };
+        let mut driver_out = [0u8; DRIVER_OUT];
+        let (handle, qp_num, granted) = ioctl_or_write(ctx, Interface::QpIoctl, |ioctl| {
+            driver_out = [0; DRIVER_OUT];
+            if ioctl {
+                let mut resp_cap = ib_uverbs_qp_cap::default();
+                let mut qpn = 0u32;
+                let (mut req, slot) = method::create_qp(
+                    file.driver_id(),
+                    &raw,
+                    &user_handle,
+                    &cap,
+                    &mut resp_cap,
+                    &mut qpn,
+                    DriverIn::NONE,
+                    &mut driver_out,
+                );
+                file.call(&mut req)?;
+                let handle = handle_of(req.data(slot))?;
+                Ok((handle, qpn, resp_cap))
+            } else {
+                let cmd = ib_uverbs_create_qp {
+                    user_handle,
+                    pd_handle: raw.pd,
+                    send_cq_handle: raw.send_cq,
+                    recv_cq_handle: raw.recv_cq,
+                    srq_handle: raw.srq.unwrap_or(0),
+                    max_send_wr: cap.max_send_wr,
+                    max_recv_wr: cap.max_recv_wr,
+                    max_send_sge: cap.max_send_sge,
+                    max_recv_sge: cap.max_recv_sge,
+                    max_inline_data: cap.max_inline_data,
+                    sq_sig_all: u8::from(init.sq_sig_all),
+                    qp_type: raw.qp_type as u8,
+                    is_srq: u8::from(raw.srq.is_some()),
+                    ..Default::default()
+                };
+                let mut resp = [0u8; core::mem::size_of::<ib_uverbs_create_qp_resp>() + DRIVER_OUT];
+                file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut resp))?;
+                let (r, rest) = ib_uverbs_create_qp_resp::read_from_prefix(&resp[..])
+                    .map_err(|_| rustix::io::Errno::IO)?;
+                driver_out.copy_from_slice(&rest[..DRIVER_OUT]);
+                Ok((
+                    r.qp_handle,
+                    r.qpn,
+                    ib_uverbs_qp_cap {
+                        max_send_wr: r.max_send_wr,
+                        max_recv_wr: r.max_recv_wr,
+                        max_send_sge: r.max_send_sge,
+                        max_recv_sge: r.max_recv_sge,
+                        max_inline_data: r.max_inline_data,
+                    },
+                ))
+            }
+        })
+        .map_err(|e| failed(ctx, OP, e))?;
+        Ok(Qp {
+            pd: self.clone(),
+            send_cq: init.send_cq.clone(),
+            recv_cq: init.recv_cq.clone(),
+            srq: init.srq.cloned(),
+            handle,
+            qp_num,
+            qp_type: init.qp_type,
+            cap: QpCap::from_uverbs(&granted),
+            sq_sig_all: init.sq_sig_all,
+            user_handle,
+            driver_out,
+            destroyed: false,
+        })
+    }
+}
+
+impl Qp {
+    /// The kernel's handle of the QP.
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+    /// The QP number.
+    pub fn qp_num(&self) -> u32 {
+        self.qp_num
+    }
+    /// The type.
+    pub fn qp_type(&self) -> QpType {
+        self.qp_type
+    }
+    /// Whether every send work request generates a completion.
+    pub fn sq_sig_all(&self) -> bool {
+        self.sq_sig_all
+    }
+    /// The capacities the kernel granted at creation.
+    pub fn cap(&self) -> QpCap {
+        self.cap
+    }
+    /// The `user_handle` the kernel reports in this QP's async events.
+    pub fn user_handle(&self) -> u64 {
+        self.user_handle
+    }
+    /// The PD.
+    pub fn pd(&self) -> &Pd {
+        &self.pd
+    }
+    /// The send CQ.
+    pub fn send_cq(&self) -> &Cq {
+        &self.send_cq
+    }
+    /// The receive CQ.
+    pub fn recv_cq(&self) -> &Cq {
+        &self.recv_cq
+    }
+    /// The SRQ, if any.
+    pub fn srq(&self) -> Option<&Srq> {
+        self.srq.as_ref()
+    }
+    /// The driver's output of the create (rxe: `rxe_create_qp_resp`, siw:
+    /// `siw_uresp_create_qp`, then zeros): where its queues are mapped.
+    pub fn driver_data(&self) -> &[u8] {
+        &self.driver_out
+    }
+
+    /// Modifies the QP (MODIFY_QP by INVOKE_WRITE, else `write()`): sets the
+    /// attributes `m` was given.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno: `EINVAL` for a transition the QP's state does not allow, or
+    /// a mask without the attributes the transition needs.
+    #[doc(alias = "ibv_modify_qp")]
+    pub fn modify(&self, m: &ModifyQp) -> Result<()> {
+        let ctx = self.pd.context();
+        let mut cmd = m.cmd;
+        cmd.qp_handle = self.handle;
+        cmd.attr_mask = m.mask.bits();
+        run_cmd(ctx, &cmd, DriverIn::NONE, &mut []).map_err(|e| failed(ctx, "MODIFY_QP", e))
+    }
+
+    /// Every attribute of the QP and its creation attributes (QUERY_QP by INVOKE_WRITE,
+    /// else `write()`).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno.
+    #[doc(alias = "ibv_query_qp")]
+    pub fn query(&self) -> Result<(QpAttr, QpInitAttr)> {
+        const OP: &str = "QUERY_QP";
+        let ctx = self.pd.context();
+        let r = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, OP, e))?;
+        let cap = QpCap {
+            max_send_wr: r.max_send_wr,
+            max_recv_wr: r.max_recv_wr,
+            max_send_sge: r.max_send_sge,
+            max_recv_sge: r.max_recv_sge,
+            max_inline_data: r.max_inline_data,
+        };
+        let attr = QpAttr {
+            qp_state: QpState::from_raw(u32::from(r.qp_state)),
+            cur_qp_state: QpState::from_raw(u32::from(r.cur_qp_state)),
+            path_mtu: Mtu::from_raw(r.path_mtu),
+            path_mig_state: MigState::from_raw(u32::from(r.path_mig_state)),
+            qkey: r.qkey,
+            rq_psn: r.rq_psn,
+            sq_psn: r.sq_psn,
+            dest_qp_num: r.dest_qp_num,
+            qp_access_flags: AccessFlags::from_bits_retain(r.qp_access_flags),
+            cap,
+            ah_attr: AhAttr::from_dest(&r.dest),
+            alt_ah_attr: AhAttr::from_dest(&r.alt_dest),
+            pkey_index: r.pkey_index,
+            alt_pkey_index: r.alt_pkey_index,
+            en_sqd_async_notify: false,
+            sq_draining: r.sq_draining != 0,
+            max_rd_atomic: r.max_rd_atomic,
+            max_dest_rd_atomic: r.max_dest_rd_atomic,
+            min_rnr_timer: r.min_rnr_timer,
+            port_num: r.port_num,
+            timeout: r.timeout,
+            retry_cnt: r.retry_cnt,
+            rnr_retry: r.rnr_retry,
+            alt_port_num: r.alt_port_num,
+            alt_timeout: r.alt_timeout,
+        };
+        let init = QpInitAttr {
+            qp_type: self.qp_type,
+            send_cq: self.send_cq.handle(),
+            recv_cq: self.recv_cq.handle(),
+            srq: self.srq.as_ref().map(Srq::handle),
+            cap,
+            sq_sig_all: r.sq_sig_all != 0,
+        };
+        Ok((attr, init))
+    }
+
+    fn destroy(&self) -> Result<()> {
+        let ctx = self.pd.context();
+        destroy_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "DESTROY_QP", e))
+    }
+
+    /// Destroys the QP now (QP_DESTROY by ioctl, else DESTROY_QP by `write()`).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, with the QP given back.
+    #[doc(alias = "ibv_destroy_qp")]
+    // The object comes back with the error, so the Err variant is as large as both: a
+    // cold path, moved once.
+    #[allow(clippy::result_large_err)]
+    pub fn try_destroy(mut self) -> core::result::Result<(), (Qp, Error)> {
+        match self.destroy() {
+            Ok(()) => {
+                self.destroyed = true;
+                Ok(())
+            }
+            Err(e) => Err((self, e)),
+        }
+    }
+}
+
+/// MODIFY_QP of `qp` with a raw attribute mask and no attribute set (the probe sends a
+/// bit past the standard ones, which the kernel refuses).
+pub(crate) fn modify_qp_raw_mask(
+    qp: &Qp,
+    mask: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
+    let cmd = ib_uverbs_modify_qp {
+        qp_handle: qp.handle,
+        attr_mask: mask,
+        ..Default::default()
+    };
+    run_cmd(qp.pd.context(), &cmd, DriverIn::NONE, &mut [])
+}
+
+/// QUERY_QP of any handle (the probe asks with a stale one).
+pub(crate) fn query_qp_handle(
+    ctx: &crate::Context,
+    handle: u32,
+) -> core::result::Result<ib_uverbs_query_qp_resp, rustix::io::Errno> {
+    let cmd = ib_uverbs_query_qp {
+        qp_handle: handle,
+        attr_mask: QUERY_ALL,
+        ..Default::default()
+    };
+    let mut resp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
+    run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp)?;
+    ib_uverbs_query_qp_resp::read_from_bytes(&resp[..]).map_err(|_| rustix::io::Errno::IO)
+}
+
+/// QP_DESTROY by ioctl, else DESTROY_QP by `write()`, of any handle.
+pub(crate) fn destroy_qp_handle(
+    ctx: &crate::Context,
+    handle: u32,
+) -> core::result::Result<(), rustix::io::Errno> {
+    let file = ctx.raw();
+    ioctl_or_write(ctx, Interface::QpIoctl, |ioctl| {
+        let mut resp = ib_uverbs_destroy_qp_resp::default();
+        if ioctl {
+            file.call(&mut method::destroy_qp(file.driver_id(), handle, &mut resp))
+        } else {
+            let cmd = ib_uverbs_destroy_qp {
+                qp_handle: handle,
+                ..Default::default()
+            };
+            file.write(&mut method::write_cmd(
+                &cmd,
+                DriverIn::NONE,
+                zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+            ))
+        }
+    })
+}
+
+impl Drop for Qp {
+    fn drop(&mut self) {
+        if !self.destroyed {
+            if let Err(e) = self.destroy() {
+                self.pd.context().record_destroy_error(e);
+            }
+        }
+    }
+}
