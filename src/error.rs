@@ -85,6 +85,15 @@ pub enum Error {
         /// The errno (`EIO` or `ENODEV`).
         errno: rustix::io::Errno,
     },
+    /// The device is being removed, or was: its uverbs files were let go of
+    /// ([`Lifeline::revoke`](crate::raw::lifeline::Lifeline::revoke)), so that the
+    /// kernel's removal need not wait for this process. Every later call on the context
+    /// and its objects answers this.
+    #[error("{op}: the device was removed")]
+    DeviceRemoved {
+        /// The operation.
+        op: Op,
+    },
     /// The kernel or the driver does not support the operation.
     #[error("{op}: not supported by this kernel or driver ({errno})")]
     NotSupported {
@@ -199,6 +208,7 @@ impl Error {
             | Error::InvalidArgument { op, .. }
             | Error::BadArgument { op, .. }
             | Error::DriverNotSupported { op, .. }
+            | Error::DeviceRemoved { op }
             | Error::InUse { op, .. }
             | Error::DevMismatch { op, .. }
             | Error::Protocol { op, .. }

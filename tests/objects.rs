@@ -87,7 +87,8 @@ fn lifecycle_through_every_interface() {
                     .access(AccessFlags::REMOTE_WRITE),
             )
             .unwrap_or_else(|e| panic!("{dev} {path:?}: {e}"));
-            let (attr, init) = qp.query().unwrap_or_else(|e| panic!("{dev} {path:?}: {e}"));
+            let q = qp.query().unwrap_or_else(|e| panic!("{dev} {path:?}: {e}"));
+            let (attr, init) = (q.attr(), q.init_attr());
             // siw's answer differs by kernel (state_walk_equals_libibverbs compares it
             // with libibverbs): 6.1's siw_query_qp leaves the state 0 (RESET), 6.12's
             // maps its IDLE state to INIT.
@@ -156,7 +157,8 @@ fn lifecycle_through_every_interface() {
 
 /// The keys of one query, as tests/vm/qp_oracle.c prints them.
 fn query_lines(step: &str, qp: &Qp, m: &mut BTreeMap<String, String>) {
-    let (a, i): (QpAttr, QpInitAttr) = qp.query().unwrap_or_else(|e| panic!("{step}: {e}"));
+    let q = qp.query().unwrap_or_else(|e| panic!("{step}: {e}"));
+    let (a, i): (QpAttr, QpInitAttr) = (q.attr(), q.init_attr());
     let mut put = |k: &str, v: String| {
         m.insert(format!("{step}.{k}"), v);
     };

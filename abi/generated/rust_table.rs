@@ -1228,6 +1228,16 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_PORT_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_PORT_GET));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SYS_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SYS_GET));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NL_GROUP_NOTIFY", uverbs::raw::abi::netlink::RDMA_NL_GROUP_NOTIFY));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_MONITOR", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_MONITOR));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_EVENT_TYPE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_EVENT_TYPE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_SYS_ATTR_MONITOR_MODE", uverbs::raw::abi::netlink::RDMA_NLDEV_SYS_ATTR_MONITOR_MODE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_REGISTER_EVENT", uverbs::raw::abi::netlink::RDMA_REGISTER_EVENT));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_UNREGISTER_EVENT", uverbs::raw::abi::netlink::RDMA_UNREGISTER_EVENT));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NETDEV_ATTACH_EVENT", uverbs::raw::abi::netlink::RDMA_NETDEV_ATTACH_EVENT));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NETDEV_DETACH_EVENT", uverbs::raw::abi::netlink::RDMA_NETDEV_DETACH_EVENT));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_RENAME_EVENT", uverbs::raw::abi::netlink::RDMA_RENAME_EVENT));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NETDEV_RENAME_EVENT", uverbs::raw::abi::netlink::RDMA_NETDEV_RENAME_EVENT));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PAD", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_PAD));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_INDEX", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_INDEX));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_DEV_NAME));

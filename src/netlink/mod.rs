@@ -10,6 +10,7 @@
 
 pub mod link;
 pub mod nldev;
+pub mod uevent;
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::time::Duration;

@@ -8,7 +8,8 @@
 //! through it, so the caller must prove what the kernel will write where.
 #![allow(unsafe_code)]
 
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
+use std::sync::Arc;
 
 use rustix::io::Errno;
 use zerocopy::FromBytes;
@@ -17,6 +18,7 @@ use crate::raw::abi::ib_uverbs_get_context_resp;
 use crate::raw::attr::IoctlBuf;
 use crate::raw::driver::UdataIn;
 use crate::raw::fallback::{CallPath, Caps};
+use crate::raw::lifeline::{Lifeline, RevocableFd};
 use crate::raw::method::{self, Request, WriteRequest, MAX_WRITE_CMD};
 use crate::raw::sys;
 
@@ -54,7 +56,7 @@ use crate::raw::sys;
 /// ```
 #[derive(Debug)]
 pub struct VerbsFile {
-    fd: OwnedFd,
+    fd: RevocableFd,
     driver_id: u32,
     caps: Caps,
     id: u64,
@@ -69,7 +71,7 @@ impl VerbsFile {
     /// [`Self::set_driver_id`]). Only for a character device checked to be a uverbs node.
     pub(crate) fn new(fd: OwnedFd, driver_id: u32) -> Self {
         VerbsFile {
-            fd,
+            fd: Lifeline::new().adopt(fd),
             driver_id,
             caps: Caps::default(),
             id: NEXT_FILE_ID.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
@@ -78,6 +80,18 @@ impl VerbsFile {
 
     pub(crate) fn set_driver_id(&mut self, driver_id: u32) {
         self.driver_id = driver_id;
+    }
+
+    /// The lifeline of this file and of every file made from it (async event files,
+    /// completion channels): [`Lifeline::revoke`] lets go of them all.
+    pub fn lifeline(&self) -> &Arc<Lifeline> {
+        self.fd.lifeline()
+    }
+
+    /// True once the file was revoked: every call fails, and its errors mean that the
+    /// device was removed.
+    pub fn is_revoked(&self) -> bool {
+        self.fd.lifeline().is_revoked()
     }
 
     /// This file's number among the files of the process (from 1).
@@ -108,7 +122,7 @@ impl VerbsFile {
         // it, borrows every output mutably and every input for the request's life, and
         // sends driver data only from typed values (see raw::method's module docs and
         // SAFETY.md): exactly sys::verbs_ioctl's contract.
-        unsafe { sys::verbs_ioctl(self.fd.as_fd(), req.buf_mut()) }
+        unsafe { sys::verbs_ioctl(self.fd.fd(), req.buf_mut()) }
     }
 
     /// Issues a `write()` command made by a builder of [`method`](super::method).
@@ -124,7 +138,7 @@ impl VerbsFile {
         // `out_words` from its length; the bodies are those of the builders of
         // raw::method, which carry no other address (SAFETY.md). The fd is a uverbs node
         // (Context::open checks the character device's number).
-        unsafe { sys::write_command(self.fd.as_fd(), &bytes[..n]) }
+        unsafe { sys::write_command(self.fd.fd(), &bytes[..n]) }
     }
 
     /// Issues an ioctl the caller built: `ioctl(fd, RDMA_VERBS_IOCTL, buf)`. For methods
@@ -173,7 +187,7 @@ impl VerbsFile {
     #[doc(alias = "execute_ioctl")]
     pub unsafe fn ioctl<const N: usize>(&self, buf: &mut IoctlBuf<'_, N>) -> Result<(), Errno> {
         // SAFETY: the caller's contract above is sys::verbs_ioctl's.
-        unsafe { sys::verbs_ioctl(self.fd.as_fd(), buf) }
+        unsafe { sys::verbs_ioctl(self.fd.fd(), buf) }
     }
 
     /// Issues a legacy `write()` command the caller built: `command`
@@ -204,7 +218,7 @@ impl VerbsFile {
         let n = req.encode(&mut bytes)?;
         // SAFETY: the response pointer is `resp`'s, exclusively borrowed for the call,
         // with `out_words` from its length; what `rest` carries is the caller's contract.
-        unsafe { sys::write_command(self.fd.as_fd(), &bytes[..n]) }
+        unsafe { sys::write_command(self.fd.fd(), &bytes[..n]) }
     }
 
     /// ASYNC_EVENT_ALLOC: a new async event file of this context, as an owned fd.
@@ -212,13 +226,14 @@ impl VerbsFile {
     /// # Errors
     ///
     /// The kernel's errno; `EIO` if it answered success without a descriptor.
-    pub fn alloc_async_event_fd(&self) -> Result<OwnedFd, Errno> {
+    pub fn alloc_async_event_fd(&self) -> Result<RevocableFd, Errno> {
         let (mut req, slot) = method::async_event_alloc(self.driver_id);
         self.call(&mut req)?;
         // SAFETY: the FD attribute of access NEW at `slot` started as -1
         // (IoctlBuf::fd_new) and the call succeeded: the number in it is the descriptor
         // the kernel installed for this call a moment ago, which nothing else owns.
-        unsafe { sys::take_new_fd(req.data(slot) as i64) }.ok_or(Errno::IO)
+        let fd = unsafe { sys::take_new_fd(req.data(slot) as i64) }.ok_or(Errno::IO)?;
+        Ok(self.lifeline().adopt(fd))
     }
 
     /// CREATE_COMP_CHANNEL (by INVOKE_WRITE, else `write()`): a new completion event
@@ -227,7 +242,7 @@ impl VerbsFile {
     /// # Errors
     ///
     /// The kernel's errno; `EIO` if it answered success without a descriptor.
-    pub fn create_comp_channel(&self, path: CallPath) -> Result<OwnedFd, Errno> {
+    pub fn create_comp_channel(&self, path: CallPath) -> Result<RevocableFd, Errno> {
         use crate::raw::abi::{ib_uverbs_create_comp_channel, ib_uverbs_create_comp_channel_resp};
         use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface, Via};
         use crate::raw::method::DriverIn;
@@ -273,7 +288,8 @@ impl VerbsFile {
         // SAFETY: `fd` started as -1 (all bits set) and the call succeeded, so the kernel
         // wrote the number of the completion channel file it installed for this command
         // a moment ago, which nothing else owns.
-        unsafe { sys::take_new_fd(i64::from(fd)) }.ok_or(Errno::IO)
+        let fd = unsafe { sys::take_new_fd(i64::from(fd)) }.ok_or(Errno::IO)?;
+        Ok(self.lifeline().adopt(fd))
     }
 
     /// GET_CONTEXT by `write()`: creates the context and returns the core response and
@@ -288,7 +304,7 @@ impl VerbsFile {
         &self,
         udata_in: &UdataIn,
         resp_driver: &mut [u8],
-    ) -> Result<(ib_uverbs_get_context_resp, OwnedFd), Errno> {
+    ) -> Result<(ib_uverbs_get_context_resp, RevocableFd), Errno> {
         const CORE: usize = core::mem::size_of::<ib_uverbs_get_context_resp>();
         let mut resp = [0u8; CORE + crate::raw::driver::UHW_OUT_LEN];
         let n = CORE + resp_driver.len().min(crate::raw::driver::UHW_OUT_LEN);
@@ -307,7 +323,7 @@ impl VerbsFile {
         // SAFETY: the kernel replaced the -1 we put in `async_fd` with the descriptor of
         // the async event file it installed for this command; nothing else owns it.
         let owned = unsafe { sys::take_new_fd(i64::from(fd)) }.ok_or(Errno::IO)?;
-        Ok((r, owned))
+        Ok((r, self.lifeline().adopt(owned)))
     }
 }
 

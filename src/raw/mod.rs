@@ -14,6 +14,7 @@ pub mod attr;
 pub mod driver;
 pub mod fallback;
 mod file;
+pub mod lifeline;
 pub mod method;
 pub mod mr;
 pub(crate) mod sys;

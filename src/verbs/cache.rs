@@ -154,7 +154,12 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     /// A cache fed by an event stream of the same context that the caller opened (e.g.
     /// with [`Context::events_via`]). The stream must not have been read from since it
     /// was opened, or the changes it reported would be missed.
+    ///
+    /// Either way the context is put under the device guard ([`Context::guard`]), so
+    /// that a removal of the device does not wait for this cache; where the guard cannot
+    /// start (a sandbox without netlink) the cache works unguarded.
     pub fn with_events(ctx: C, events: EventStream) -> Result<Self> {
+        let _ = ctx.guard();
         let n = usize::from(ctx.port_count());
         let mut cache = PortCache {
             ctx,
@@ -209,7 +214,7 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     pub fn peek(&self, port: u32) -> Option<PortAttr> {
         let i = usize::try_from(port).ok()?.checked_sub(1)?;
         let slot = self.ports.get(i)?;
-        if slot.stale || self.dead.is_some() {
+        if slot.stale || self.dead.is_some() || self.ctx.is_revoked() {
             None
         } else {
             slot.attr
@@ -337,12 +342,16 @@ impl<C: Deref<Target = Context>> AsFd for PortCache<C> {
 /// the one from before the event. Use [`PortCache`] when a caller needs every queued
 /// event applied before it is answered (one `read(2)` per query).
 ///
-/// The watcher stops, and the file descriptor it reads is closed, when the cache is
-/// dropped. After `DEVICE_FATAL` (or the end of the event stream) every query fails
-/// with [`Error::DeviceGone`].
+/// The context is guarded ([`crate::verbs::monitor::guard`]): when the device's removal
+/// starts, its files are let go of at once and every query fails with
+/// [`Error::DeviceRemoved`]. A cache made with [`WatchedPortCache::follow`] then waits
+/// for a device of the same name and reopens it. The watcher stops, and its files are
+/// closed, when the cache is dropped. After `DEVICE_FATAL` (or the end of the event
+/// stream) every query fails with [`Error::DeviceGone`].
 #[derive(Debug)]
 pub struct WatchedPortCache {
     ctx: std::sync::Arc<Context>,
+    name: String,
     shared: std::sync::Arc<Watched>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -350,78 +359,122 @@ pub struct WatchedPortCache {
 #[derive(Debug, Default)]
 struct Watched {
     ports: std::sync::RwLock<Vec<Option<PortAttr>>>,
-    dead: std::sync::atomic::AtomicBool,
+    /// Why queries fail now: 0 alive, 1 DEVICE_FATAL / end of stream, 2 removed.
+    dead: std::sync::atomic::AtomicU8,
     stop: std::sync::atomic::AtomicBool,
     updates: std::sync::atomic::AtomicU64,
+    /// How many times a following cache reopened its device.
+    reopened: std::sync::atomic::AtomicU64,
 }
+
+const ALIVE: u8 = 0;
+const FATAL: u8 = 1;
+const REMOVED: u8 = 2;
+
+impl Watched {
+    fn publish(&self, ports: Vec<Option<PortAttr>>, dead: u8) {
+        use std::sync::atomic::Ordering::Release;
+        *self.ports.write().unwrap_or_else(|p| p.into_inner()) = ports;
+        self.dead.store(dead, Release);
+        self.updates.fetch_add(1, Release);
+    }
+}
+
+/// How long the watcher sleeps between looks at its stop flag.
+const WATCH_TICK: Duration = Duration::from_millis(100);
 
 impl WatchedPortCache {
     /// Opens an event stream on `ctx`, queries every port, and starts the watcher.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`PortCache::new`]; [`Error::Os`] when the thread cannot start.
     pub fn new(ctx: std::sync::Arc<Context>) -> Result<Self> {
-        use std::sync::atomic::Ordering::{Relaxed, Release};
-        let mut cache = PortCache::new(ctx.clone())?;
+        Self::start(ctx, None)
+    }
+
+    /// As [`WatchedPortCache::new`], and when the device is removed, the watcher waits
+    /// for a device of the same name to come back (a device monitor, no polling) and
+    /// reopens it: queries answer [`Error::DeviceRemoved`] in between.
+    ///
+    /// # Errors
+    ///
+    /// The errors of opening the device now, of the device monitor
+    /// ([`crate::verbs::monitor::DeviceMonitor::new`]), and of [`PortCache::new`].
+    pub fn follow(name: &str) -> Result<Self> {
+        let monitor = crate::verbs::monitor::DeviceMonitor::new()?;
+        let ctx = std::sync::Arc::new(Context::open_by_name(name)?);
+        Self::start(ctx, Some(monitor))
+    }
+
+    fn start(
+        ctx: std::sync::Arc<Context>,
+        monitor: Option<crate::verbs::monitor::DeviceMonitor>,
+    ) -> Result<Self> {
+        let cache = PortCache::new(ctx.clone())?;
         let n = usize::from(ctx.port_count());
         let shared = std::sync::Arc::new(Watched {
             ports: std::sync::RwLock::new((1..=n as u32).map(|p| cache.peek(p)).collect()),
             ..Default::default()
         });
         let s = shared.clone();
+        let name = ctx.name().to_owned();
+        let thread_name = name.clone();
         let thread = std::thread::Builder::new()
-            .name(format!("uverbs-watch-{}", ctx.name()))
-            .spawn(move || {
-                while !s.stop.load(Relaxed) {
-                    match cache.wait(Some(Duration::from_millis(100))) {
-                        Ok(0) if cache.fatal().is_none() => continue,
-                        Ok(_) if cache.fatal().is_none() => {
-                            let fresh: Vec<Option<PortAttr>> =
-                                (1..=n as u32).map(|p| cache.query_port(p).ok()).collect();
-                            *s.ports.write().unwrap_or_else(|p| p.into_inner()) = fresh;
-                            s.updates.fetch_add(1, Release);
-                        }
-                        _ => {
-                            s.dead.store(true, Release);
-                            s.updates.fetch_add(1, Release);
-                            break;
-                        }
-                    }
-                }
-            })
+            .name(format!("uverbs-watch-{name}"))
+            .spawn(move || watch(cache, monitor, &thread_name, &s))
             .map_err(|e| Error::Os {
                 op: Op::new("start the port cache watcher", ctx.name()),
                 errno: Errno::from_io_error(&e).unwrap_or(Errno::AGAIN),
             })?;
         Ok(WatchedPortCache {
             ctx,
+            name,
             shared,
             thread: Some(thread),
         })
     }
 
-    /// The context.
+    /// The context the cache was made with (for a following cache, the first one: see
+    /// [`WatchedPortCache::reopened`]).
     pub fn context(&self) -> &Context {
         &self.ctx
     }
 
     /// The attributes of `port` (from 1), from memory: no system call, no allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`]; [`Error::DeviceRemoved`] once the device's removal has
+    /// started (until a following cache reopened it); [`Error::DeviceGone`] after
+    /// `DEVICE_FATAL`; [`Error::Protocol`] when the port could not be queried at the
+    /// last refresh.
     #[doc(alias = "ibv_query_port")]
     pub fn query_port(&self, port: u32) -> Result<PortAttr> {
         use std::sync::atomic::Ordering::Acquire;
-        let i = self.ctx.check_port("QUERY_PORT (watched)", port)? as usize - 1;
-        if self.shared.dead.load(Acquire) {
-            return Err(Error::DeviceGone {
-                op: Op::port("QUERY_PORT (watched)", self.ctx.name(), port),
-                errno: Errno::IO,
-            });
+        let op = || Op::port("QUERY_PORT (watched)", &self.name, port);
+        match self.shared.dead.load(Acquire) {
+            ALIVE => {}
+            REMOVED => return Err(Error::DeviceRemoved { op: op() }),
+            _ => {
+                return Err(Error::DeviceGone {
+                    op: op(),
+                    errno: Errno::IO,
+                })
+            }
         }
         let ports = self.shared.ports.read().unwrap_or_else(|p| p.into_inner());
-        ports
-            .get(i)
-            .copied()
-            .flatten()
-            .ok_or_else(|| Error::Protocol {
-                op: Op::port("QUERY_PORT (watched)", self.ctx.name(), port),
+        let i = (port as usize).wrapping_sub(1);
+        match ports.get(i) {
+            None => Err(Error::NoSuchPort {
+                op: op(),
+                port_count: ports.len() as u32,
+            }),
+            Some(p) => p.ok_or_else(|| Error::Protocol {
+                op: op(),
                 detail: "the port could not be queried at its last refresh".into(),
-            })
+            }),
+        }
     }
 
     /// A reader that keeps its own copy of the ports and re-reads the shared one only
@@ -436,12 +489,86 @@ impl WatchedPortCache {
         }
     }
 
-    /// How many times the watcher has applied events and refreshed the ports.
+    /// How many times the watcher has applied events and refreshed the ports (or seen
+    /// the device leave or come back).
     pub fn updates(&self) -> u64 {
         self.shared
             .updates
             .load(std::sync::atomic::Ordering::Acquire)
     }
+
+    /// How many times a following cache has reopened its device.
+    pub fn reopened(&self) -> u64 {
+        self.shared
+            .reopened
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+/// The watcher's loop: apply events while the device lives; when it is removed, either
+/// stop or (with a monitor) wait for a device of that name and reopen it.
+fn watch(
+    cache: PortCache<std::sync::Arc<Context>>,
+    mut monitor: Option<crate::verbs::monitor::DeviceMonitor>,
+    name: &str,
+    s: &Watched,
+) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let mut cache = Some(cache);
+    while !s.stop.load(Relaxed) {
+        if let Some(c) = cache.as_mut() {
+            // While the device lives the monitor's events do not matter, but they are
+            // read, so that its socket does not fill up with the system's uevents.
+            if let Some(m) = monitor.as_mut() {
+                while let Ok(Some(_)) = m.try_next() {}
+            }
+            let n = c.ports.len() as u32;
+            match c.wait(Some(WATCH_TICK)) {
+                Ok(0) if c.fatal().is_none() => continue,
+                Ok(_) if c.fatal().is_none() => {
+                    let fresh = (1..=n).map(|p| c.query_port(p).ok()).collect();
+                    s.publish(fresh, ALIVE);
+                    continue;
+                }
+                r => {
+                    let removed =
+                        matches!(r, Err(Error::DeviceRemoved { .. })) || c.context().is_revoked();
+                    s.publish(Vec::new(), if removed { REMOVED } else { FATAL });
+                    // Drop the context now: its files are inert or dead anyway.
+                    cache = None;
+                    if monitor.is_none() || !removed {
+                        break;
+                    }
+                    // A device of this name may be back already (its events were
+                    // drained above): try once before waiting for one.
+                    if let Some(c) = reopen(name, s) {
+                        cache = Some(c);
+                        continue;
+                    }
+                }
+            }
+        }
+        let Some(m) = monitor.as_mut() else { break };
+        // Following: wait for a uverbs node of a device of this name.
+        match m.next(Some(WATCH_TICK)) {
+            Ok(Some(crate::verbs::monitor::DeviceEvent::NodeAdded {
+                device: Some(d), ..
+            })) if d == name => cache = reopen(name, s),
+            Ok(_) => {}
+            Err(_) => std::thread::sleep(WATCH_TICK),
+        }
+    }
+}
+
+/// Opens the device `name` again for a following cache and publishes its ports.
+fn reopen(name: &str, s: &Watched) -> Option<PortCache<std::sync::Arc<Context>>> {
+    let ctx = Context::open_by_name(name).ok()?;
+    let c = PortCache::new(std::sync::Arc::new(ctx)).ok()?;
+    let n = c.ports.len() as u32;
+    s.publish((1..=n).map(|p| c.peek(p)).collect(), ALIVE);
+    s.reopened
+        .fetch_add(1, std::sync::atomic::Ordering::Release);
+    Some(c)
 }
 
 impl Drop for WatchedPortCache {
@@ -495,7 +622,8 @@ impl PortReader<'_> {
             .cache
             .shared
             .dead
-            .load(std::sync::atomic::Ordering::Acquire);
+            .load(std::sync::atomic::Ordering::Acquire)
+            != ALIVE;
         self.seen = now;
     }
 }

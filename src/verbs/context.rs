@@ -12,6 +12,7 @@ use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::driver;
 use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface, Via};
+use crate::raw::lifeline::RevocableFd;
 use crate::raw::method;
 use crate::raw::VerbsFile;
 use crate::verbs::device_attr::{DeviceAttr, FwVersion};
@@ -129,7 +130,7 @@ pub struct Context {
     fw_cache: std::sync::OnceLock<(u64, FwVersion)>,
     /// The async event fd that the `write()` GET_CONTEXT creates; kept for the event
     /// stream, closed with the context.
-    write_async_fd: Mutex<Option<OwnedFd>>,
+    write_async_fd: Mutex<Option<RevocableFd>>,
     get_context_path: CallPath,
     sysfs_root: PathBuf,
     /// The interface of the object methods ([`OpenOptions::objects`]).
@@ -326,12 +327,60 @@ impl Context {
         )
     }
 
-    /// Keeps the error of a destroy that ran in `Drop`.
+    /// Keeps the error of a destroy that ran in `Drop`; not after a revocation, where the
+    /// kernel destroys the objects itself once the file is released.
     pub(crate) fn record_destroy_error(&self, e: Error) {
+        if matches!(e, Error::DeviceRemoved { .. }) {
+            return;
+        }
         self.destroy_errors
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(e);
+    }
+
+    /// The error of a kernel call that failed with `e`: [`Error::DeviceRemoved`] once the
+    /// context's files were revoked (the errno then comes from the inert file that
+    /// replaced them), else the errno classified ([`Error::from_errno`]).
+    pub fn kernel_error(&self, op: Op, e: Errno) -> Error {
+        if self.file.is_revoked() {
+            Error::DeviceRemoved { op }
+        } else {
+            Error::from_errno(op, e)
+        }
+    }
+
+    /// Lets go of the device now: the uverbs file and every file made from it (async
+    /// event files, completion channels) are replaced by an inert file, so that a
+    /// removal of the device does not wait for this process; every later call answers
+    /// [`Error::DeviceRemoved`]. Objects of the context lose their kernel objects with
+    /// the file (the kernel destroys them when the file is released). Usually called by
+    /// the device monitor (see [`crate::verbs::monitor`]).
+    ///
+    /// # Errors
+    ///
+    /// The errno of replacing the files: the context is marked removed anyway.
+    pub fn revoke(&self) -> Result<()> {
+        self.file
+            .lifeline()
+            .revoke()
+            .map_err(|e| Error::from_errno(Op::new("revoke", &self.name), e))
+    }
+
+    /// Puts the context under the process-wide device guard: when the device's removal
+    /// starts, the context is revoked ([`Context::revoke`]) at once, so that the removal
+    /// does not wait for this process. See [`crate::verbs::monitor::guard`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] when the guard cannot start (no uevent socket).
+    pub fn guard(&self) -> Result<()> {
+        crate::verbs::monitor::guard(self)
+    }
+
+    /// True once the context was revoked ([`Context::revoke`]).
+    pub fn is_revoked(&self) -> bool {
+        self.file.is_revoked()
     }
 
     /// A fresh `user_handle` for a CQ, QP or SRQ.
@@ -341,7 +390,7 @@ impl Context {
     }
 
     /// Takes the async event fd created by a `write()` GET_CONTEXT, if any.
-    pub(crate) fn take_write_async_fd(&self) -> Option<OwnedFd> {
+    pub(crate) fn take_write_async_fd(&self) -> Option<RevocableFd> {
         self.write_async_fd
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -375,7 +424,7 @@ impl Context {
         let mut req = method::query_context(self.driver_id(), &mut ncv, &mut core);
         self.file
             .call(&mut req)
-            .map_err(|e| Error::from_errno(Op::new("QUERY_CONTEXT", &self.name), e))?;
+            .map_err(|e| self.kernel_error(Op::new("QUERY_CONTEXT", &self.name), e))?;
         Ok((ncv, core))
     }
 
@@ -430,7 +479,7 @@ impl Context {
                 },
             ],
         )
-        .map_err(|e: Errno| Error::from_errno(Op::port("QUERY_PORT", &self.name, port), e))?;
+        .map_err(|e: Errno| self.kernel_error(Op::port("QUERY_PORT", &self.name, port), e))?;
         // As rdma-core (after 64.0) shows it: only when the method answered. It is an
         // ioctl method: the write() path does not ask.
         if path != CallPath::Write {
@@ -455,7 +504,7 @@ impl Context {
     pub fn query_port_speed(&self, port: u32) -> Result<EffectiveSpeed> {
         self.check_port("QUERY_PORT_SPEED", port)?;
         self.port_speed(port)
-            .map_err(|e| Error::from_errno(Op::port("QUERY_PORT_SPEED", &self.name, port), e))
+            .map_err(|e| self.kernel_error(Op::port("QUERY_PORT_SPEED", &self.name, port), e))
     }
 
     /// QUERY_PORT_SPEED without building an error (the query_port path allocates nothing).
@@ -476,7 +525,8 @@ impl Context {
         {
             Ok(()) => EffectiveSpeed::from_resp_bytes(&speed.to_ne_bytes()).ok_or(Errno::IO),
             Err(e) => {
-                if no_ioctl_method(e) || e == Errno::OPNOTSUPP {
+                // (A revoked context's inert file answers too: that is no answer.)
+                if (no_ioctl_method(e) || e == Errno::OPNOTSUPP) && !self.file.is_revoked() {
                     self.port_speed_errno.store(e.raw_os_error(), Release);
                     caps.set_missing(Interface::QueryPortSpeed);
                 }
@@ -565,7 +615,7 @@ impl Context {
                 },
             ],
         )
-        .map_err(|e: Errno| Error::from_errno(Op::new("QUERY_DEVICE", &self.name), e))
+        .map_err(|e: Errno| self.kernel_error(Op::new("QUERY_DEVICE", &self.name), e))
     }
 
     /// The firmware version for the kernel's raw number, formatted once per context as

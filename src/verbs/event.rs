@@ -40,7 +40,7 @@
 
 use core::fmt;
 use core::time::Duration;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd};
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::OFlags;
@@ -49,6 +49,7 @@ use zerocopy::FromBytes;
 
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_async_event_desc;
+use crate::raw::lifeline::RevocableFd;
 use crate::verbs::context::{CallPath, Context};
 use crate::verbs::types::EventType;
 
@@ -302,7 +303,7 @@ pub enum EventSource {
 /// closed.
 #[derive(Debug)]
 pub struct EventStream {
-    fd: OwnedFd,
+    fd: RevocableFd,
     device: String,
     source: EventSource,
     ended: bool,
@@ -355,11 +356,11 @@ impl Context {
 
 impl EventStream {
     /// Makes a stream of an async event file descriptor and sets it non-blocking.
-    fn from_fd(fd: OwnedFd, device: &str, source: EventSource) -> Result<EventStream> {
+    fn from_fd(fd: RevocableFd, device: &str, source: EventSource) -> Result<EventStream> {
         let op = || Op::new("async event file", device);
-        let flags = rustix::fs::fcntl_getfl(&fd).map_err(|e| Error::from_errno(op(), e))?;
+        let flags = rustix::fs::fcntl_getfl(fd.fd()).map_err(|e| Error::from_errno(op(), e))?;
         if !flags.contains(OFlags::NONBLOCK) {
-            rustix::fs::fcntl_setfl(&fd, flags | OFlags::NONBLOCK)
+            rustix::fs::fcntl_setfl(fd.fd(), flags | OFlags::NONBLOCK)
                 .map_err(|e| Error::from_errno(op(), e))?;
         }
         Ok(EventStream {
@@ -396,7 +397,7 @@ impl EventStream {
         }
         let mut buf = [0u8; EVENT_DESC_LEN];
         loop {
-            match rustix::io::read(&self.fd, &mut buf[..]) {
+            match rustix::io::read(self.fd.fd(), &mut buf[..]) {
                 Ok(0) => {
                     self.ended = true;
                     return Ok(Next::End);
@@ -414,6 +415,11 @@ impl EventStream {
                 Err(Errno::IO) => {
                     self.ended = true;
                     return Ok(Next::End);
+                }
+                Err(_) if self.is_revoked() => {
+                    return Err(Error::DeviceRemoved {
+                        op: Op::new("read async event", &self.device),
+                    })
                 }
                 Err(e) => {
                     return Err(Error::from_errno(
@@ -457,18 +463,36 @@ impl EventStream {
         self.try_read()
     }
 
+    /// True once the context's files were revoked (the device is being removed): the
+    /// next read answers [`Error::DeviceRemoved`].
+    pub fn is_revoked(&self) -> bool {
+        self.fd.lifeline().is_revoked()
+    }
+
     /// Waits until an event can be read or the stream has ended (then a read answers at
     /// once), at most `timeout` (`None`: no limit). Returns false on timeout. An
-    /// interrupted wait (`EINTR`) returns true, so that the caller's read decides.
+    /// interrupted wait (`EINTR`) returns true, so that the caller's read decides. A
+    /// revocation of the context's files ends the wait at once (true: the next read
+    /// answers [`Error::DeviceRemoved`]).
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<bool> {
-        if self.ended {
+        if self.ended || self.is_revoked() {
             return Ok(true);
         }
         let ts = timeout.map(|d| Timespec {
             tv_sec: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(d.subsec_nanos()),
         });
-        let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+        let op = || Op::new("poll async events", &self.device);
+        let wake = self
+            .fd
+            .lifeline()
+            .wake_fd()
+            .map_err(|e| Error::from_errno(op(), e))?;
+        let own = self.fd.fd();
+        let mut fds = [
+            PollFd::new(&own, PollFlags::IN),
+            PollFd::new(&wake, PollFlags::IN),
+        ];
         match rustix::event::poll(&mut fds, ts.as_ref()) {
             Ok(0) => Ok(false),
             Ok(_) => Ok(true),
@@ -482,8 +506,25 @@ impl EventStream {
 }
 
 impl AsFd for EventStream {
+    /// The async event file, to poll for readability. After a revocation it is an inert
+    /// file: poll [`EventStream::wake_fd`] beside it to learn of that.
     fn as_fd(&self) -> BorrowedFd<'_> {
-        self.fd.as_fd()
+        self.fd.fd()
+    }
+}
+
+impl EventStream {
+    /// A file that becomes readable when the context's files are revoked (the device is
+    /// being removed), for event loops that poll [`AsFd::as_fd`]: poll both.
+    ///
+    /// # Errors
+    ///
+    /// The errno of creating it (`eventfd(2)`), the first time.
+    pub fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
+        self.fd
+            .lifeline()
+            .wake_fd()
+            .map_err(|e| Error::from_errno(Op::new("async event file", &self.device), e))
     }
 }
 

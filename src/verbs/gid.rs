@@ -9,7 +9,7 @@ use std::net::Ipv6Addr;
 
 use zerocopy::IntoBytes;
 
-use crate::error::{Error, Op, Result};
+use crate::error::{Op, Result};
 use crate::raw::abi::ib_uverbs_gid_entry;
 use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, CallPath, Interface, Via};
 use crate::raw::method;
@@ -129,7 +129,7 @@ impl Context {
         let mut ioctl = || {
             let mut n = 0u64;
             file.call(&mut method::query_gid_table(file.driver_id(), raw, &mut n))
-                .map_err(|e| Error::from_errno(Op::new("QUERY_GID_TABLE", self.name()), e))?;
+                .map_err(|e| self.kernel_error(Op::new("QUERY_GID_TABLE", self.name()), e))?;
             let n = usize::try_from(n).unwrap_or(usize::MAX).min(raw.len());
             Ok(raw[..n].iter().map(GidEntry::from_raw).collect())
         };
@@ -183,7 +183,7 @@ impl Context {
                 Ok(()) => Ok(Some(GidEntry::from_raw(&raw))),
                 // An empty slot (rdma-core reads it as the zero GID).
                 Err(rustix::io::Errno::NODATA) => Ok(None),
-                Err(e) => Err(Error::from_errno(op(), e)),
+                Err(e) => Err(self.kernel_error(op(), e)),
             }
         };
         let mut sysfs = || {

@@ -9,6 +9,8 @@
 //! - [`gid`]: GID and P_Key tables.
 //! - [`event`]: the device's async events, pollable.
 //! - [`cache`]: port attributes from memory, refreshed by those events.
+//! - [`monitor`]: devices added, removed and renamed; the guard that lets go of a
+//!   device being removed.
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
 //! - [`objects`]: PD, MR, completion channel, CQ, QP, AH, SRQ; [`probe`]: their ABI
 //!   regression probe.
@@ -20,6 +22,7 @@ pub mod discover;
 pub mod event;
 pub mod gid;
 pub mod ipoib;
+pub mod monitor;
 pub mod objects;
 pub mod port;
 pub mod probe;

@@ -5,6 +5,8 @@
 //! sets `UVERBS_TEST_DEVICES`. Run by hand without it, they fail and say why.
 #![allow(dead_code)]
 
+pub mod scratch;
+
 use std::collections::BTreeMap;
 
 use std::process::Command;

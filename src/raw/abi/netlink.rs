@@ -180,3 +180,29 @@ pub const RDMA_NLDEV_ATTR_CHARDEV: u16 = 72;
 /// `RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID` (declared u64, sent by the kernel as a u32): the
 /// device's `rdma_driver_id`; absent for drivers without driver-id binding.
 pub const RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID: u16 = 73;
+
+// ------------------------------------------------------------------ device notifications
+// The RDMA netlink notification group (Linux 6.12): RDMA_NLDEV_CMD_MONITOR messages to
+// multicast group RDMA_NL_GROUP_NOTIFY. A kernel that has it says so in SYS_GET's
+// answer (RDMA_NLDEV_SYS_ATTR_MONITOR_MODE = 1); older kernels omit the attribute.
+
+/// `RDMA_NL_GROUP_NOTIFY`: the multicast group of device notifications (Linux 6.12).
+pub const RDMA_NL_GROUP_NOTIFY: u32 = 4;
+/// `RDMA_NLDEV_CMD_MONITOR`: the command of notification messages (Linux 6.12).
+pub const RDMA_NLDEV_CMD_MONITOR: u16 = 28;
+/// `RDMA_NLDEV_ATTR_EVENT_TYPE` (u8, `enum rdma_nl_notify_event_type`; Linux 6.12).
+pub const RDMA_NLDEV_ATTR_EVENT_TYPE: u16 = 102;
+/// `RDMA_NLDEV_SYS_ATTR_MONITOR_MODE` (u8, 1 when notifications are sent; Linux 6.12).
+pub const RDMA_NLDEV_SYS_ATTR_MONITOR_MODE: u16 = 103;
+/// `RDMA_REGISTER_EVENT`: a device was registered.
+pub const RDMA_REGISTER_EVENT: u8 = 0;
+/// `RDMA_UNREGISTER_EVENT`: a device is being unregistered.
+pub const RDMA_UNREGISTER_EVENT: u8 = 1;
+/// `RDMA_NETDEV_ATTACH_EVENT`: a port got its netdev.
+pub const RDMA_NETDEV_ATTACH_EVENT: u8 = 2;
+/// `RDMA_NETDEV_DETACH_EVENT`: a port lost its netdev.
+pub const RDMA_NETDEV_DETACH_EVENT: u8 = 3;
+/// `RDMA_RENAME_EVENT`: a device was renamed (Linux 6.15).
+pub const RDMA_RENAME_EVENT: u8 = 4;
+/// `RDMA_NETDEV_RENAME_EVENT`: a port's netdev was renamed (Linux 6.15).
+pub const RDMA_NETDEV_RENAME_EVENT: u8 = 5;

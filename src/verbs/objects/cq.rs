@@ -1,6 +1,6 @@
 //! Completion channels and completion queues.
 
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -11,6 +11,7 @@ use super::{check_driver, failed, ioctl_or_write, run_cmd, DRIVER_OUT};
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
+use crate::raw::lifeline::RevocableFd;
 use crate::raw::method::{self, DriverIn};
 use crate::verbs::context::Context;
 
@@ -24,7 +25,7 @@ pub struct CompChannel(Arc<CompChannelInner>);
 #[derive(Debug)]
 struct CompChannelInner {
     ctx: Arc<Context>,
-    fd: OwnedFd,
+    fd: RevocableFd,
 }
 
 impl Context {
@@ -60,7 +61,7 @@ impl CompChannel {
 impl AsFd for CompChannel {
     /// The channel's file, to poll for readability.
     fn as_fd(&self) -> BorrowedFd<'_> {
-        self.0.fd.as_fd()
+        self.0.fd.fd()
     }
 }
 

@@ -26,8 +26,9 @@
 //!         .port(1)
 //!         .access(AccessFlags::REMOTE_WRITE),
 //! )?;
-//! let (attr, _init) = qp.query()?;
-//! assert_eq!(attr.qp_state, QpState::Init);
+//! let q = qp.query()?;
+//! assert_eq!(q.state(), QpState::Init);
+//! assert_eq!(q.attr().port_num, 1);
 //! # Ok(())
 //! # }
 //! ```
@@ -73,7 +74,7 @@ pub use mr::Mr;
 pub(crate) use pd::destroy_pd_handle;
 pub use pd::Pd;
 pub(crate) use qp::{modify_qp_raw_mask, query_qp_handle};
-pub use qp::{AltPath, ModifyQp, Qp, QpAttr, QpCap, QpInit, QpInitAttr};
+pub use qp::{AltPath, ModifyQp, Qp, QpAttr, QpCap, QpInit, QpInitAttr, QpQuery};
 pub use srq::{ModifySrq, Srq, SrqAttr, SrqInit};
 
 /// The memory a memory region owns (from the raw layer, which keeps the promise that the
@@ -165,5 +166,5 @@ pub(crate) fn ioctl_or_write<T>(
 
 /// The error of a failed object call.
 pub(crate) fn failed(ctx: &Context, what: &'static str, e: Errno) -> Error {
-    Error::from_errno(Op::new(what, ctx.name()), e)
+    ctx.kernel_error(Op::new(what, ctx.name()), e)
 }

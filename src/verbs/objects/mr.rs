@@ -39,7 +39,7 @@ impl Pd {
                 pd: self.clone(),
                 reg: Some(reg),
             }),
-            Err((_, e)) => Err(Error::from_errno(Op::new(OP, ctx.name()), e)),
+            Err((_, e)) => Err(ctx.kernel_error(Op::new(OP, ctx.name()), e)),
         }
     }
 }
@@ -116,7 +116,7 @@ impl Mr {
             Ok(buf) => Ok(buf),
             Err((reg, e)) => {
                 self.reg = Some(reg);
-                Err((self, Error::from_errno(Op::new("DEREG_MR", ctx.name()), e)))
+                Err((self, ctx.kernel_error(Op::new("DEREG_MR", ctx.name()), e)))
             }
         }
     }
@@ -128,7 +128,7 @@ impl Drop for Mr {
             let ctx = self.pd.context();
             // On failure the RegisteredMr comes back and is dropped, which leaks the buffer.
             if let Err((_, e)) = ctx.raw().dereg_mr(reg, ctx.objects_path()) {
-                ctx.record_destroy_error(Error::from_errno(Op::new("DEREG_MR", ctx.name()), e));
+                ctx.record_destroy_error(ctx.kernel_error(Op::new("DEREG_MR", ctx.name()), e));
             }
         }
     }

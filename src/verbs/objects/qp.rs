@@ -228,6 +228,14 @@ impl ModifyQp {
         self.mask
     }
 
+    /// The MODIFY_QP command this modification sends for the QP with `qp_handle`.
+    pub fn to_uverbs(&self, qp_handle: u32) -> ib_uverbs_modify_qp {
+        let mut cmd = self.cmd;
+        cmd.qp_handle = qp_handle;
+        cmd.attr_mask = self.mask.bits();
+        cmd
+    }
+
     setter!(
         /// The new state (`IBV_QP_STATE`).
         state(QpState) => STATE, |c, v| c.qp_state = v.as_raw() as u8);
@@ -474,66 +482,28 @@ impl Qp {
     #[doc(alias = "ibv_modify_qp")]
     pub fn modify(&self, m: &ModifyQp) -> Result<()> {
         let ctx = self.pd.context();
-        let mut cmd = m.cmd;
-        cmd.qp_handle = self.handle;
-        cmd.attr_mask = m.mask.bits();
-        run_cmd(ctx, &cmd, DriverIn::NONE, &mut []).map_err(|e| failed(ctx, "MODIFY_QP", e))
+        run_cmd(ctx, &m.to_uverbs(self.handle), DriverIn::NONE, &mut [])
+            .map_err(|e| failed(ctx, "MODIFY_QP", e))
     }
 
     /// Every attribute of the QP and its creation attributes (QUERY_QP by INVOKE_WRITE,
-    /// else `write()`).
+    /// else `write()`), decoded when read ([`QpQuery::attr`], [`QpQuery::init_attr`]):
+    /// the call itself copies the kernel's answer and nothing more.
     ///
     /// # Errors
     ///
     /// The kernel's errno.
     #[doc(alias = "ibv_query_qp")]
-    pub fn query(&self) -> Result<(QpAttr, QpInitAttr)> {
-        const OP: &str = "QUERY_QP";
+    pub fn query(&self) -> Result<QpQuery> {
         let ctx = self.pd.context();
-        let r = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, OP, e))?;
-        let cap = QpCap {
-            max_send_wr: r.max_send_wr,
-            max_recv_wr: r.max_recv_wr,
-            max_send_sge: r.max_send_sge,
-            max_recv_sge: r.max_recv_sge,
-            max_inline_data: r.max_inline_data,
-        };
-        let attr = QpAttr {
-            qp_state: QpState::from_raw(u32::from(r.qp_state)),
-            cur_qp_state: QpState::from_raw(u32::from(r.cur_qp_state)),
-            path_mtu: Mtu::from_raw(r.path_mtu),
-            path_mig_state: MigState::from_raw(u32::from(r.path_mig_state)),
-            qkey: r.qkey,
-            rq_psn: r.rq_psn,
-            sq_psn: r.sq_psn,
-            dest_qp_num: r.dest_qp_num,
-            qp_access_flags: AccessFlags::from_bits_retain(r.qp_access_flags),
-            cap,
-            ah_attr: AhAttr::from_dest(&r.dest),
-            alt_ah_attr: AhAttr::from_dest(&r.alt_dest),
-            pkey_index: r.pkey_index,
-            alt_pkey_index: r.alt_pkey_index,
-            en_sqd_async_notify: false,
-            sq_draining: r.sq_draining != 0,
-            max_rd_atomic: r.max_rd_atomic,
-            max_dest_rd_atomic: r.max_dest_rd_atomic,
-            min_rnr_timer: r.min_rnr_timer,
-            port_num: r.port_num,
-            timeout: r.timeout,
-            retry_cnt: r.retry_cnt,
-            rnr_retry: r.rnr_retry,
-            alt_port_num: r.alt_port_num,
-            alt_timeout: r.alt_timeout,
-        };
-        let init = QpInitAttr {
+        let raw = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "QUERY_QP", e))?;
+        Ok(QpQuery {
+            raw,
             qp_type: self.qp_type,
             send_cq: self.send_cq.handle(),
             recv_cq: self.recv_cq.handle(),
             srq: self.srq.as_ref().map(Srq::handle),
-            cap,
-            sq_sig_all: r.sq_sig_all != 0,
-        };
-        Ok((attr, init))
+        })
     }
 
     fn destroy(&self) -> Result<()> {
@@ -557,6 +527,85 @@ impl Qp {
                 Ok(())
             }
             Err(e) => Err((self, e)),
+        }
+    }
+}
+
+/// The answer of QUERY_QP, decoded when read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QpQuery {
+    raw: ib_uverbs_query_qp_resp,
+    qp_type: QpType,
+    send_cq: u32,
+    recv_cq: u32,
+    srq: Option<u32>,
+}
+
+impl QpQuery {
+    /// The QP's current state.
+    pub fn state(&self) -> QpState {
+        QpState::from_raw(u32::from(self.raw.qp_state))
+    }
+
+    /// The current capacities.
+    pub fn cap(&self) -> QpCap {
+        let r = &self.raw;
+        QpCap {
+            max_send_wr: r.max_send_wr,
+            max_recv_wr: r.max_recv_wr,
+            max_send_sge: r.max_send_sge,
+            max_recv_sge: r.max_recv_sge,
+            max_inline_data: r.max_inline_data,
+        }
+    }
+
+    /// The kernel's answer as it came (`struct ib_uverbs_query_qp_resp`).
+    pub fn raw(&self) -> &ib_uverbs_query_qp_resp {
+        &self.raw
+    }
+
+    /// Every field of `ibv_qp_attr`.
+    pub fn attr(&self) -> QpAttr {
+        let r = &self.raw;
+        QpAttr {
+            qp_state: QpState::from_raw(u32::from(r.qp_state)),
+            cur_qp_state: QpState::from_raw(u32::from(r.cur_qp_state)),
+            path_mtu: Mtu::from_raw(r.path_mtu),
+            path_mig_state: MigState::from_raw(u32::from(r.path_mig_state)),
+            qkey: r.qkey,
+            rq_psn: r.rq_psn,
+            sq_psn: r.sq_psn,
+            dest_qp_num: r.dest_qp_num,
+            qp_access_flags: AccessFlags::from_bits_retain(r.qp_access_flags),
+            cap: self.cap(),
+            ah_attr: AhAttr::from_dest(&r.dest),
+            alt_ah_attr: AhAttr::from_dest(&r.alt_dest),
+            pkey_index: r.pkey_index,
+            alt_pkey_index: r.alt_pkey_index,
+            en_sqd_async_notify: false,
+            sq_draining: r.sq_draining != 0,
+            max_rd_atomic: r.max_rd_atomic,
+            max_dest_rd_atomic: r.max_dest_rd_atomic,
+            min_rnr_timer: r.min_rnr_timer,
+            port_num: r.port_num,
+            timeout: r.timeout,
+            retry_cnt: r.retry_cnt,
+            rnr_retry: r.rnr_retry,
+            alt_port_num: r.alt_port_num,
+            alt_timeout: r.alt_timeout,
+        }
+    }
+
+    /// Every field of `ibv_qp_init_attr` (objects by their handles).
+    pub fn init_attr(&self) -> QpInitAttr {
+        let r = &self.raw;
+        QpInitAttr {
+            qp_type: self.qp_type,
+            send_cq: self.send_cq,
+            recv_cq: self.recv_cq,
+            srq: self.srq,
+            cap: self.cap(),
+            sq_sig_all: r.sq_sig_all != 0,
         }
     }
 }
@@ -585,9 +634,15 @@ pub(crate) fn query_qp_handle(
         attr_mask: QUERY_ALL,
         ..Default::default()
     };
-    let mut resp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
-    run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp)?;
-    ib_uverbs_query_qp_resp::read_from_bytes(&resp[..]).map_err(|_| rustix::io::Errno::IO)
+    // The kernel answers straight into the struct: no buffer to copy from.
+    let mut resp = ib_uverbs_query_qp_resp::default();
+    run_cmd(
+        ctx,
+        &cmd,
+        DriverIn::NONE,
+        zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+    )?;
+    Ok(resp)
 }
 
 /// QP_DESTROY by ioctl, else DESTROY_QP by `write()`, of any handle.

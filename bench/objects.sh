@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# bench/objects.sh - the object model against libibverbs, side by side in the VM rig,
+# and its section of BENCHMARKS.md.
+#
+# Usage: bench/objects.sh [--kernel SERIES]... [--pairs N] [--rounds N] [--quick]
+#
+#   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
+#   --pairs N        interleaved floor/API pairs per operation (default 600)
+#   --rounds N       alternating rounds of the create/destroy loops (default 7)
+#   --quick          --pairs 100 --rounds 2 (a smoke test)
+#
+# In one boot per kernel (1 rxe + 1 siw), for each device:
+#   - examples/bench_objects.rs 'pairs': query_qp and modify_qp (through the state walk)
+#     against their floors (the same request prebuilt and re-run with ctx.raw().call
+#     on the same fd), as interleaved pairs of short batches whose order alternates;
+#   - 'create' of bench_objects.rs and bench/objects_loops.c (libibverbs), alternating
+#     which runs first, ROUNDS times: create + destroy of a PD, CQ, QP and MR;
+#   - objects_loops 'qp': libibverbs' ibv_query_qp and ibv_modify_qp per call.
+# Then writes the section between the objects markers of BENCHMARKS.md (created if
+# missing) from the medians: pair ratios with their interquartile range, and uverbs
+# against libibverbs per operation. Raw outputs: target/bench/objects-KERNEL.out.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CRATE=$(cd "$HERE/.." && pwd)
+TARGET=x86_64-unknown-linux-musl
+KERNELS=() PAIRS=600 ROUNDS=7
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
+    --pairs) PAIRS=${2:?}; shift 2 ;;
+    --rounds) ROUNDS=${2:?}; shift 2 ;;
+    --quick) PAIRS=100 ROUNDS=2; shift ;;
+    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+    *) echo "objects.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1 6.12)
+OUTDIR=$CRATE/target/bench
+mkdir -p "$OUTDIR"
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+
+echo "objects.sh: building" >&2
+(cd "$CRATE" && cargo build -q --release --target $TARGET --example bench_objects)
+cp "$CRATE/target/$TARGET/release/examples/bench_objects" "$STAGE/"
+gcc -O2 -Wall -o "$STAGE/objects_loops" "$HERE/objects_loops.c" -libverbs
+cat > "$STAGE/guest.sh" <<EOF
+#!/bin/sh
+for d in \$(echo "\$UVERBS_VM_DEVICES" | tr ',' ' '); do
+  ./bench_objects pairs \$d $PAIRS || exit 1
+  r=0
+  while [ \$r -lt $ROUNDS ]; do
+    if [ \$((r % 2)) = 0 ]; then
+      ./bench_objects create \$d 2000 && ./objects_loops create \$d 2000 || exit 1
+    else
+      ./objects_loops create \$d 2000 && ./bench_objects create \$d 2000 || exit 1
+    fi
+    ./objects_loops qp \$d 2000 || exit 1
+    r=\$((r + 1))
+  done
+done
+EOF
+
+for k in "${KERNELS[@]}"; do
+  echo "objects.sh: kernel $k" >&2
+  "$CRATE/tests/vm/rig.sh" --kernel "$k" --add "$STAGE/bench_objects" \
+    --add "$STAGE/objects_loops" --add "$STAGE/guest.sh" --timeout 1800 \
+    -- sh ./guest.sh > "$OUTDIR/objects-$k.out"
+done
+
+# ---------------------------------------------------------------- the report
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+  if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+quart() { # Q (0.25 or 0.75)
+  sort -g | awk -v q="$1" '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+    i = q * (NR - 1) + 1; lo = int(i); f = i - lo
+    print (lo < NR) ? v[lo] + f * (v[lo + 1] - v[lo]) : v[lo] }'; }
+fmt() { awk -v x="$1" 'BEGIN { printf (x == "-" ? "-" : "%.3f"), x }'; }
+section() {
+  echo "<!-- objects:begin -->"
+  echo "## The object model (issue 13)"
+  echo
+  echo "Measured by \`bench/objects.sh\` ($(date -u +%Y-%m-%d)), one VM boot per kernel (TCG, 1 rxe + 1 siw),"
+  echo "$PAIRS interleaved pairs per operation and $ROUNDS alternating rounds of the create loops."
+  echo "Floors: the same request prebuilt and re-run with \`ctx.raw().call\` on the same fd."
+  echo "Target: query_qp and modify_qp at or under 1.03x their floor (median of the pairs);"
+  echo "create + destroy no slower than libibverbs. rxe maps its queues inside"
+  echo "\`ibv_create_qp\`/\`ibv_create_cq\` and uverbs does not map them yet (the data path will):"
+  echo "the create rows compare without the mapping on the uverbs side."
+  echo
+  echo "| kernel | device | operation | floor ns | uverbs ns | ratio (median, IQR) | libibverbs ns | uverbs / libibverbs |"
+  echo "|---|---|---|---|---|---|---|---|"
+  for k in "${KERNELS[@]}"; do
+    f=$OUTDIR/objects-$k.out
+    for d in $(grep -o '^P uverbs [a-z0-9_]*' "$f" | awk '{ print $3 }' | sort -u); do
+      for op in query_qp modify_qp; do
+        local pf=$STAGE/p.$$ ; grep "^P uverbs $d $op " "$f" > "$pf" || true
+        local fl api r q1 q3 ibv
+        fl=$(awk '{ print $5 }' "$pf" | median); api=$(awk '{ print $6 }' "$pf" | median)
+        r=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | median)
+        q1=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.25)
+        q3=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.75)
+        ibv=$(grep "^R ibv $d $op " "$f" | awk '{ print $5 }' | median)
+        echo "| $k | $d | $op | $fl | $api | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $ibv | $(fmt "$(awk -v a="$api" -v b="$ibv" 'BEGIN { print (b > 0 ? a / b : "-") }')") |"
+      done
+      for op in pd cq qp mr; do
+        local u i
+        u=$(grep "^R uverbs $d $op " "$f" | awk '{ print $5 }' | median)
+        i=$(grep "^R ibv $d $op " "$f" | awk '{ print $5 }' | median)
+        echo "| $k | $d | create+destroy $op | | $u | | $i | $(fmt "$(awk -v a="$u" -v b="$i" 'BEGIN { print (b > 0 ? a / b : "-") }')") |"
+      done
+    done
+  done
+  echo
+  echo "Reproduce: \`bench/objects.sh\` (raw outputs in target/bench/objects-KERNEL.out)."
+  echo "<!-- objects:end -->"
+}
+REPORT=$CRATE/BENCHMARKS.md
+section > "$STAGE/section.md"
+if grep -q '<!-- objects:begin -->' "$REPORT" 2>/dev/null; then
+  awk -v f="$STAGE/section.md" '
+    /<!-- objects:begin -->/ { while ((getline l < f) > 0) print l; skip = 1; next }
+    /<!-- objects:end -->/ { skip = 0; next }
+    !skip { print }' "$REPORT" > "$STAGE/report" && cp "$STAGE/report" "$REPORT"
+else
+  { echo; cat "$STAGE/section.md"; } >> "$REPORT"
+fi
+cat "$STAGE/section.md"

@@ -1,0 +1,283 @@
+//! The uverbs side of the object benchmarks that `bench/objects.sh` runs in the VM rig
+//! beside `bench/objects_loops.c` (the same loops through libibverbs).
+//!
+//! ```text
+//! bench_objects pairs DEV PAIRS
+//!     query_qp and modify_qp against their floors, as interleaved pairs of short
+//!     batches (the order alternates from pair to pair):
+//!     P uverbs DEV query_qp FLOOR_NS API_NS        (one line per pair)
+//!     P uverbs DEV modify_qp FLOOR_NS API_NS       (per modify of the walk)
+//! bench_objects create DEV N
+//!     R uverbs DEV OP NS_PER_CYCLE   for pd, cq, qp, mr: create + destroy
+//! ```
+//!
+//! Floors: the same request the typed method sends, built once and issued again and
+//! again on the same fd with `ctx.raw().call` (QUERY_QP by INVOKE_WRITE; each MODIFY_QP
+//! of the walk by INVOKE_WRITE): no building, no decoding, no fallback logic.
+//!
+//! The modify walk: RESET -> INIT -> RTR -> RTS -> RESET on rxe (RC, looped back to
+//! itself through GID 1), RESET -> INIT -> RESET on siw (RTR and RTS need the iWARP
+//! CM). The QP is created once.
+//!
+//! Build: `cargo build --release --target x86_64-unknown-linux-musl --example bench_objects`.
+
+use std::process::exit;
+use std::sync::Arc;
+use std::time::Instant;
+
+use uverbs::raw::abi::{ib_uverbs_modify_qp, ib_uverbs_query_qp, ib_uverbs_query_qp_resp};
+use uverbs::raw::method::{self, DriverIn};
+use uverbs::verbs::objects::{AhAttr, GlobalRoute, ModifyQp, MrBuf, Qp, QpInit};
+use uverbs::{AccessFlags, Context, Mtu, QpState, QpType};
+use zerocopy::IntoBytes;
+
+fn fail(what: &str, e: impl std::fmt::Display) -> ! {
+    eprintln!("bench_objects: {what}: {e}");
+    exit(1)
+}
+
+/// The modify walk of this device, as typed modifications.
+fn walk(ctx: &Context, qp: &Qp) -> Vec<ModifyQp> {
+    let rxe = ctx.name().starts_with("rxe");
+    let init = ModifyQp::new()
+        .state(QpState::Init)
+        .pkey_index(0)
+        .port(1)
+        .access(AccessFlags::REMOTE_WRITE);
+    let reset = ModifyQp::new().state(QpState::Reset);
+    if !rxe {
+        return vec![init, reset];
+    }
+    let gid = ctx
+        .query_gid(1, 1)
+        .ok()
+        .flatten()
+        .map(|g| g.gid)
+        .unwrap_or_default();
+    let rtr = ModifyQp::new()
+        .state(QpState::Rtr)
+        .path_mtu(Mtu::Mtu1024)
+        .dest_qp_num(qp.qp_num())
+        .rq_psn(0)
+        .max_dest_rd_atomic(1)
+        .min_rnr_timer(12)
+        .av(AhAttr {
+            grh: GlobalRoute {
+                dgid: gid,
+                sgid_index: 1,
+                hop_limit: 64,
+                ..Default::default()
+            },
+            is_global: true,
+            port_num: 1,
+            ..Default::default()
+        });
+    let rts = ModifyQp::new()
+        .state(QpState::Rts)
+        .sq_psn(0)
+        .timeout(14)
+        .retry_cnt(7)
+        .rnr_retry(7)
+        .max_rd_atomic(1);
+    vec![init, rtr, rts, reset]
+}
+
+fn pairs(dev: &str, n: usize) {
+    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
+    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
+    let cq = ctx
+        .create_cq(16, None, 0)
+        .unwrap_or_else(|e| fail("create_cq", e));
+    let qp = pd
+        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+        .unwrap_or_else(|e| fail("create_qp", e));
+    let file = ctx.raw();
+    let id = file.driver_id();
+    const K: usize = 20;
+
+    // QUERY_QP: the floor re-runs one prebuilt request.
+    let qcmd = ib_uverbs_query_qp {
+        qp_handle: qp.handle(),
+        attr_mask: (1 << 21) - 1,
+        ..Default::default()
+    };
+    let mut qresp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
+    let mut qreq = method::invoke_cmd(id, &qcmd, DriverIn::NONE, &mut qresp);
+    for _ in 0..10 {
+        file.call(&mut qreq)
+            .unwrap_or_else(|e| fail("floor QUERY_QP", e));
+        qp.query().unwrap_or_else(|e| fail("query_qp", e));
+    }
+    for i in 0..n {
+        let floor = || {
+            let t = Instant::now();
+            for _ in 0..K {
+                let _ = std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq)));
+            }
+            t.elapsed().as_nanos() as f64 / K as f64
+        };
+        let mut floor = floor;
+        let api = || {
+            let t = Instant::now();
+            for _ in 0..K {
+                let _ = std::hint::black_box(qp.query());
+            }
+            t.elapsed().as_nanos() as f64 / K as f64
+        };
+        let (f, a) = if i % 2 == 0 {
+            let f = floor();
+            (f, api())
+        } else {
+            let a = api();
+            (floor(), a)
+        };
+        println!("P uverbs {dev} query_qp {f:.0} {a:.0}");
+    }
+
+    // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt.
+    let steps = walk(&ctx, &qp);
+    let cmds: Vec<ib_uverbs_modify_qp> = steps.iter().map(|m| m.to_uverbs(qp.handle())).collect();
+    for m in &steps {
+        qp.modify(m).unwrap_or_else(|e| fail("modify_qp", e));
+    }
+    let per = steps.len() as f64;
+    for i in 0..n {
+        let floor = || {
+            let mut reqs: Vec<_> = cmds
+                .iter()
+                .map(|c| method::invoke_cmd(id, c, DriverIn::NONE, &mut []))
+                .collect();
+            let t = Instant::now();
+            for _ in 0..K / 4 {
+                for r in reqs.iter_mut() {
+                    let _ = std::hint::black_box(file.call(r));
+                }
+            }
+            t.elapsed().as_nanos() as f64 / (K / 4) as f64 / per
+        };
+        let api = || {
+            let t = Instant::now();
+            for _ in 0..K / 4 {
+                for m in &steps {
+                    let _ = std::hint::black_box(qp.modify(m));
+                }
+            }
+            t.elapsed().as_nanos() as f64 / (K / 4) as f64 / per
+        };
+        let (f, a) = if i % 2 == 0 {
+            let f = floor();
+            (f, api())
+        } else {
+            let a = api();
+            (floor(), a)
+        };
+        println!("P uverbs {dev} modify_qp {f:.0} {a:.0}");
+    }
+    let _ = qresp.as_bytes();
+}
+
+fn create(dev: &str, n: usize) {
+    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
+    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
+    let cq = ctx
+        .create_cq(16, None, 0)
+        .unwrap_or_else(|e| fail("create_cq", e));
+    let time = |name: &str, f: &mut dyn FnMut()| {
+        for _ in 0..n / 10 + 1 {
+            f();
+        }
+        let t = Instant::now();
+        for _ in 0..n {
+            f();
+        }
+        println!(
+            "R uverbs {dev} {name} {:.0}",
+            t.elapsed().as_nanos() as f64 / n as f64
+        );
+    };
+    time("pd", &mut || {
+        drop(ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e)))
+    });
+    time("cq", &mut || {
+        drop(
+            ctx.create_cq(16, None, 0)
+                .unwrap_or_else(|e| fail("create_cq", e)),
+        )
+    });
+    time("qp", &mut || {
+        drop(
+            pd.create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+                .unwrap_or_else(|e| fail("create_qp", e)),
+        )
+    });
+    // One buffer, registered and deregistered again and again (as the C loop does).
+    let mut buf = Some(MrBuf::new(4096).unwrap_or_else(|e| fail("MrBuf::new", e)));
+    time("mr", &mut || {
+        let b = buf.take().unwrap_or_else(|| fail("mr", "no buffer"));
+        let mr = pd
+            .reg_mr(b, AccessFlags::LOCAL_WRITE)
+            .unwrap_or_else(|e| fail("reg_mr", e));
+        buf = Some(
+            mr.try_destroy()
+                .unwrap_or_else(|(_, e)| fail("dereg_mr", e)),
+        );
+    });
+}
+
+/// Where the time of query_qp goes, without the system call: building the request,
+/// and decoding an answer.
+fn profile(dev: &str, n: usize) {
+    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
+    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
+    let cq = ctx
+        .create_cq(16, None, 0)
+        .unwrap_or_else(|e| fail("create_cq", e));
+    let qp = pd
+        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+        .unwrap_or_else(|e| fail("create_qp", e));
+    let id = ctx.raw().driver_id();
+    let t = Instant::now();
+    for _ in 0..n {
+        let cmd = ib_uverbs_query_qp {
+            qp_handle: std::hint::black_box(qp.handle()),
+            attr_mask: (1 << 21) - 1,
+            ..Default::default()
+        };
+        let mut resp = ib_uverbs_query_qp_resp::default();
+        let req = method::invoke_cmd(id, &cmd, DriverIn::NONE, resp.as_mut_bytes());
+        std::hint::black_box(&req);
+    }
+    println!(
+        "X uverbs {dev} build_query_qp {:.0}",
+        t.elapsed().as_nanos() as f64 / n as f64
+    );
+    let steps = walk(&ctx, &qp);
+    let t = Instant::now();
+    for _ in 0..n {
+        for m in &steps {
+            let c = std::hint::black_box(m).to_uverbs(qp.handle());
+            let req = method::invoke_cmd(id, &c, DriverIn::NONE, &mut []);
+            std::hint::black_box(&req);
+        }
+    }
+    println!(
+        "X uverbs {dev} build_modify_qp {:.0}",
+        t.elapsed().as_nanos() as f64 / n as f64 / steps.len() as f64
+    );
+    // The whole API call against a failing kernel answer is not measurable here; the
+    // pairs mode has it.
+}
+
+fn main() {
+    let a: Vec<String> = std::env::args().collect();
+    let n = |i: usize, d: usize| a.get(i).and_then(|v| v.parse().ok()).unwrap_or(d);
+    match (a.get(1).map(String::as_str), a.get(2)) {
+        (Some("pairs"), Some(dev)) => pairs(dev, n(3, 500)),
+        (Some("create"), Some(dev)) => create(dev, n(3, 2000)),
+        (Some("profile"), Some(dev)) => profile(dev, n(3, 20000)),
+        _ => {
+            eprintln!("usage: bench_objects pairs|create DEV [N]");
+            exit(2)
+        }
+    }
+}

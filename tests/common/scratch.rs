@@ -1,0 +1,207 @@
+//! Processes, waits and scratch RDMA devices for the tests that add and remove devices
+//! in the VM (faults, hot-plug).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use uverbs::{Context, DeviceInfo, Discovery, PortAttr};
+
+/// The number of open file descriptors of this process.
+pub fn fd_count() -> usize {
+    std::fs::read_dir("/proc/self/fd")
+        .map(|d| d.count())
+        .unwrap_or(0)
+}
+
+/// This process's resident set size in KiB.
+pub fn vm_rss_kib() -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs a command to completion (at most `timeout`); returns (status, stdout+stderr).
+pub fn run(cmd: &[&str], timeout: Duration) -> (i32, String) {
+    let child = spawn(cmd);
+    wait_child(child, timeout).unwrap_or_else(|| panic!("{cmd:?} did not finish in {timeout:?}"))
+}
+
+/// A child process whose output goes to a file (not a pipe: a pipe would hold fds in
+/// this process while the child runs, and the tests count fds).
+pub struct Proc {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Proc {
+    pub fn done(&mut self) -> bool {
+        self.child.try_wait().ok().flatten().is_some()
+    }
+}
+
+pub fn spawn(cmd: &[&str]) -> Proc {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let log = std::env::temp_dir().join(format!(
+        "uverbs-faults-{}-{}.log",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let f = std::fs::File::create(&log).unwrap();
+    let child = Command::new(cmd[0])
+        .args(&cmd[1..])
+        .stdin(Stdio::null())
+        .stdout(f.try_clone().unwrap())
+        .stderr(f)
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    Proc { child, log }
+}
+
+/// Waits for a child at most `timeout`; `None` (the child still running) on timeout.
+pub fn wait_child(mut p: Proc, timeout: Duration) -> Option<(i32, String)> {
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(st)) = p.child.try_wait() {
+            let text = std::fs::read_to_string(&p.log).unwrap_or_default();
+            let _ = std::fs::remove_file(&p.log);
+            return Some((st.code().unwrap_or(-1), text));
+        }
+        if start.elapsed() > timeout {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// This process's effective uid (from /proc: rustix's `process` feature is not on).
+pub fn euid() -> u32 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|v| v.split_whitespace().nth(1)?.parse().ok())
+        .unwrap_or(u32::MAX)
+}
+
+/// Polls `f` until it is true, at most `timeout`.
+pub fn wait_until(timeout: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < timeout {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    f()
+}
+
+pub fn discover(name: &str) -> Option<DeviceInfo> {
+    Discovery::new().device(name).ok()
+}
+
+pub fn open(name: &str) -> Context {
+    let info = discover(name).unwrap_or_else(|| panic!("{name}: not found"));
+    Context::open(&info).unwrap_or_else(|e| panic!("{name}: open: {e}"))
+}
+
+/// Port attributes without the counters, which move between two reads.
+pub fn steady(mut p: PortAttr) -> PortAttr {
+    p.bad_pkey_cntr = 0;
+    p.qkey_viol_cntr = 0;
+    p
+}
+
+/// An extra software RDMA device on its own dummy netdev, made for one test and removed
+/// (device, then netdev) when dropped, whatever state the test left them in.
+pub struct ScratchDevice {
+    pub name: String,
+    pub netdev: String,
+    pub kind: &'static str,
+}
+
+impl ScratchDevice {
+    /// Makes netdev `netdev` (dummy, up, 169.254.`subnet`.1/24) and RDMA link `name` of
+    /// `kind` (`rxe` or `siw`) on it, and waits until the device is discovered with port
+    /// 1 ACTIVE.
+    pub fn create(kind: &'static str, name: &str, netdev: &str, subnet: u8) -> ScratchDevice {
+        let d = ScratchDevice {
+            name: name.into(),
+            netdev: netdev.into(),
+            kind,
+        };
+        d.cleanup();
+        let t = Duration::from_secs(30);
+        for cmd in [
+            vec!["ip", "link", "add", netdev, "type", "dummy"],
+            vec!["ip", "link", "set", netdev, "up"],
+        ] {
+            let (st, out) = run(&cmd, t);
+            assert_eq!(st, 0, "{cmd:?}: {out}");
+        }
+        let addr = format!("169.254.{subnet}.1/24");
+        let (st, out) = run(&["ip", "addr", "add", &addr, "dev", netdev], t);
+        assert_eq!(st, 0, "ip addr add: {out}");
+        d.add_link();
+        d
+    }
+
+    pub fn add_link(&self) {
+        let (st, out) = run(
+            &[
+                "rdma",
+                "link",
+                "add",
+                &self.name,
+                "type",
+                self.kind,
+                "netdev",
+                &self.netdev,
+            ],
+            Duration::from_secs(30),
+        );
+        assert_eq!(st, 0, "rdma link add {}: {out}", self.name);
+        let ok = wait_until(Duration::from_secs(30), || {
+            discover(&self.name).is_some_and(|d| d.uverbs.is_some())
+                && std::fs::read_to_string(format!(
+                    "/sys/class/infiniband/{}/ports/1/state",
+                    self.name
+                ))
+                .is_ok_and(|s| s.contains("ACTIVE"))
+        });
+        assert!(
+            ok,
+            "{}: not discovered ACTIVE with a uverbs node in 30 s",
+            self.name
+        );
+    }
+
+    pub fn exists(&self) -> bool {
+        Path::new("/sys/class/infiniband").join(&self.name).exists()
+    }
+
+    pub fn cleanup(&self) {
+        if self.exists() {
+            let _ = wait_child(
+                spawn(&["rdma", "link", "delete", &self.name]),
+                Duration::from_secs(60),
+            );
+        }
+        if Path::new("/sys/class/net").join(&self.netdev).exists() {
+            let _ = wait_child(
+                spawn(&["ip", "link", "del", &self.netdev]),
+                Duration::from_secs(60),
+            );
+        }
+        wait_until(Duration::from_secs(30), || !self.exists());
+    }
+}
+
+impl Drop for ScratchDevice {
+    fn drop(&mut self) {
+        self.cleanup();
+    }
+}
