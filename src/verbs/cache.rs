@@ -374,9 +374,14 @@ const REMOVED: u8 = 2;
 impl Watched {
     fn publish(&self, ports: Vec<Option<PortAttr>>, dead: u8) {
         use std::sync::atomic::Ordering::Release;
-        *self.ports.write().unwrap_or_else(|p| p.into_inner()) = ports;
+        // The counter moves while the new ports are still locked: whoever has seen the
+        // new ports (through the lock) then sees the new count too, so a PortReader is
+        // never behind WatchedPortCache::query_port.
+        let mut shared = self.ports.write().unwrap_or_else(|p| p.into_inner());
+        *shared = ports;
         self.dead.store(dead, Release);
         self.updates.fetch_add(1, Release);
+        drop(shared);
     }
 }
 
