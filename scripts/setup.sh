@@ -2,8 +2,11 @@
 # setup.sh - install what building and testing uverbs needs on a Debian (bookworm)
 # machine: C compiler and headers for the ABI check, rdma-core's libibverbs-dev for the
 # verbs.h check and the VM oracle, QEMU for the VM rig, the musl Rust target for the
-# static binary. Idempotent; needs root for apt (skipped when everything is present).
+# static binary, and the Rust toolchain of the declared rust-version (the package
+# phase builds the crate with it). Idempotent; needs root for apt (skipped when
+# everything is present).
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
 
 need=()
 command -v cc >/dev/null || need+=(gcc)
@@ -15,6 +18,9 @@ command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 command -v musl-gcc >/dev/null || need+=(musl-tools)
 [ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
 [ -e /usr/include/rdma/ib_user_verbs.h ] || need+=(linux-libc-dev)
+# OpenSM's <iba/ib_types.h>: the two port capability bits only the IBTA names
+# (tests/abi_check.rs ibta_only_capability_bits_match_opensm).
+[ -e /usr/include/infiniband/iba/ib_types.h ] || need+=(libopensm-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2
@@ -32,3 +38,10 @@ fi
 for c in rustfmt clippy; do
   rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" >/dev/null
 done
+# The oldest Rust the crate declares (Cargo.toml's rust-version): test-all.sh builds
+# the library and the binary with it.
+msrv=$(sed -n 's/^rust-version *= *"\(.*\)"/\1/p' "$top/Cargo.toml")
+if [ -n "$msrv" ] && ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+  echo "setup: rustup toolchain install $msrv --profile minimal" >&2
+  rustup toolchain install "$msrv" --profile minimal >/dev/null
+fi

@@ -8,6 +8,10 @@
 //! * `verbs_h_matches_the_types`: the enums and flags against rdma-core's
 //!   `<infiniband/verbs.h>` (`libibverbs-dev`), plus the documented values the manifest
 //!   records for what no installed header has.
+//! * `kernel_headers_match_the_documented_values` (in the abi-6.12 phase): the values no
+//!   installed header has, against the kernel's internal `include/rdma` headers.
+//! * `ibta_only_capability_bits_match_opensm`: the two capability bits only the IBTA
+//!   names, against OpenSM's `<iba/ib_types.h>` (libopensm-dev).
 //! * `planted_*`: the checker itself, on a scratch copy of the installed headers with a
 //!   mismatch planted in it.
 //!
@@ -99,6 +103,186 @@ fn verbs_h_matches_the_types() {
         "src/verbs/types.rs differs from rdma-core's verbs.h or the documented values:\n{}",
         r.details()
     );
+}
+
+/// The kernel's own values for what no installed header defines: each `doc=` value of
+/// the manifest (port physical states, widths, speeds, capability bits) against the
+/// enums of the kernel's internal `include/rdma/ib_verbs.h` and `ib_mad.h`, and the
+/// crate's derived tables against the kernel's conversion functions: `Mtu::bytes`
+/// against `ib_mtu_enum_to_int`, `Width::lanes` against `ib_width_enum_to_int`.
+///
+/// Those headers are not installed with the uapi ones; Debian's `linux-headers-*-common`
+/// has them next to `include/uapi`. So the test runs where `UVERBS_ABI_HEADERS` is such a
+/// tree (the abi-6.12 phase of scripts/test-all.sh, with `--include-ignored`) or where
+/// `UVERBS_ABI_KERNEL_INCLUDE` names a kernel's `include/`; asked to run without one, it
+/// fails and says why.
+#[test]
+#[ignore = "needs a kernel's include/ tree: UVERBS_ABI_HEADERS=\"$(abi/headers-6.12.sh)\" (the abi-6.12 phase runs it)"]
+fn kernel_headers_match_the_documented_values() {
+    use checker::kernel::{self, KernelHeaders};
+    use checker::manifest::Src;
+    use uverbs::{Mtu, Width};
+
+    let dir = kernel::include_dir().unwrap_or_else(|| {
+        panic!(
+            "ABI check (kernel include/rdma): no kernel include tree: set UVERBS_ABI_HEADERS to a kernel's \
+             include/uapi (abi/headers-6.12.sh prints one) or UVERBS_ABI_KERNEL_INCLUDE to its include/"
+        )
+    });
+    let k = KernelHeaders::load(&dir, &["ib_mtu_enum_to_int", "ib_width_enum_to_int"])
+        .unwrap_or_else(|e| panic!("ABI check (kernel include/rdma): {e}"));
+    let m = Manifest::load();
+    let t = rust_table::rust_table();
+    let mut bad = Vec::new();
+    let mut compared = 0;
+    let mut ibta_only = Vec::new();
+    for c in m.consts.iter() {
+        let Src::Doc(doc) = c.src else { continue };
+        let Some(e) = c.member_of else { continue };
+        let name = c.rust.rsplit("::").next().unwrap_or("");
+        let rust = t
+            .enum_by_path(&m.enums[e].rust)
+            .and_then(|re| re.members.iter().find(|x| x.name == name))
+            .map(|x| x.value);
+        match k.value(&c.c) {
+            Some(v) => {
+                compared += 1;
+                if Some(v) != rust || v != doc {
+                    bad.push(format!(
+                        "{} = {v} in the kernel's headers; Rust {} = {rust:?}, abi/manifest.txt line {} says {doc}",
+                        c.c, c.rust, c.line
+                    ));
+                }
+            }
+            // Named only by the IBTA (PortInfo:CapabilityMask bits 0 and 13): the kernel
+            // has no name for them. Listed in tests/README.md.
+            None if c.c.starts_with("IBTA_") => ibta_only.push(c.c.clone()),
+            None => bad.push(format!(
+                "{} (abi/manifest.txt line {}) is not defined in {}",
+                c.c,
+                c.line,
+                dir.display()
+            )),
+        }
+    }
+    // The derived tables, by the kernel's enum names (`IB_MTU_256` has the value of
+    // `IBV_MTU_256`, which the verbs.h check compares with `Mtu::Mtu256`).
+    for (func, table) in [
+        (
+            "ib_mtu_enum_to_int",
+            Mtu::KNOWN
+                .iter()
+                .map(|m| (i128::from(m.as_raw()), m.bytes().map(i128::from)))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "ib_width_enum_to_int",
+            Width::KNOWN
+                .iter()
+                .map(|w| (i128::from(w.as_raw()), w.lanes().map(i128::from)))
+                .collect(),
+        ),
+    ] {
+        let Some(arms) = k.cases.get(func) else {
+            bad.push(format!("{func} is not defined in {}", dir.display()));
+            continue;
+        };
+        for (raw, ours) in table {
+            let theirs = arms
+                .iter()
+                .find(|(label, _)| k.value(label) == Some(raw))
+                .map(|(_, &n)| n);
+            compared += 1;
+            if theirs.is_none() || theirs != ours {
+                bad.push(format!(
+                    "{func}: the kernel maps raw value {raw} to {theirs:?}, the crate to {ours:?}"
+                ));
+            }
+        }
+    }
+    checker::say(&format!(
+        "ABI check (kernel include/rdma): compared {compared} values against {}: {} mismatches; \
+         IBTA-only, not in the kernel: {}",
+        dir.display(),
+        bad.len(),
+        ibta_only.join(", ")
+    ));
+    assert!(compared >= 25, "too few values compared: {compared}");
+    assert!(
+        bad.is_empty(),
+        "the kernel's headers disagree:\n  {}",
+        bad.join("\n  ")
+    );
+}
+
+/// The two port capability bits that only the IBTA names (PortInfo:CapabilityMask bit 0,
+/// reserved, and bit 13, IsCableInfoSupported: the manifest records them as `doc=`, and
+/// neither the kernel nor rdma-core defines them) against the subnet manager's table of
+/// the same mask: OpenSM's `<iba/ib_types.h>` (Debian's libopensm-dev), whose
+/// `IB_PORT_CAP_*` are in network byte order. The other 30 bits are checked against
+/// verbs.h and the uapi headers by `verbs_h_matches_the_types`.
+#[test]
+fn ibta_only_capability_bits_match_opensm() {
+    use uverbs::PortCapFlags;
+    const PAIRS: &[(&str, PortCapFlags)] = &[
+        ("IB_PORT_CAP_RESV0", PortCapFlags::RESERVED0),
+        (
+            "IB_PORT_CAP_HAS_CABLE_INFO",
+            PortCapFlags::IS_CABLE_INFO_SUPPORTED,
+        ),
+    ];
+    let header = Path::new("/usr/include/infiniband/iba/ib_types.h");
+    if !header.is_file() {
+        checker::skip_or_fail(
+            "OpenSM ib_types.h",
+            "<infiniband/iba/ib_types.h> not found: apt-get install libopensm-dev",
+        );
+        return;
+    }
+    let dir = checker::probe::scratch_dir(&scratch(), "opensm");
+    let mut src = String::from("#include <stdio.h>\n#include <iba/ib_types.h>\nint main(void) {\n");
+    for (c, _) in PAIRS {
+        src.push_str(&format!("  printf(\"%u\\n\", (unsigned)cl_ntoh32({c}));\n"));
+    }
+    src.push_str("  return 0;\n}\n");
+    std::fs::write(dir.join("opensm.c"), src).unwrap();
+    let cc = checker::probe::Compiler::from_env().cc;
+    let out = std::process::Command::new(&cc)
+        .args(["-std=gnu11", "-I/usr/include/infiniband", "-o"])
+        .arg(dir.join("opensm"))
+        .arg(dir.join("opensm.c"))
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => panic!(
+            "the OpenSM probe did not compile:\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => {
+            checker::skip_or_fail("OpenSM ib_types.h", &format!("cannot run `{cc}`: {e}"));
+            return;
+        }
+    }
+    let run = std::process::Command::new(dir.join("opensm"))
+        .output()
+        .expect("run the OpenSM probe");
+    let values: Vec<u32> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| l.trim().parse().expect("a number"))
+        .collect();
+    assert_eq!(values.len(), PAIRS.len(), "the probe printed {values:?}");
+    for ((c, ours), theirs) in PAIRS.iter().zip(&values) {
+        assert_eq!(
+            ours.bits(),
+            *theirs,
+            "{c} is {theirs:#x} in OpenSM's ib_types.h, the crate's flag is {:#x}",
+            ours.bits()
+        );
+    }
+    checker::say(&format!(
+        "ABI check (OpenSM ib_types.h): compared {} IBTA-only capability bits: 0 mismatches",
+        PAIRS.len()
+    ));
 }
 
 /// Needs no C compiler: every known variant and named flag is in the manifest.

@@ -64,7 +64,7 @@ fn help() {
         assert!(r.stdout.contains("devinfo") && r.stdout.contains("devices"));
         assert_eq!(r.stderr, "");
     }
-    for sub in ["devinfo", "devices"] {
+    for sub in ["devinfo", "devices", "watch"] {
         let r = uverbs(&[sub, "--help"]);
         assert_eq!(r.code, Some(0));
         assert!(
@@ -101,6 +101,10 @@ fn usage_errors_are_one_line_and_exit_2() {
         &["devinfo", "extra"],
         &["devices", "-x"],
         &["devices", "extra"],
+        &["watch", "-x"],
+        &["watch", "-d"],
+        &["watch", "--json=1"],
+        &["watch", "extra"],
     ];
     for args in cases {
         let r = uverbs(args);

@@ -419,6 +419,74 @@ fn devinfo_and_devices_match_rdma_core() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
+/// A port that is down prints as rdma-core prints it (`PORT_DOWN (1)`, and whatever
+/// else the kernel reports then): the rxe device's netdev is taken down, both tools
+/// compared, and the netdev brought back up (the port must be ACTIVE again before the
+/// test ends, for the tests after it).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn port_down_matches_rdma_core() {
+    let Some(env) = setup("down") else { return };
+    let rxe = env
+        .devices
+        .iter()
+        .find(|d| d.starts_with("rxe"))
+        .unwrap_or_else(|| {
+            panic!(
+                "the rig always creates an rxe device; got {:?}",
+                env.devices
+            )
+        })
+        .clone();
+    let parent = std::fs::read_to_string(format!("/sys/class/infiniband/{rxe}/parent"))
+        .expect("rxe's parent netdev")
+        .trim()
+        .to_string();
+    let state_is = |want: &str| {
+        let args = s(&["-d", &rxe]);
+        for _ in 0..100 {
+            let r = reference("ibv_devinfo", &args);
+            if String::from_utf8_lossy(&r.stdout).contains(want) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        false
+    };
+    let link = |state: &str| {
+        let ok = Command::new("ip")
+            .args(["link", "set", &parent, state])
+            .status()
+            .expect("ip");
+        assert!(ok.success(), "ip link set {parent} {state}");
+    };
+    link("down");
+    let down = state_is("PORT_DOWN (1)");
+    let mut failures = Vec::new();
+    if down {
+        for args in [s(&["-d", &rxe]), s(&["-d", &rxe, "-v"])] {
+            let want = reference("ibv_devinfo", &args);
+            failures.extend(compare(
+                &format!("port down: ibv_devinfo {}", args.join(" ")),
+                &want,
+                &via_link(&env, "ibv_devinfo", &args),
+            ));
+            failures.extend(compare(
+                &format!("port down: uverbs devinfo {}", args.join(" ")),
+                &want,
+                &via_subcommand(&env, "devinfo", &args),
+            ));
+        }
+    }
+    link("up");
+    let up = state_is("PORT_ACTIVE (4)");
+    let _ = std::fs::remove_dir_all(&env.links);
+    assert!(down, "{rxe}: the port did not go down with {parent}");
+    assert!(up, "{rxe}: the port did not come back up with {parent}");
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    println!("{rxe}: a port that is down prints as rdma-core prints it");
+}
+
 // ---- a minimal JSON reader (validity, and what the checks below need) ----
 
 #[derive(Debug, Clone, PartialEq)]
@@ -721,24 +789,35 @@ fn json_is_valid_and_agrees_with_text() {
     let _ = std::fs::remove_dir_all(&env.links);
 }
 
+/// The comparison helper itself: equal runs pass, and a difference in any of stdout,
+/// stderr and the exit status is reported with what differs.
 #[test]
 fn diff_self_check() {
     let d = diff(b"a\nb\tx\nc\n", b"a\nB\nc\nd\n");
     assert_eq!(d, "    -    2 b\\tx\n    +    2 B\n    +    4 d\n");
-    assert!(compare(
-        "same",
-        &Run {
-            stdout: vec![],
-            stderr: vec![],
-            status: Some(0)
-        },
-        &Run {
-            stdout: vec![],
-            stderr: vec![],
-            status: Some(0)
-        }
-    )
-    .is_none());
+    let run = |stdout: &[u8], stderr: &[u8], status| Run {
+        stdout: stdout.to_vec(),
+        stderr: stderr.to_vec(),
+        status,
+    };
+    let reference = run(b"out\n", b"err\n", Some(0));
+    assert_eq!(
+        compare("equal", &reference, &run(b"out\n", b"err\n", Some(0))),
+        None
+    );
+    let report = |ours: &Run| compare("case", &reference, ours).expect("a difference");
+    let r = report(&run(b"Out\n", b"err\n", Some(0)));
+    assert!(
+        r.contains("stdout") && !r.contains("stderr") && !r.contains("exit"),
+        "{r}"
+    );
+    let r = report(&run(b"out\n", b"", Some(0)));
+    assert!(r.contains("stderr") && !r.contains("stdout"), "{r}");
+    let r = report(&run(b"out\n", b"err\n", Some(255)));
+    assert!(
+        r.contains("exit status: rdma-core Some(0), uverbs Some(255)"),
+        "{r}"
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ mod common;
 
 use common::{compare, compare_with, oracle, oracle_64, our_lines};
 
-use uverbs::{CallPath, Context, Discovery, Error, OpenOptions};
+use uverbs::{CallPath, Context, CoreSupport, Discovery, Error, OpenOptions};
 
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
@@ -78,6 +78,53 @@ fn write_fallbacks_match_the_ioctl_path() {
             );
         }
         println!("{dev}: write() GET_CONTEXT, QUERY_PORT and QUERY_DEVICE match the ioctls");
+    }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn core_support_and_query_context() {
+    for dev in &common::devices() {
+        let info = Discovery::new().device(dev).expect("discover");
+        let ctx = OpenOptions::new()
+            .get_context(CallPath::Ioctl)
+            .open(&info)
+            .expect("GET_CONTEXT by ioctl");
+        // Observed on 6.1 and 6.12, rxe and siw: GET_CONTEXT reports optional MR access
+        // (a core feature, not the driver's) and no other bit.
+        assert_eq!(ctx.core_support(), CoreSupport::OPTIONAL_MR_ACCESS, "{dev}");
+        // The write() GET_CONTEXT has no CORE_SUPPORT: nothing is reported.
+        let w = OpenOptions::new()
+            .get_context(CallPath::Write)
+            .open(&info)
+            .expect("GET_CONTEXT by write()");
+        assert_eq!(w.core_support(), CoreSupport::empty(), "{dev}");
+        // QUERY_CONTEXT asks the driver (query_ucontext), which rxe and siw do not
+        // implement: observed EOPNOTSUPP on both kernels, typed as NotSupported. A driver
+        // that answers must repeat GET_CONTEXT's values.
+        match ctx.query_context() {
+            Ok(q) => {
+                assert_eq!(q.num_comp_vectors, ctx.num_comp_vectors(), "{dev}");
+                assert_eq!(q.core_support, ctx.core_support(), "{dev}");
+                assert!(
+                    !(dev.starts_with("rxe") || dev.starts_with("siw")),
+                    "{dev}: QUERY_CONTEXT answered ({q:?}); rxe and siw did not"
+                );
+            }
+            Err(Error::NotSupported { op, errno }) => {
+                assert_eq!(errno, rustix::io::Errno::OPNOTSUPP, "{dev}");
+                assert_eq!(
+                    (op.what, op.device.as_str()),
+                    ("QUERY_CONTEXT", dev.as_str())
+                );
+            }
+            Err(e) => panic!("{dev}: QUERY_CONTEXT: {e:?}"),
+        }
+        println!(
+            "{dev}: core support {:?} by ioctl GET_CONTEXT, none by write(); QUERY_CONTEXT: {:?}",
+            ctx.core_support(),
+            ctx.query_context().map_err(|e| e.errno())
+        );
     }
 }
 

@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::unhex;
+
 use std::path::{Path, PathBuf};
 
 use uverbs::error::Error;
@@ -16,14 +18,6 @@ use uverbs::verbs::types::{Guid, NodeType, TransportType};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    assert!(s.len() % 2 == 0, "odd hex length");
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
 }
 
 /// One capture: the GET dump datagrams, the GET_CHARDEV answers (device index, datagram),

@@ -17,7 +17,7 @@
 #                       ~1000 times slower than a native debug build)
 #   UVERBS_FUZZ_SEED    the fuzz seed (forwarded)
 #   UVERBS_FUZZ_KNOWN   findings not to assert in the fuzz targets (forwarded; see
-#                       tests/fuzz.rs)
+#                       tests/fuzz/main.rs)
 #   MIRIFLAGS           extra Miri flags (appended)
 #
 # Tests that need a system call Miri cannot make (opening device nodes, writing

@@ -1,4 +1,4 @@
-//! Regression tests: one per finding of the fuzz harness (tests/fuzz.rs), the fault tests
+//! Regression tests: one per finding of the fuzz harness (tests/fuzz/), the fault tests
 //! (tests/faults.rs) and the unsafe audit. Each names its finding (F1, F2, ...), the
 //! input that showed it and what the right behaviour is. They run on any machine (no
 //! RDMA device needed); the ones that need a device are in tests/faults.rs.
@@ -16,12 +16,9 @@ use uverbs::{Error, FwVersion, Gid, OpenTarget};
 #[path = "../src/bin/uverbs/getopt.rs"]
 mod getopt;
 
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_default()
-}
+mod common;
+
+use common::panic_text;
 
 /// F1: a GID table buffer of 2048 entries or more (65536 bytes: more than an ioctl
 /// attribute's 16-bit length) made the QUERY_GID_TABLE builder panic ("attribute longer

@@ -9,12 +9,15 @@
 //! * [`scan`] lists the public structs and constants of `src/raw/abi` and `src/raw/driver`, so that
 //!   anything added there and missing from the manifest is found.
 //! * [`table`] holds the types the generated Rust table fills in.
+//! * [`kernel`] reads the kernel's internal `include/rdma` headers as text, for the
+//!   values no installed header has (the manifest's `doc=` values).
 //!
 //! See `abi/README.md` for how to run the check and how to add entries.
 #![allow(dead_code)]
 
 pub mod compare;
 pub mod generate;
+pub mod kernel;
 pub mod manifest;
 pub mod probe;
 pub mod scan;

@@ -1516,6 +1516,13 @@ pub fn rust_table() -> RustTable {
             .collect(),
     });
     t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::CoreSupport",
+        members: uverbs::verbs::types::CoreSupport::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
         path: "uverbs::verbs::types::DeviceCapFlags",
         members: uverbs::verbs::types::DeviceCapFlags::all()
             .iter_names()

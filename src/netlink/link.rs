@@ -103,6 +103,11 @@ fn named(e: Error, op: &'static str, name: &str) -> Error {
 }
 
 /// The `NEWLINK` request that [`add`] sends.
+///
+/// # Errors
+///
+/// [`Error::BadArgument`] when the names do not fit in one request (names of up to 15
+/// bytes, as [`add`] checks, always fit).
 pub fn newlink_request(seq: u32, name: &str, kind: LinkType, netdev: &str) -> Result<Request> {
     let mut r = request(RDMA_NLDEV_CMD_NEWLINK, NLM_F_REQUEST | NLM_F_ACK, seq);
     r.attr_str(RDMA_NLDEV_ATTR_DEV_NAME, name)?
@@ -113,6 +118,14 @@ pub fn newlink_request(seq: u32, name: &str, kind: LinkType, netdev: &str) -> Re
 
 /// Creates the software device `name` of `kind` over the network interface `netdev`
 /// (`rdma link add NAME type rxe|siw netdev NETDEV`).
+///
+/// # Errors
+///
+/// [`Error::BadArgument`] for a name the kernel cannot take (empty, over 15 bytes, with
+/// `/`, a space or NUL) and when no network interface is called `netdev`; as
+/// [`NlSocket::open`](crate::netlink::NlSocket::open); the kernel's errno, classified:
+/// [`Error::Os`] with `EPERM` without `CAP_NET_ADMIN`, `EEXIST` when the name is taken,
+/// [`Error::NotSupported`] when the driver of `kind` is not available.
 pub fn add(name: &str, kind: LinkType, netdev: &str) -> Result<()> {
     const OP: &str = "link add";
     check_name(OP, "the device name", name)?;
@@ -133,6 +146,13 @@ pub fn add(name: &str, kind: LinkType, netdev: &str) -> Result<()> {
 
 /// Deletes the software device `name` (`rdma link delete NAME`). The kernel waits for
 /// every process to close the device's uverbs file first (rxe, siw: no disassociation).
+///
+/// # Errors
+///
+/// [`Error::BadArgument`] for an impossible name; [`Error::NoSuchDevice`]; as
+/// [`NlSocket::open`](crate::netlink::NlSocket::open) and the device dump; the kernel's
+/// errno, classified ([`Error::Os`] with `EPERM` without `CAP_NET_ADMIN`,
+/// [`Error::NotSupported`] for a device that is not a soft link).
 pub fn del(name: &str) -> Result<()> {
     const OP: &str = "link delete";
     check_name(OP, "the device name", name)?;
@@ -154,6 +174,11 @@ pub fn del(name: &str) -> Result<()> {
 }
 
 /// Decodes one `PORT_GET` answer message.
+///
+/// # Errors
+///
+/// [`Error::Protocol`] for a malformed attribute, a short `DEV_INDEX`, `PORT_INDEX`,
+/// `PORT_STATE` or `PORT_PHYS_STATE`, or a port without device name or number.
 pub fn parse_port(payload: &[u8]) -> Result<Link> {
     let bad = |detail: String| Error::Protocol {
         op: Op::new("nldev PORT_GET", ""),
@@ -211,6 +236,11 @@ pub fn parse_port(payload: &[u8]) -> Result<Link> {
 
 /// Every port of every device with its state and netdev (`rdma link show`), by device
 /// index then port.
+///
+/// # Errors
+///
+/// As [`NlSocket::open`](crate::netlink::NlSocket::open) and the exchanges on it
+/// ([`parse_answer`], [`parse_port`]).
 pub fn show() -> Result<Vec<Link>> {
     const OP: &str = "nldev PORT_GET";
     let mut sock = NlSocket::open()?;

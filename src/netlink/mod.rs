@@ -69,8 +69,12 @@ impl Request {
         r
     }
 
-    /// Appends attribute `kind` with `value`, padded to 4 bytes. A value that does not
-    /// fit is an [`Error::BadArgument`] (no request of this crate comes near).
+    /// Appends attribute `kind` with `value`, padded to 4 bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] when the attribute does not fit in the request (no request
+    /// of this crate comes near); the request is unchanged.
     pub fn attr(&mut self, kind: u16, value: &[u8]) -> Result<&mut Self> {
         let len = 4 + value.len();
         let end = self.len + align4(len);
@@ -92,11 +96,19 @@ impl Request {
     }
 
     /// Appends a `u32` attribute (native byte order).
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::attr`].
     pub fn attr_u32(&mut self, kind: u16, v: u32) -> Result<&mut Self> {
         self.attr(kind, &v.to_ne_bytes())
     }
 
     /// Appends a NUL-terminated string attribute.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::attr`].
     pub fn attr_str(&mut self, kind: u16, s: &str) -> Result<&mut Self> {
         let n = s.len();
         let mut v = [0u8; MAX_REQUEST];
@@ -316,6 +328,13 @@ pub enum Step {
 /// - `NLM_F_DUMP_INTR` on a message is an error (`EINTR`, the dump may be inconsistent;
 ///   the caller may retry).
 /// - `NLMSG_NOOP` is skipped; `NLMSG_OVERRUN` and any other type are errors.
+///
+/// # Errors
+///
+/// [`Error::Protocol`] for a malformed message, a foreign sequence number or message
+/// type (`NLMSG_OVERRUN` included); [`Error::Os`] with `EINTR` for an interrupted dump;
+/// the kernel's errno of `NLMSG_ERROR` or `NLMSG_DONE`, classified
+/// ([`Error::from_errno`]); the error `on_message` returns.
 pub fn parse_answer<'a>(
     datagram: &'a [u8],
     seq: u32,
@@ -413,7 +432,12 @@ pub(crate) fn os(what: &'static str) -> impl FnOnce(rustix::io::Errno) -> Error 
 
 impl NlSocket {
     /// Opens and binds a `NETLINK_RDMA` socket, with a receive timeout of
-    /// [`RECV_TIMEOUT`]. Fails with `EPROTONOSUPPORT` when `ib_core` is not loaded.
+    /// [`RECV_TIMEOUT`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] with the errno of `socket`, `bind` or `setsockopt`;
+    /// `EPROTONOSUPPORT` when `ib_core` is not loaded.
     pub fn open() -> Result<Self> {
         const PROTO: core::num::NonZeroU32 = match core::num::NonZeroU32::new(NETLINK_RDMA) {
             Some(p) => p,
@@ -536,6 +560,13 @@ impl NlSocket {
 
     /// Sends raw request bytes and returns the raw answer datagrams (for captures and
     /// tests), until the answer to `seq` is complete or an error is read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] when sending or receiving fails (`ETIMEDOUT` after
+    /// [`RECV_TIMEOUT`] without an answer); [`Error::Protocol`] for a truncated
+    /// datagram or too many foreign ones. An error *in* the answer is not one here: it
+    /// is in the datagrams returned.
     pub fn raw_exchange(&mut self, req: &[u8], seq: u32, want_type: u16) -> Result<Vec<Vec<u8>>> {
         self.send(req, "netlink send")?;
         let mut out = Vec::new();

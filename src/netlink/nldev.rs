@@ -76,6 +76,11 @@ pub struct NlDevice<'a> {
 ///
 /// `DEV_INDEX`, `DEV_NAME`, `PORT_INDEX`, `NODE_GUID` and `DEV_NODE_TYPE` are required
 /// (every kernel since 4.16 sends them); unknown attributes are skipped.
+///
+/// # Errors
+///
+/// [`Error::Protocol`](crate::Error::Protocol) for a malformed attribute, one of the
+/// wrong size or not UTF-8, a missing required attribute, or an empty name.
 pub fn parse_device(payload: &[u8]) -> Result<NlDevice<'_>> {
     let op = OP_GET;
     let (mut index, mut name, mut ports, mut guid, mut node_type) = (None, None, None, None, None);
@@ -136,6 +141,12 @@ pub struct NlChardev<'a> {
 
 /// Parses the attributes of an nldev `GET_CHARDEV` answer. `CHARDEV_NAME`,
 /// `CHARDEV_ABI` and `CHARDEV` are required.
+///
+/// # Errors
+///
+/// [`Error::Protocol`](crate::Error::Protocol) for a malformed attribute, one of the
+/// wrong size or not UTF-8, a driver id past `u32`, a missing required attribute, or a
+/// node name that is not a plain file name.
 pub fn parse_chardev(payload: &[u8]) -> Result<NlChardev<'_>> {
     let op = OP_CHARDEV;
     let (mut name, mut abi, mut dev, mut driver_id) = (None, None, None, None);

@@ -539,7 +539,7 @@ impl AddressFree for crate::raw::driver::siw_ureq_reg_mr {}
 /// A `write()` command struct of `ib_user_verbs.h` that this crate sends, with its
 /// command number and response struct. Sealed: only this crate implements it, and only
 /// for commands whose struct names no user memory (REG_MR names the region, so it has
-/// its own `unsafe` builder, [`reg_mr`]). The same value travels by INVOKE_WRITE
+/// its own `unsafe` builder, [`reg_mr`](crate::raw::mr::reg_mr)). The same value travels by INVOKE_WRITE
 /// ([`invoke_cmd`]) or by `write()` ([`write_cmd`]).
 pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
     /// `IB_USER_VERBS_CMD_*`.

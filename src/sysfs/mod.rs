@@ -83,10 +83,11 @@ fn read_attr(dev: &str, path: &Path) -> Result<Option<String>> {
             let s = String::from_utf8_lossy(&b);
             Ok(Some(s.trim_end_matches(['\n', '\0']).to_owned()))
         }
+        // ENOENT, ENOTDIR (by errno: ErrorKind::NotADirectory needs Rust 1.83).
         Err(e)
             if matches!(
-                e.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                errno_of(&e),
+                rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR
             ) =>
         {
             Ok(None)

@@ -54,6 +54,18 @@ use crate::verbs::types::EventType;
 /// the next call.
 const MAX_DRAIN: usize = 4096;
 
+// The thread-safety of the caches, checked at compile time: a `PortCache` (holding its
+// context by reference or by `Arc`) can move to another thread; a `WatchedPortCache` is
+// shared between threads, each with its own `PortReader`.
+const _: () = {
+    const fn send<T: Send>() {}
+    const fn send_sync<T: Send + Sync>() {}
+    send::<PortCache<&Context>>();
+    send::<PortCache<std::sync::Arc<Context>>>();
+    send_sync::<WatchedPortCache>();
+    send::<PortReader<'_>>();
+};
+
 /// Counters of a [`PortCache`], for tests and monitoring.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CacheStats {
@@ -146,6 +158,10 @@ pub struct PortCache<C: Deref<Target = Context>> {
 impl<C: Deref<Target = Context>> PortCache<C> {
     /// Opens an event stream on `ctx` (see [`Context::events`]), then queries every
     /// port. The stream is opened first, so no change between the two is missed.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::events`], then as [`PortCache::with_events`].
     pub fn new(ctx: C) -> Result<Self> {
         let events = ctx.events()?;
         Self::with_events(ctx, events)
@@ -158,6 +174,10 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     /// Either way the context is put under the device guard ([`Context::guard`]), so
     /// that a removal of the device does not wait for this cache; where the guard cannot
     /// start (a sandbox without netlink) the cache works unguarded.
+    ///
+    /// # Errors
+    ///
+    /// As [`PortCache::refresh_all`]: the first query of the ports.
     pub fn with_events(ctx: C, events: EventStream) -> Result<Self> {
         let _ = ctx.guard();
         let n = usize::from(ctx.port_count());
@@ -191,9 +211,12 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     /// The attributes of `port` (from 1): from memory, after applying every event
     /// queued so far (see the [module documentation](self) for the exact guarantee).
     ///
-    /// Fails with [`Error::NoSuchPort`] for a port the device does not have, with
-    /// [`Error::DeviceGone`] once `DEVICE_FATAL` has been seen, and with the error of
-    /// QUERY_PORT when a refresh fails (the port stays stale and is retried next time).
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`] for a port the device does not have; [`Error::DeviceGone`]
+    /// once `DEVICE_FATAL` has been seen (or the stream ended); the error of reading
+    /// the events ([`EventStream::try_read`]); the error of QUERY_PORT when a refresh
+    /// fails (the port stays stale and is retried next time).
     #[doc(alias = "ibv_query_port")]
     pub fn query_port(&mut self, port: u32) -> Result<PortAttr> {
         let i = self.ctx.check_port("QUERY_PORT (cached)", port)? as usize - 1;
@@ -222,6 +245,11 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     }
 
     /// Re-queries every port now, after applying the queued events.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DeviceGone`] once `DEVICE_FATAL` has been seen; the error of reading the
+    /// events or of the first QUERY_PORT that fails (the ports after it stay stale).
     pub fn refresh_all(&mut self) -> Result<()> {
         self.process_events()?;
         self.check_alive(0)?;
@@ -237,6 +265,10 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     /// Reads every queued event and marks the ports they concern stale (without
     /// querying them). Returns the number of events read. Call it when the cache's fd
     /// ([`AsFd`]) polls readable, to keep [`peek`](Self::peek) accurate.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] (the events read before the error are applied).
     pub fn process_events(&mut self) -> Result<usize> {
         let mut n = 0;
         while self.dead.is_none() {
@@ -264,6 +296,10 @@ impl<C: Deref<Target = Context>> PortCache<C> {
 
     /// Waits until an event is queued (or the stream ended), at most `timeout`, then
     /// applies the queued events. Returns the number of events applied (0 on timeout).
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::wait`] and [`PortCache::process_events`].
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<usize> {
         if self.dead.is_none() {
             self.events.wait(timeout)?;
@@ -393,7 +429,7 @@ impl WatchedPortCache {
     ///
     /// # Errors
     ///
-    /// The errors of [`PortCache::new`]; [`Error::Os`] when the thread cannot start.
+    /// As [`PortCache::new`]; [`Error::Os`] when the watcher thread cannot be started.
     pub fn new(ctx: std::sync::Arc<Context>) -> Result<Self> {
         Self::start(ctx, None)
     }
@@ -600,6 +636,10 @@ pub struct PortReader<'a> {
 impl PortReader<'_> {
     /// The attributes of `port` (from 1), from this reader's copy, refreshed from the
     /// cache when the watcher published a change since the last call.
+    ///
+    /// # Errors
+    ///
+    /// As [`WatchedPortCache::query_port`].
     #[doc(alias = "ibv_query_port")]
     pub fn query_port(&mut self, port: u32) -> Result<PortAttr> {
         use std::sync::atomic::Ordering::Acquire;

@@ -18,6 +18,7 @@ use crate::raw::VerbsFile;
 use crate::verbs::device_attr::{DeviceAttr, FwVersion};
 use crate::verbs::discover::{DeviceInfo, Discovery};
 use crate::verbs::port::{EffectiveSpeed, PortAttr};
+use crate::verbs::types::CoreSupport;
 
 pub use crate::raw::fallback::CallPath;
 
@@ -44,8 +45,12 @@ pub struct OpenTarget {
 }
 
 impl OpenTarget {
-    /// The target for a discovered device. Fails when the device has no uverbs node
-    /// (the `ib_uverbs` module is not loaded).
+    /// The target for a discovered device.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotSupported`] (`ENODEV`) when the device has no uverbs node (the
+    /// `ib_uverbs` module is not loaded).
     pub fn from_device(info: &DeviceInfo, sysfs_root: &FsPath) -> Result<OpenTarget> {
         let op = || Op::new("open", &info.name);
         let u = info.uverbs.as_ref().ok_or_else(|| Error::NotSupported {
@@ -102,15 +107,40 @@ impl OpenOptions {
     }
 
     /// Opens the device described by `target`.
+    ///
+    /// # Errors
+    ///
+    /// Opening the node: [`Error::PermissionDenied`]; [`Error::DeviceGone`] when it does
+    /// not exist (`ENOENT`, `ENXIO`, `ENODEV`); [`Error::DevMismatch`] when it is not a
+    /// character device or not the expected one. Then the kernel's errno of the
+    /// driver-id probe, GET_CONTEXT and (when the port count is unknown) QUERY_DEVICE,
+    /// classified as by [`Error::from_errno`], or [`Error::Protocol`] for an answer the
+    /// crate cannot use (every driver id rejected, a `write()` GET_CONTEXT without a
+    /// response).
     pub fn open_target(&self, target: &OpenTarget) -> Result<Context> {
         Context::open_impl(target, self)
     }
 
     /// Opens a discovered device.
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenTarget::from_device`] (no uverbs node), then as
+    /// [`OpenOptions::open_target`].
     pub fn open(&self, info: &DeviceInfo) -> Result<Context> {
         let root = self.sysfs_root.as_deref().unwrap_or(FsPath::new("/sys"));
         Context::open_impl(&OpenTarget::from_device(info, root)?, self)
     }
+}
+
+/// What [`Context::query_context`] answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct ContextAttr {
+    /// Number of completion vectors (`ibv_context::num_comp_vectors`).
+    pub num_comp_vectors: u32,
+    /// What the uverbs core supports for this context (`IB_UVERBS_CORE_SUPPORT_*`).
+    pub core_support: CoreSupport,
 }
 
 /// An open device with its kernel context (`struct ibv_context` without the provider).
@@ -125,7 +155,7 @@ pub struct Context {
     path: PathBuf,
     port_count: u8,
     num_comp_vectors: u32,
-    core_support: u64,
+    core_support: CoreSupport,
     fw_text: FwVersion,
     fw_cache: std::sync::OnceLock<(u64, FwVersion)>,
     /// The async event fd that the `write()` GET_CONTEXT creates; kept for the event
@@ -144,6 +174,13 @@ pub struct Context {
     port_speed_errno: core::sync::atomic::AtomicI32,
 }
 
+// The promise above, checked at compile time: a field that is not `Send` or `Sync` fails
+// the build here.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+};
+
 const PERMISSION_HINT: &str = "the uverbs device node is not accessible to this user; \
      run as root, or grant access (e.g. a udev rule setting MODE=\"0666\" or a group \
      for /dev/infiniband/uverbs*)";
@@ -151,18 +188,31 @@ const PERMISSION_HINT: &str = "the uverbs device node is not accessible to this 
 impl Context {
     /// Opens a discovered device with default options. See [`OpenOptions`] to choose
     /// the kernel interfaces.
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenOptions::open`].
     #[doc(alias = "ibv_open_device")]
     pub fn open(info: &DeviceInfo) -> Result<Context> {
         OpenOptions::default().open(info)
     }
 
     /// Finds the device named `name` (netlink, else sysfs) and opens it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchDevice`] when no device has that name, or another error of
+    /// [`Discovery::device`]; then as [`OpenOptions::open`].
     pub fn open_by_name(name: &str) -> Result<Context> {
         let info = Discovery::new().device(name)?;
         Self::open(&info)
     }
 
     /// Opens the device described by `target` with default options.
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenOptions::open_target`].
     pub fn open_target(target: &OpenTarget) -> Result<Context> {
         Self::open_impl(target, &OpenOptions::default())
     }
@@ -180,7 +230,7 @@ impl Context {
             path: t.path.clone(),
             port_count: 0,
             num_comp_vectors: 0,
-            core_support: 0,
+            core_support: CoreSupport::empty(),
             fw_text: FwVersion::new(&t.fw_text),
             fw_cache: std::sync::OnceLock::new(),
             write_async_fd: Mutex::new(None),
@@ -251,7 +301,7 @@ impl Context {
             }
         })?;
         self.num_comp_vectors = ncv;
-        self.core_support = core;
+        self.core_support = CoreSupport::from_bits_retain(core);
         self.get_context_path = via;
         *self
             .write_async_fd
@@ -290,8 +340,9 @@ impl Context {
         self.num_comp_vectors
     }
 
-    /// `IB_UVERBS_CORE_SUPPORT_*` bits reported by GET_CONTEXT (0 through `write()`).
-    pub fn core_support(&self) -> u64 {
+    /// What the uverbs core supports for this context, as GET_CONTEXT reported it
+    /// (empty when the context was created by `write()`, which does not report it).
+    pub fn core_support(&self) -> CoreSupport {
         self.core_support
     }
 
@@ -417,15 +468,20 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`Error::NotSupported`] on kernels without the method; else the kernel's errno.
-    pub fn query_context(&self) -> Result<(u32, u64)> {
+    /// [`Error::NotSupported`] on kernels without the method, and from drivers that do
+    /// not implement it (`EOPNOTSUPP`: rxe and siw, on Linux 6.1 and 6.12); else the
+    /// kernel's errno, classified.
+    pub fn query_context(&self) -> Result<ContextAttr> {
         let mut ncv = 0u32;
         let mut core = 0u64;
         let mut req = method::query_context(self.driver_id(), &mut ncv, &mut core);
         self.file
             .call(&mut req)
             .map_err(|e| self.kernel_error(Op::new("QUERY_CONTEXT", &self.name), e))?;
-        Ok((ncv, core))
+        Ok(ContextAttr {
+            num_comp_vectors: ncv,
+            core_support: CoreSupport::from_bits_retain(core),
+        })
     }
 
     /// The attributes of port `port` (from 1), by the QUERY_PORT ioctl, falling back to

@@ -119,7 +119,12 @@ pub struct CqModerationCaps {
 
 /// The attributes of a device (`struct ibv_device_attr` and the kernel part of
 /// `struct ibv_device_attr_ex`).
+///
+/// The struct is `#[non_exhaustive]` (the kernel's extended answer grows with new
+/// kernels). To build one, e.g. a synthetic answer for a test of a printer, start from
+/// [`DeviceAttr::default`] (every field 0 or empty) and set the public fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 #[doc(alias = "ibv_device_attr")]
 #[doc(alias = "ibv_device_attr_ex")]
 pub struct DeviceAttr {

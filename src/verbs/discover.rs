@@ -61,6 +61,8 @@ pub enum Source {
     Netlink,
     /// Sysfs only.
     Sysfs,
+    /// Built by the caller ([`DeviceInfo::new`]), not discovered.
+    Caller,
 }
 
 /// The uverbs character device of an RDMA device (`/dev/infiniband/uverbsN`).
@@ -227,6 +229,44 @@ const BY_NAME_PREFIX: &[(&str, u32)] = &[
 ];
 
 impl DeviceInfo {
+    /// A device described by the caller rather than discovered (a device known from
+    /// elsewhere, a test fixture): `name` and `node_type`, the transport derived from
+    /// the node type as libibverbs does, [`Source::Caller`], and nothing else known
+    /// (no index, GUIDs 0 or `None`, no uverbs node). Set the other fields afterwards:
+    /// they are public, and the struct is `#[non_exhaustive]` so that discovery can
+    /// learn more without breaking callers.
+    ///
+    /// ```
+    /// use uverbs::{DeviceInfo, NodeType, TransportType};
+    ///
+    /// let mut d = DeviceInfo::new("rxe0", NodeType::Ca);
+    /// d.port_count = 1;
+    /// assert_eq!(d.transport, TransportType::Ib);
+    /// ```
+    pub fn new(name: impl Into<String>, node_type: NodeType) -> DeviceInfo {
+        DeviceInfo {
+            name: name.into(),
+            index: None,
+            node_type,
+            transport: node_type.transport(),
+            node_guid: Guid(0),
+            sys_image_guid: None,
+            fw_ver: String::new(),
+            port_count: 0,
+            uverbs: None,
+            driver_id: None,
+            source: Source::Caller,
+            protocol: None,
+            cap_flags: None,
+            node_desc: None,
+            hca_type: None,
+            hw_rev: None,
+            board_id: None,
+            kernel_driver: None,
+            parent: None,
+        }
+    }
+
     /// A guess of the `rdma_driver_id` for when [`driver_id`](Self::driver_id) is
     /// unknown (sysfs discovery, old kernels): from the kernel driver bound to the
     /// device's parent (`mlx5_core` → `RDMA_DRIVER_MLX5`), else from the driver's default

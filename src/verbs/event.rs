@@ -165,43 +165,6 @@ impl Event {
         }
     }
 
-    /// The event as one line of JSON (no newline), for event logs:
-    ///
-    /// `{"device":"rxe0","event":"IBV_EVENT_PORT_ERR","type":10,"scope":"port","port":1,"element":1}`
-    ///
-    /// `event` is the libibverbs name, or `null` for a type this crate does not know
-    /// (`type` always has the raw number); `scope` is `port`, `device`, `qp`, `cq`,
-    /// `srq`, `wq` or `unknown`; `port` is `null` unless the event is a port event.
-    pub fn to_json_line(&self, device: &str) -> String {
-        let mut s = String::with_capacity(128);
-        s.push_str("{\"device\":");
-        push_json_str(&mut s, device);
-        s.push_str(",\"event\":");
-        match self.kind.c_name() {
-            Some(n) => push_json_str(&mut s, n),
-            None => s.push_str("null"),
-        }
-        let scope = match self.scope() {
-            EventScope::Port(_) => "port",
-            EventScope::Device => "device",
-            EventScope::Qp(_) => "qp",
-            EventScope::Cq(_) => "cq",
-            EventScope::Srq(_) => "srq",
-            EventScope::Wq(_) => "wq",
-            EventScope::Unknown(_) => "unknown",
-        };
-        let port = match self.port() {
-            Some(p) => p.to_string(),
-            None => "null".to_string(),
-        };
-        s.push_str(&format!(
-            ",\"type\":{},\"scope\":\"{scope}\",\"port\":{port},\"element\":{}}}",
-            self.kind.as_raw(),
-            self.element
-        ));
-        s
-    }
-
     fn fmt_subject(&self, f: &mut fmt::Formatter<'_>, device: Option<&str>) -> fmt::Result {
         let dev = device.unwrap_or("");
         let sep = if dev.is_empty() { "" } else { " " };
@@ -246,28 +209,6 @@ impl fmt::Display for DeviceEvent<'_> {
     }
 }
 
-/// Appends `v` to `s` as a JSON string literal (quotes, backslash escapes, `\uXXXX` for
-/// control characters and DEL). Used by [`Event::to_json_line`] and the `uverbs`
-/// command's JSON output.
-pub fn push_json_str(s: &mut String, v: &str) {
-    use core::fmt::Write;
-    s.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-}
-
 /// The result of a non-blocking read: an event, nothing now, or the end of the stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Next {
@@ -309,6 +250,13 @@ pub struct EventStream {
     ended: bool,
 }
 
+// An event stream can be handed to another thread (e.g. a watcher), checked at compile
+// time.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<EventStream>();
+};
+
 impl Context {
     /// A new stream of this device's asynchronous events (`ibv_get_async_event(3)`).
     ///
@@ -320,6 +268,10 @@ impl Context {
     /// second call fails with [`Error::NotSupported`].
     ///
     /// Events that happened before the stream was created are not delivered.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::events_via`] with [`CallPath::Auto`].
     #[doc(alias = "ibv_get_async_event")]
     pub fn events(&self) -> Result<EventStream> {
         self.events_via(CallPath::Auto)
@@ -327,8 +279,15 @@ impl Context {
 
     /// [`Context::events`] through a chosen interface: [`CallPath::Ioctl`] always calls
     /// `ASYNC_EVENT_ALLOC`; [`CallPath::Write`] only takes the `write()` GET_CONTEXT's
-    /// async file, and fails with [`Error::BadArgument`] if there is none (the context
-    /// was created by ioctl, or the file was taken already).
+    /// async file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] for [`CallPath::Write`] when there is no `write()` async
+    /// file (the context was created by ioctl, or the file was taken already).
+    /// `ASYNC_EVENT_ALLOC`: the kernel's errno, classified ([`Error::NotSupported`]
+    /// before Linux 5.6); [`Error::Protocol`] when it returns no file descriptor. Making
+    /// the file non-blocking: [`Error::Os`] (`fcntl`).
     pub fn events_via(&self, path: CallPath) -> Result<EventStream> {
         if path != CallPath::Ioctl {
             if let Some(fd) = self.take_write_async_fd() {
@@ -387,10 +346,12 @@ impl EventStream {
     }
 
     /// Reads one event without waiting: one `read(2)`, no allocation unless it fails.
+    /// `EIO` (the kernel closed the queue) is [`Next::End`], not an error.
     ///
-    /// Errors: a read of other than 16 bytes is [`Error::Protocol`]; another errno is
-    /// returned classified (`ENODEV` as [`Error::DeviceGone`]). `EIO` (the kernel closed
-    /// the queue) is [`Next::End`].
+    /// # Errors
+    ///
+    /// A read of other than 16 bytes is [`Error::Protocol`]; another errno is returned
+    /// classified (`ENODEV` as [`Error::DeviceGone`]).
     pub fn try_read(&mut self) -> Result<Next> {
         if self.ended {
             return Ok(Next::End);
@@ -441,6 +402,10 @@ impl EventStream {
     /// Reads one event, waiting as long as it takes. `Ok(None)` is the end of the
     /// stream: after `DEVICE_FATAL` (which is returned first, as an event), or when the
     /// kernel closed the queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] and [`EventStream::wait`].
     pub fn read(&mut self) -> Result<Option<Event>> {
         loop {
             match self.try_read()? {
@@ -454,6 +419,10 @@ impl EventStream {
     }
 
     /// Reads one event, waiting at most `timeout`: [`Next::Empty`] when none came.
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::try_read`] and [`EventStream::wait`].
     pub fn read_timeout(&mut self, timeout: Duration) -> Result<Next> {
         match self.try_read()? {
             Next::Empty => {}
@@ -474,6 +443,11 @@ impl EventStream {
     /// interrupted wait (`EINTR`) returns true, so that the caller's read decides. A
     /// revocation of the context's files ends the wait at once (true: the next read
     /// answers [`Error::DeviceRemoved`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] (or another class of [`Error::from_errno`]) when `poll(2)` fails
+    /// other than with `EINTR`.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<bool> {
         if self.ended || self.is_revoked() {
             return Ok(true);
@@ -558,10 +532,6 @@ mod tests {
         assert_eq!(e.scope(), EventScope::Port(1));
         assert_eq!(e.to_string(), "port 1: IBV_EVENT_PORT_ERR");
         assert_eq!(e.on("rxe0").to_string(), "rxe0 port 1: IBV_EVENT_PORT_ERR");
-        assert_eq!(
-            e.to_json_line("rxe0"),
-            r#"{"device":"rxe0","event":"IBV_EVENT_PORT_ERR","type":10,"scope":"port","port":1,"element":1}"#
-        );
     }
 
     #[test]
@@ -586,10 +556,6 @@ mod tests {
         assert_eq!(
             e.on("siw0").to_string(),
             "siw0 element 3: unknown event type 42"
-        );
-        assert_eq!(
-            e.to_json_line("siw0"),
-            r#"{"device":"siw0","event":null,"type":42,"scope":"unknown","port":null,"element":3}"#
         );
     }
 
@@ -650,12 +616,5 @@ mod tests {
         for n in [0usize, 1, 8, 15, 17, 32] {
             assert_eq!(Event::from_bytes(&vec![0u8; n]), None, "{n} bytes");
         }
-    }
-
-    #[test]
-    fn json_escapes_device_name() {
-        let e = Event::from_bytes(&desc(1, 9, 0)).unwrap();
-        let j = e.to_json_line("a\"b\\c\n\u{1}");
-        assert!(j.starts_with(r#"{"device":"a\"b\\c\n\u0001","#), "{j}");
     }
 }

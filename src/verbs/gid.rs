@@ -68,7 +68,11 @@ impl fmt::Display for Gid {
 }
 
 /// One valid entry of a port's GID table.
+///
+/// `#[non_exhaustive]`: build one with [`GidEntry::new`] and set the other public
+/// fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 #[doc(alias = "ibv_gid_entry")]
 pub struct GidEntry {
     /// The GID.
@@ -84,6 +88,26 @@ pub struct GidEntry {
 }
 
 impl GidEntry {
+    /// The entry `index` of port `port`'s table holding `gid`, of type
+    /// [`GidType::Ib`], without a netdev (`netdev_ifindex` 0).
+    ///
+    /// ```
+    /// use uverbs::{Gid, GidEntry, GidType};
+    ///
+    /// let mut e = GidEntry::new(1, 0, Gid([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]));
+    /// e.gid_type = GidType::RoceV2;
+    /// e.netdev_ifindex = 2;
+    /// ```
+    pub fn new(port: u32, index: u32, gid: Gid) -> Self {
+        GidEntry {
+            gid,
+            index,
+            port,
+            gid_type: GidType::Ib,
+            netdev_ifindex: 0,
+        }
+    }
+
     /// Decodes the kernel's entry.
     pub fn from_raw(e: &ib_uverbs_gid_entry) -> Self {
         let mut gid = [0u8; 16];
@@ -102,6 +126,12 @@ impl Context {
     /// Every valid GID of every port, in one QUERY_GID_TABLE call (Linux 5.10 and later),
     /// falling back to sysfs. `max_entries` bounds the answer; use the sum of the ports'
     /// `gid_tbl_len`.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, classified (`EINVAL` when the valid entries do not fit in
+    /// `max_entries`, or in the 2047 entries one call can carry); on kernels without the
+    /// method, as [`Context::sysfs_gids`].
     #[doc(alias = "ibv_query_gid_table")]
     pub fn query_gid_table(&self, max_entries: usize) -> Result<Vec<GidEntry>> {
         // The attribute length is 16 bits: at most 2047 entries of 32 bytes per call.
@@ -165,7 +195,7 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`Error::NoSuchPort`] before any system call; else the kernel's errno (an index
+    /// [`Error::NoSuchPort`](crate::Error::NoSuchPort) before any system call; else the kernel's errno (an index
     /// past the table is `EINVAL`).
     #[doc(alias = "ibv_query_gid_ex")]
     pub fn query_gid(&self, port: u32, index: u32) -> Result<Option<GidEntry>> {
@@ -213,12 +243,22 @@ impl Context {
     }
 
     /// The GIDs of a port read from sysfs (`/sys/class/infiniband/DEV/ports/N/gids`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`](crate::Error::Os) with the errno when the port's `gids` directory cannot be read (no
+    /// such port, no such device). Entries that cannot be read or parsed are skipped.
     pub fn sysfs_gids(&self, port: u32) -> Result<Vec<GidEntry>> {
         crate::sysfs::gids(self.sysfs_root(), self.name(), port)
     }
 
     /// The P_Key table of a port from sysfs, in host order (bit 15: full membership).
     /// Stops at the first index that cannot be read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`](crate::Error::NoSuchPort) before any file is read; [`Error::Protocol`](crate::Error::Protocol) when a P_Key
+    /// file does not hold a 16-bit hexadecimal number.
     #[doc(alias = "ibv_query_pkey")]
     pub fn query_pkeys(&self, port: u32) -> Result<Vec<u16>> {
         self.check_port("query P_Keys", port)?;

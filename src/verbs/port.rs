@@ -13,7 +13,21 @@ use crate::verbs::types::{
 /// Fields set by the subnet manager or the link (`state`, `lid`, `sm_lid`, `lmc`,
 /// `sm_sl`, `subnet_timeout`, `active_*`, `phys_state`, counters) change at run time:
 /// see [`crate::verbs::cache`] for a cache that follows them through async events.
+///
+/// The struct is `#[non_exhaustive]` (newer kernels report more: `port_cap_flags2`
+/// and `active_speed_ex` came late). To build one, e.g. a synthetic answer for a test of
+/// a printer, start from [`PortAttr::default`] and set the public fields:
+///
+/// ```
+/// use uverbs::{Mtu, PortAttr, PortState};
+///
+/// let mut p = PortAttr::default();
+/// p.state = PortState::Active;
+/// p.active_mtu = Mtu::Mtu4096;
+/// assert_eq!(p.active_mtu.bytes(), Some(4096));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 #[doc(alias = "ibv_port_attr")]
 pub struct PortAttr {
     /// Logical port state.
@@ -100,6 +114,14 @@ impl EffectiveSpeed {
     /// The speed in Gb/s.
     pub fn gbps(self) -> f64 {
         self.0 as f64 / 10.0
+    }
+}
+
+impl Default for PortAttr {
+    /// The attributes of an all-zero QUERY_PORT answer: every number 0, every enum its
+    /// raw value 0 (`PortState::Nop`, `Mtu::Unknown(0)`, ...), no flag set.
+    fn default() -> Self {
+        Self::from_resp(&ib_uverbs_query_port_resp_ex::default())
     }
 }
 

@@ -611,6 +611,20 @@ bitflags::bitflags! {
 }
 
 bitflags::bitflags! {
+    /// What the kernel's uverbs core supports for this context
+    /// (`IB_UVERBS_CORE_SUPPORT_*`, the `CORE_SUPPORT` attribute of GET_CONTEXT and
+    /// QUERY_CONTEXT). Unknown bits are kept.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct CoreSupport: u64 {
+        /// `IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS`: memory registration accepts the
+        /// optional access flags (`IB_UVERBS_ACCESS_OPTIONAL_RANGE`); without this bit
+        /// libibverbs clears them before registering.
+        const OPTIONAL_MR_ACCESS = 1 << 0;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
     /// Device capabilities (`device_cap_flags` and `device_cap_flags_ex`).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
     pub struct DeviceCapFlags: u64 {

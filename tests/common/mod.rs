@@ -1,4 +1,5 @@
-//! Helpers shared by the tests that run inside the VM rig.
+//! Helpers shared by the integration tests: the VM rig's device list and oracle, the
+//! oracle's key contract, and the hex of captured kernel answers.
 //!
 //! Such tests are `#[ignore]`d with the reason, so that on a machine without RDMA devices
 //! they show as ignored, never as passed; the rig runs them with `--include-ignored` and
@@ -57,6 +58,38 @@ pub const PROVIDER_ONLY: &[&str] = &[
 /// Keys the crate reports that rdma-core 44 (Debian bookworm) has no field for; the
 /// oracle built against rdma-core 64.0 prints them (`UVERBS_ORACLE_64`).
 pub const NEWER_THAN_RDMA_CORE_44: &[&str] = &["active_speed_ex", "effective_speed"];
+
+/// Bytes from hex text (two digits per byte, surrounding white space ignored), as the
+/// captures in tests/fixtures store kernel answers.
+pub fn unhex(s: &str) -> Vec<u8> {
+    let s = s.trim();
+    assert!(s.len() % 2 == 0, "odd hex length");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// Lowercase hex text of bytes (the inverse of [`unhex`]).
+pub fn hex(b: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+/// The message of a caught panic's payload.
+pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(non-string panic payload)".into()
+    }
+}
 
 /// Parses `key=value` lines.
 pub fn parse_lines(text: &str) -> BTreeMap<String, String> {

@@ -3,9 +3,8 @@
 //! arguments).
 
 use crate::devlist;
-use crate::getopt::{opt, Getopt, LongOpt};
+use crate::getopt::{opt, LongOpt};
 use crate::io::{pad16, Io};
-use crate::report::Ident;
 
 pub const HELP: &str = "\
 Usage: uverbs devices [--json]
@@ -57,26 +56,16 @@ const LONGS: &[LongOpt] = &[opt("json", false, b'j'), opt("help", false, b'h')];
 
 /// `uverbs devices ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
-    let mut g = Getopt::new(args, "h", LONGS);
     let mut json = false;
-    while let Some(r) = g.next_opt() {
-        match r {
-            Ok((b'j', _)) => json = true,
-            Ok((b'h', _)) => {
-                io.out(HELP);
-                return 0;
-            }
-            Ok((c, _)) => {
-                return io.usage_error("devices", &format!("unexpected option '{}'", c as char))
-            }
-            Err(e) => return io.usage_error("devices", &e.short_message()),
+    let parsed = io.options("devices", HELP, args, "h", LONGS, |c, _| match c {
+        b'j' => {
+            json = true;
+            Ok(true)
         }
-    }
-    if let Some(extra) = g.operands.first() {
-        return io.usage_error(
-            "devices",
-            &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
-        );
+        _ => Ok(false),
+    });
+    if let Err(status) = parsed {
+        return status;
     }
     let l = match devlist::list(json) {
         Ok(l) => l,
@@ -89,8 +78,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
     };
     if json {
-        let ids: Vec<Ident> = l.usable.iter().map(Ident::from).collect();
-        io.out(crate::json::devices_doc(&ids).pretty());
+        io.out(crate::json::devices_doc(&l.usable).pretty());
     } else {
         table(io, &l);
     }

@@ -117,7 +117,6 @@ pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
 
 /// `uverbs devinfo ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
-    let mut g = Getopt::new(args, "d:i:lvh", UVERBS_LONGS);
     let mut req = Request {
         devname: None,
         port: 0,
@@ -125,39 +124,29 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         json: false,
     };
     let mut list = false;
-    while let Some(r) = g.next_opt() {
-        match r {
-            Ok((b'd', Some(v))) => req.devname = Some(v),
-            Ok((b'i', Some(v))) => {
+    let parsed = io.options("devinfo", HELP, args, "d:i:lvh", UVERBS_LONGS, |c, arg| {
+        match (c, arg) {
+            (b'd', Some(v)) => req.devname = Some(v),
+            (b'i', Some(v)) => {
                 let text = String::from_utf8_lossy(&v);
                 match text.parse::<u8>() {
                     Ok(p) if p > 0 => req.port = p,
                     _ => {
-                        return io.usage_error(
-                            "devinfo",
-                            &format!("invalid port number '{text}' (a number from 1 to 255)"),
-                        )
+                        return Err(format!(
+                            "invalid port number '{text}' (a number from 1 to 255)"
+                        ))
                     }
                 }
             }
-            Ok((b'v', _)) => req.verbose = true,
-            Ok((b'l', _)) => list = true,
-            Ok((b'j', _)) => req.json = true,
-            Ok((b'h', _)) => {
-                io.out(HELP);
-                return 0;
-            }
-            Ok((c, _)) => {
-                return io.usage_error("devinfo", &format!("unexpected option '{}'", c as char))
-            }
-            Err(e) => return io.usage_error("devinfo", &e.short_message()),
+            (b'v', _) => req.verbose = true,
+            (b'l', _) => list = true,
+            (b'j', _) => req.json = true,
+            _ => return Ok(false),
         }
-    }
-    if let Some(extra) = g.operands.first() {
-        return io.usage_error(
-            "devinfo",
-            &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
-        );
+        Ok(true)
+    });
+    if let Err(status) = parsed {
+        return status;
     }
     if list {
         return list_names(io, Flavor::Uverbs, req.json);

@@ -7,6 +7,8 @@
 
 use std::io::IsTerminal;
 
+use crate::getopt::{Getopt, LongOpt};
+
 enum Mode {
     Line,
     Block(usize),
@@ -90,6 +92,49 @@ impl Io {
         let msg = printable(msg.as_bytes());
         self.err_line(&format!("uverbs {cmd}: {msg} (try 'uverbs {cmd} --help')"));
         2
+    }
+
+    /// Parses the options of `uverbs CMD` (glibc `getopt_long` rules, see `getopt.rs`),
+    /// handing each one to `take` as its short letter (or long option's value) and its
+    /// argument. `take` answers `Ok(true)` when it took the option, `Ok(false)` when the
+    /// command has no such option, `Err(message)` for a bad value.
+    ///
+    /// `-h`/`--help` (`h`, which `shorts`/`longs` must name) prints `help` and ends the
+    /// command with status 0, at the point where it is seen. A parse error, an option
+    /// `take` refuses, and any operand (no subcommand takes one) are usage errors: one
+    /// line, status 2. `Err(status)` means: the command is over, exit with `status`.
+    pub fn options(
+        &mut self,
+        cmd: &str,
+        help: &str,
+        args: &[Vec<u8>],
+        shorts: &'static str,
+        longs: &'static [LongOpt],
+        mut take: impl FnMut(u8, Option<Vec<u8>>) -> Result<bool, String>,
+    ) -> Result<(), i32> {
+        let mut g = Getopt::new(args, shorts, longs);
+        while let Some(r) = g.next_opt() {
+            match r {
+                Ok((b'h', _)) => {
+                    self.out(help);
+                    return Err(0);
+                }
+                Ok((c, arg)) => match take(c, arg) {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let msg = format!("unexpected option '{}'", c as char);
+                        return Err(self.usage_error(cmd, &msg));
+                    }
+                    Err(msg) => return Err(self.usage_error(cmd, &msg)),
+                },
+                Err(e) => return Err(self.usage_error(cmd, &e.short_message())),
+            }
+        }
+        if let Some(extra) = g.operands.first() {
+            let msg = format!("unexpected argument '{}'", String::from_utf8_lossy(extra));
+            return Err(self.usage_error(cmd, &msg));
+        }
+        Ok(())
     }
 
     /// One line on stderr (a newline is added).

@@ -81,7 +81,7 @@ fn show(io: &mut Io, json: bool) -> i32 {
         }
     };
     if json {
-        use uverbs::verbs::event::push_json_str as js;
+        use crate::json_line::push_str as js;
         let mut s = String::from("[");
         for (i, l) in links.iter().enumerate() {
             if i > 0 {

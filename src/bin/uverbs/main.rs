@@ -13,6 +13,7 @@ mod devlist;
 mod getopt;
 mod io;
 mod json;
+mod json_line;
 mod link;
 #[cfg(test)]
 mod printer_diff;

@@ -24,11 +24,12 @@ use uverbs::raw::abi::{
     ib_uverbs_ex_query_device_resp, ib_uverbs_gid_entry, ib_uverbs_query_port_resp_ex,
 };
 use uverbs::verbs::device_attr::{DeviceAttr, FwVersion};
+use uverbs::verbs::discover::DeviceInfo;
 use uverbs::verbs::gid::GidEntry;
 use uverbs::verbs::port::PortAttr;
 use uverbs::verbs::types::{Guid, NodeType, TransportType};
 
-use crate::report::{GidView, HcaReport, Ident, PortReport};
+use crate::report::{GidView, HcaReport, PortReport};
 
 /// Attributes only provider libraries know (mlx5's TSO, RSS hash and packet pacing caps,
 /// the PCI atomic caps): the kernel does not report them, so uverbs prints 0 for them and
@@ -311,18 +312,16 @@ impl Table {
         r.xrc_odp_caps = x("xrc_odp_caps") as u32;
         let attr = DeviceAttr::from_ex(&r, FwVersion::new(self.text("dev.fw_ver")));
 
-        let node_type = NodeType::from_raw(n("device.node_type") as u32);
-        let guid = Guid(n("dev.node_guid"));
-        let ident = Ident {
-            name: self.name().to_string(),
-            node_type: Some(node_type),
-            transport: Some(TransportType::from_raw(n("device.transport") as i32)),
-            node_guid: guid,
-            sys_image_guid: Some(Guid(n("dev.sys_image_guid"))),
-            fw_ver: self.text("dev.fw_ver").to_string(),
-            port_count: u32::from(attr.phys_port_cnt),
-            ..Ident::default()
-        };
+        let mut ident = DeviceInfo::new(
+            self.name(),
+            NodeType::from_raw(n("device.node_type") as u32),
+        );
+        // ibv_device.transport_type as the table gives it (not derived from the node type).
+        ident.transport = TransportType::from_raw(n("device.transport") as i32);
+        ident.node_guid = Guid(n("dev.node_guid"));
+        ident.sys_image_guid = Some(Guid(n("dev.sys_image_guid")));
+        ident.fw_ver = self.text("dev.fw_ver").to_string();
+        ident.port_count = u32::from(attr.phys_port_cnt);
         let mut ports = Vec::new();
         for p in 1..=u32::from(attr.phys_port_cnt) {
             if port != 0 && p != u32::from(port) {

@@ -4,7 +4,7 @@
 use uverbs::verbs::probe::{self, Check, Expect, Probe};
 use uverbs::{CallPath, Discovery};
 
-use crate::getopt::{opt, Getopt, LongOpt};
+use crate::getopt::{opt, LongOpt};
 use crate::io::Io;
 use crate::json::J;
 
@@ -158,28 +158,18 @@ fn json(p: &Probe) -> J {
 
 /// `uverbs probe ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
-    let mut g = Getopt::new(args, "d:h", LONGS);
     let mut as_json = false;
     let mut only: Option<String> = None;
-    while let Some(r) = g.next_opt() {
-        match r {
-            Ok((b'j', _)) => as_json = true,
-            Ok((b'd', Some(v))) => only = Some(String::from_utf8_lossy(&v).into_owned()),
-            Ok((b'h', _)) => {
-                io.out(HELP);
-                return 0;
-            }
-            Ok((c, _)) => {
-                return io.usage_error("probe", &format!("unexpected option '{}'", c as char))
-            }
-            Err(e) => return io.usage_error("probe", &e.short_message()),
+    let parsed = io.options("probe", HELP, args, "d:h", LONGS, |c, arg| {
+        match (c, arg) {
+            (b'j', _) => as_json = true,
+            (b'd', Some(v)) => only = Some(String::from_utf8_lossy(&v).into_owned()),
+            _ => return Ok(false),
         }
-    }
-    if let Some(extra) = g.operands.first() {
-        return io.usage_error(
-            "probe",
-            &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
-        );
+        Ok(true)
+    });
+    if let Err(status) = parsed {
+        return status;
     }
     let disc = Discovery::new();
     let infos = match &only {

@@ -11,81 +11,6 @@ use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
 use uverbs::verbs::gid::GidEntry;
 use uverbs::verbs::port::PortAttr;
-use uverbs::verbs::types::{Guid, NodeType, TransportType};
-
-/// The uverbs node of a device.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UverbsNode {
-    pub name: String,
-    pub path: String,
-    pub major: u32,
-    pub minor: u32,
-    pub abi_version: u32,
-}
-
-/// A device as discovery reports it (the bin's copy of [`DeviceInfo`], which cannot be
-/// built outside the library).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Ident {
-    pub name: String,
-    pub index: Option<u32>,
-    pub node_type: Option<NodeType>,
-    pub transport: Option<TransportType>,
-    pub node_guid: Guid,
-    pub sys_image_guid: Option<Guid>,
-    pub fw_ver: String,
-    pub port_count: u32,
-    pub uverbs: Option<UverbsNode>,
-    pub driver_id: Option<u32>,
-    pub protocol: Option<String>,
-    pub cap_flags: Option<u64>,
-    pub node_desc: Option<String>,
-    pub hca_type: Option<String>,
-    pub hw_rev: Option<String>,
-    pub board_id: Option<String>,
-    pub kernel_driver: Option<String>,
-    pub parent: Option<String>,
-}
-
-impl Ident {
-    pub fn node_type(&self) -> NodeType {
-        self.node_type.unwrap_or(NodeType::Unknown(0))
-    }
-    pub fn transport(&self) -> TransportType {
-        self.transport.unwrap_or(TransportType::Unknown(-1))
-    }
-}
-
-impl From<&DeviceInfo> for Ident {
-    fn from(d: &DeviceInfo) -> Self {
-        Ident {
-            name: d.name.clone(),
-            index: d.index,
-            node_type: Some(d.node_type),
-            transport: Some(d.transport),
-            node_guid: d.node_guid,
-            sys_image_guid: d.sys_image_guid,
-            fw_ver: d.fw_ver.clone(),
-            port_count: d.port_count,
-            uverbs: d.uverbs.as_ref().map(|u| UverbsNode {
-                name: u.name.clone(),
-                path: u.path.display().to_string(),
-                major: u.major,
-                minor: u.minor,
-                abi_version: u.abi_version,
-            }),
-            driver_id: d.driver_id,
-            protocol: d.protocol.clone(),
-            cap_flags: d.cap_flags,
-            node_desc: d.node_desc.clone(),
-            hca_type: d.hca_type.clone(),
-            hw_rev: d.hw_rev.clone(),
-            board_id: d.board_id.clone(),
-            kernel_driver: d.kernel_driver.clone(),
-            parent: d.parent.clone(),
-        }
-    }
-}
 
 /// Where gathering stopped.
 #[derive(Debug)]
@@ -166,7 +91,8 @@ pub struct PortReport {
 /// Everything about one device.
 #[derive(Debug)]
 pub struct HcaReport {
-    pub ident: Ident,
+    /// The device as discovery reported it.
+    pub ident: DeviceInfo,
     /// `board_id` as rdma-core reads it (sysfs; `None`: not printed).
     pub board_id: Option<Vec<u8>>,
     pub attr: Option<DeviceAttr>,
@@ -244,7 +170,7 @@ pub fn read_board_id(sysfs_root: &Path, name: &str) -> Option<Vec<u8>> {
 pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
     let sysfs = Path::new("/sys");
     let mut r = HcaReport {
-        ident: Ident::from(info),
+        ident: info.clone(),
         board_id: None,
         attr: None,
         num_comp_vectors: 0,

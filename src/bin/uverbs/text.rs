@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::port::PortAttr;
-use uverbs::verbs::types::{GidType, LinkLayer, TransportType};
+use uverbs::verbs::types::{GidType, LinkLayer, Mtu, PortState, Speed, TransportType, Width};
 
 use crate::report::{Failure, GidView, HcaReport, PortReport};
 
@@ -42,14 +42,13 @@ fn transport_str(t: TransportType) -> &'static str {
     }
 }
 
-fn port_state_str(s: u8) -> &'static str {
-    match s {
-        1 => "PORT_DOWN",
-        2 => "PORT_INIT",
-        3 => "PORT_ARMED",
-        4 => "PORT_ACTIVE",
-        _ => "invalid state",
-    }
+// The names and numbers below come from the library's tables (`PortState::devinfo_name`,
+// `Mtu::bytes`, `Width::lanes`, `Speed::lane_rate_decigbps`, `PortAttr::max_vls`), so
+// that the byte-for-byte comparisons with rdma-core's ibv_devinfo check those tables
+// too; only the words rdma-core uses for values it does not know are here.
+
+fn port_state_str(s: PortState) -> &'static str {
+    s.devinfo_name().unwrap_or("invalid state")
 }
 
 fn phys_state_str(s: u8) -> &'static str {
@@ -75,51 +74,28 @@ fn atomic_cap_str(a: u32) -> &'static str {
     }
 }
 
-fn mtu_str(m: u8) -> &'static str {
-    match m {
-        1 => "256",
-        2 => "512",
-        3 => "1024",
-        4 => "2048",
-        5 => "4096",
-        _ => "invalid MTU",
+fn mtu_str(m: Mtu) -> String {
+    m.bytes()
+        .map_or_else(|| "invalid MTU".to_string(), |b| b.to_string())
+}
+
+fn width_str(w: Width) -> String {
+    w.lanes()
+        .map_or_else(|| "invalid width".to_string(), |n| n.to_string())
+}
+
+/// The lane speed: `active_speed_ex` when set, else `active_speed` (as 64.0; 44 only
+/// knows the 8-bit field and has no XDR).
+fn speed_str(s: u32) -> String {
+    match Speed::from_raw(s).lane_rate_decigbps() {
+        Some(d) => format!("{}.{} Gbps", d / 10, d % 10),
+        None => "invalid speed".to_string(),
     }
 }
 
-fn width_str(w: u8) -> &'static str {
-    match w {
-        1 => "1",
-        2 => "4",
-        4 => "8",
-        8 => "12",
-        16 => "2",
-        _ => "invalid width",
-    }
-}
-
-fn speed_str(s: u32) -> &'static str {
-    match s {
-        1 => "2.5 Gbps",
-        2 => "5.0 Gbps",
-        4 | 8 => "10.0 Gbps",
-        16 => "14.0 Gbps",
-        32 => "25.0 Gbps",
-        64 => "50.0 Gbps",
-        128 => "100.0 Gbps",
-        256 => "200.0 Gbps",
-        _ => "invalid speed",
-    }
-}
-
-fn vl_str(v: u8) -> &'static str {
-    match v {
-        1 => "1",
-        2 => "2",
-        3 => "4",
-        4 => "8",
-        5 => "15",
-        _ => "invalid value",
-    }
+fn vl_str(p: &PortAttr) -> String {
+    p.max_vls()
+        .map_or_else(|| "invalid value".to_string(), |n| n.to_string())
 }
 
 fn link_layer_str(l: LinkLayer) -> &'static str {
@@ -207,8 +183,24 @@ macro_rules! line {
     }};
 }
 
+/// The capability lines of a flag set, as `ibv_devinfo` prints them: for each bit of
+/// `names` (in table order) that is set in `bits`, its name on a line of its own; then,
+/// if `unknown` and any set bit has no name, `Unknown flags: 0x<those bits>`.
+fn flag_lines(o: &mut String, bits: u64, names: &[(u64, &str)], unknown: bool) {
+    let mut known = 0u64;
+    for &(bit, name) in names {
+        known |= bit;
+        if bits & bit != 0 {
+            line!(o, "\t\t\t\t\t{name}");
+        }
+    }
+    if unknown && bits & !known != 0 {
+        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", bits & !known);
+    }
+}
+
 fn device_cap_flags(o: &mut String, f: u32) {
-    const NAMES: &[(u32, &str)] = &[
+    const NAMES: &[(u64, &str)] = &[
         (1 << 0, "RESIZE_MAX_WR"),
         (1 << 1, "BAD_PKEY_CNTR"),
         (1 << 2, "BAD_QKEY_CNTR"),
@@ -234,20 +226,11 @@ fn device_cap_flags(o: &mut String, f: u32) {
         (1 << 26, "RAW_IP_CSUM"),
         (1 << 29, "MANAGED_FLOW_STEERING"),
     ];
-    let mut known = 0u32;
-    for &(bit, name) in NAMES {
-        known |= bit;
-        if f & bit != 0 {
-            line!(o, "\t\t\t\t\t{name}");
-        }
-    }
-    if f & !known != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", f & !known);
-    }
+    flag_lines(o, u64::from(f), NAMES, true);
 }
 
 fn odp_trans_caps(o: &mut String, t: u32) {
-    const NAMES: &[(u32, &str)] = &[
+    const NAMES: &[(u64, &str)] = &[
         (1 << 0, "SUPPORT_SEND"),
         (1 << 1, "SUPPORT_RECV"),
         (1 << 2, "SUPPORT_WRITE"),
@@ -261,30 +244,13 @@ fn odp_trans_caps(o: &mut String, t: u32) {
         line!(o, "\t\t\t\t\tNO SUPPORT");
         return;
     }
-    let mut known = 0u32;
-    for &(bit, name) in NAMES {
-        known |= bit;
-        if t & bit != 0 {
-            line!(o, "\t\t\t\t\t{name}");
-        }
-    }
-    if t & !known != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", t & !known);
-    }
+    flag_lines(o, u64::from(t), NAMES, true);
 }
 
 fn odp_caps(o: &mut String, a: &DeviceAttr) {
-    let g = a.odp_caps.general_caps.bits();
+    const GENERAL: &[(u64, &str)] = &[(1 << 0, "ODP_SUPPORT"), (1 << 1, "ODP_SUPPORT_IMPLICIT")];
     line!(o, "\tgeneral_odp_caps:");
-    if g & 1 != 0 {
-        line!(o, "\t\t\t\t\tODP_SUPPORT");
-    }
-    if g & 2 != 0 {
-        line!(o, "\t\t\t\t\tODP_SUPPORT_IMPLICIT");
-    }
-    if g & !3 != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{:X}", g & !3);
-    }
+    flag_lines(o, a.odp_caps.general_caps.bits(), GENERAL, true);
     line!(o, "\trc_odp_caps:");
     odp_trans_caps(o, a.odp_caps.rc_odp_caps.bits());
     line!(o, "\tuc_odp_caps:");
@@ -295,22 +261,11 @@ fn odp_caps(o: &mut String, a: &DeviceAttr) {
     odp_trans_caps(o, a.xrc_odp_caps.bits());
 }
 
-/// `1 << IBV_QPT_RAW_PACKET | 1 << IBV_QPT_UD`.
-const QPT_RAW_PACKET: u32 = 1 << 8;
-const QPT_UD: u32 = 1 << 4;
-
 fn supported_qpts(o: &mut String, q: u32) {
+    // `1 << IBV_QPT_RAW_PACKET`, `1 << IBV_QPT_UD`.
+    const NAMES: &[(u64, &str)] = &[(1 << 8, "SUPPORT_RAW_PACKET"), (1 << 4, "SUPPORT_UD")];
     line!(o, "\t\tsupported_qp:");
-    if q & QPT_RAW_PACKET != 0 {
-        line!(o, "\t\t\t\t\tSUPPORT_RAW_PACKET");
-    }
-    if q & QPT_UD != 0 {
-        line!(o, "\t\t\t\t\tSUPPORT_UD");
-    }
-    let unknown = q & !(QPT_RAW_PACKET | QPT_UD);
-    if unknown != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
-    }
+    flag_lines(o, u64::from(q), NAMES, true);
 }
 
 fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
@@ -381,39 +336,24 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
     }
     let raw = a.raw_packet_caps.bits();
     if raw != 0 {
+        const RAW: &[(u64, &str)] = &[
+            (1 << 0, "C-VLAN stripping offload"),
+            (1 << 1, "Scatter FCS offload"),
+            (1 << 2, "IP csum offload"),
+            (1 << 3, "Delay drop"),
+        ];
         line!(o, "\traw packet caps:");
-        if raw & 1 != 0 {
-            line!(o, "\t\t\t\t\tC-VLAN stripping offload");
-        }
-        if raw & 2 != 0 {
-            line!(o, "\t\t\t\t\tScatter FCS offload");
-        }
-        if raw & 4 != 0 {
-            line!(o, "\t\t\t\t\tIP csum offload");
-        }
-        if raw & 8 != 0 {
-            line!(o, "\t\t\t\t\tDelay drop");
-        }
+        flag_lines(o, u64::from(raw), RAW, false);
     }
     let ex = a.device_cap_flags_ex.bits();
     line!(o, "\tdevice_cap_flags_ex:\t\t0x{ex:X}");
-    let ex_high = ex & 0xffff_ffff_0000_0000;
-    const RAW_SCATTER_FCS: u64 = 1 << 34;
-    const PCI_WRITE_END_PADDING: u64 = 1 << 36;
-    const CC_DMA_BOUNCE: u64 = 1 << 41;
-    if ex_high & RAW_SCATTER_FCS != 0 {
-        line!(o, "\t\t\t\t\tRAW_SCATTER_FCS");
-    }
-    if ex_high & PCI_WRITE_END_PADDING != 0 {
-        line!(o, "\t\t\t\t\tPCI_WRITE_END_PADDING");
-    }
-    if ex_high & CC_DMA_BOUNCE != 0 {
-        line!(o, "\t\t\t\t\tCC_DMA_BOUNCE");
-    }
-    let unknown = ex_high & !(RAW_SCATTER_FCS | PCI_WRITE_END_PADDING | CC_DMA_BOUNCE);
-    if unknown != 0 {
-        line!(o, "\t\t\t\t\tUnknown flags: 0x{unknown:X}");
-    }
+    // rdma-core names only the high half here; the low half is device_cap_flags.
+    const EX_HIGH: &[(u64, &str)] = &[
+        (1 << 34, "RAW_SCATTER_FCS"),
+        (1 << 36, "PCI_WRITE_END_PADDING"),
+        (1 << 41, "CC_DMA_BOUNCE"),
+    ];
+    flag_lines(o, ex & 0xffff_ffff_0000_0000, EX_HIGH, true);
     // TSO capabilities are reported by providers only (mlx5), never by the kernel's
     // QUERY_DEVICE: 0 here, as rdma-core's rxe and siw providers report.
     line!(o, "\ttso_caps:");
@@ -447,9 +387,7 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
         line!(o, "\tmax_ops:\t\t\t{}", tm.max_ops);
         line!(o, "\tmax_sge:\t\t\t{}", tm.max_sge);
         line!(o, "\tflags:");
-        if tm.flags & 1 != 0 {
-            line!(o, "\t\t\t\t\tIBV_TM_CAP_RC");
-        }
+        flag_lines(o, u64::from(tm.flags), &[(1 << 0, "IBV_TM_CAP_RC")], false);
     } else {
         line!(o, "\ttag matching not supported");
     }
@@ -471,12 +409,17 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
 
 fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: TransportType) {
     line!(o, "\t\tport:\t{num}");
-    let st = p.state.as_raw();
-    line!(o, "\t\t\tstate:\t\t\t{} ({})", port_state_str(st), st);
-    let m = p.max_mtu.as_raw();
-    line!(o, "\t\t\tmax_mtu:\t\t{} ({})", mtu_str(m), m);
-    let m = p.active_mtu.as_raw();
-    line!(o, "\t\t\tactive_mtu:\t\t{} ({})", mtu_str(m), m);
+    let st = p.state;
+    line!(
+        o,
+        "\t\t\tstate:\t\t\t{} ({})",
+        port_state_str(st),
+        st.as_raw()
+    );
+    let m = p.max_mtu;
+    line!(o, "\t\t\tmax_mtu:\t\t{} ({})", mtu_str(m), m.as_raw());
+    let m = p.active_mtu;
+    line!(o, "\t\t\tactive_mtu:\t\t{} ({})", mtu_str(m), m.as_raw());
     line!(o, "\t\t\tsm_lid:\t\t\t{}", p.sm_lid);
     line!(o, "\t\t\tport_lid:\t\t{}", p.lid);
     line!(o, "\t\t\tport_lmc:\t\t0x{:02x}", p.lmc);
@@ -495,12 +438,7 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
         "\t\t\tport_cap_flags2:\t0x{:04x}",
         p.port_cap_flags2.bits()
     );
-    line!(
-        o,
-        "\t\t\tmax_vl_num:\t\t{} ({})",
-        vl_str(p.max_vl_num),
-        p.max_vl_num
-    );
+    line!(o, "\t\t\tmax_vl_num:\t\t{} ({})", vl_str(p), p.max_vl_num);
     line!(o, "\t\t\tbad_pkey_cntr:\t\t0x{:x}", p.bad_pkey_cntr);
     line!(o, "\t\t\tqkey_viol_cntr:\t\t0x{:x}", p.qkey_viol_cntr);
     line!(o, "\t\t\tsm_sl:\t\t\t{}", p.sm_sl);
@@ -508,8 +446,13 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
     line!(o, "\t\t\tgid_tbl_len:\t\t{}", p.gid_tbl_len as i32);
     line!(o, "\t\t\tsubnet_timeout:\t\t{}", p.subnet_timeout);
     line!(o, "\t\t\tinit_type_reply:\t{}", p.init_type_reply);
-    let w = p.active_width.as_raw();
-    line!(o, "\t\t\tactive_width:\t\t{}X ({})", width_str(w), w);
+    let w = p.active_width;
+    line!(
+        o,
+        "\t\t\tactive_width:\t\t{}X ({})",
+        width_str(w),
+        w.as_raw()
+    );
     // active_speed_ex when the kernel set it (XDR needs it), else the 8-bit field.
     let speed = match p.active_speed_ex {
         0 => u32::from(p.active_speed),
@@ -612,7 +555,7 @@ pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, Stri
             return (o, e);
         }
     };
-    let transport = r.ident.transport();
+    let transport = r.ident.transport;
     line!(o, "hca_id:\t{}", r.ident.name);
     line!(
         o,

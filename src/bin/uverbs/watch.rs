@@ -4,7 +4,7 @@
 use rustix::event::{poll, PollFd, PollFlags};
 use uverbs::{Context, Discovery, EventStream, Next};
 
-use crate::getopt::{opt, Getopt, LongOpt};
+use crate::getopt::{opt, LongOpt};
 use crate::io::Io;
 
 const HELP: &str = "\
@@ -27,28 +27,18 @@ const LONGS: &[LongOpt] = &[
 
 /// `uverbs watch ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
-    let mut g = Getopt::new(args, "d:h", LONGS);
     let mut json = false;
     let mut only: Option<String> = None;
-    while let Some(r) = g.next_opt() {
-        match r {
-            Ok((b'j', _)) => json = true,
-            Ok((b'd', Some(v))) => only = Some(String::from_utf8_lossy(&v).into_owned()),
-            Ok((b'h', _)) => {
-                io.out(HELP);
-                return 0;
-            }
-            Ok((c, _)) => {
-                return io.usage_error("watch", &format!("unexpected option '{}'", c as char))
-            }
-            Err(e) => return io.usage_error("watch", &e.short_message()),
+    let parsed = io.options("watch", HELP, args, "d:h", LONGS, |c, arg| {
+        match (c, arg) {
+            (b'j', _) => json = true,
+            (b'd', Some(v)) => only = Some(String::from_utf8_lossy(&v).into_owned()),
+            _ => return Ok(false),
         }
-    }
-    if let Some(extra) = g.operands.first() {
-        return io.usage_error(
-            "watch",
-            &format!("unexpected argument '{}'", String::from_utf8_lossy(extra)),
-        );
+        Ok(true)
+    });
+    if let Err(status) = parsed {
+        return status;
     }
     let disc = Discovery::new();
     let infos = match &only {
@@ -109,7 +99,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 match stream.try_read() {
                     Ok(Next::Event(ev)) => {
                         if json {
-                            io.out(format!("{}\n", ev.to_json_line(ctx.name())));
+                            io.out(format!("{}\n", crate::json_line::event(&ev, ctx.name())));
                         } else {
                             io.out(format!("{}\n", ev.on(ctx.name())));
                         }
