@@ -302,6 +302,7 @@ fn tables_are_synthetic_and_well_formed() {
         "efa.table",
         "roce-16gids.table",
         "odd-values.table",
+        "every-port-value.table",
     ] {
         assert!(names.contains(&want), "missing table {want}: {names:?}");
     }
@@ -326,6 +327,27 @@ fn tables_are_synthetic_and_well_formed() {
     assert!(types.len() >= 3, "mixed GID types: {types:?}");
     let xdr = all.iter().find(|(n, ..)| n == "cx7-xdr.table").unwrap();
     assert_eq!(xdr.2.report(0).ports[0].attr.active_speed_ex, 256);
+    // Every lane speed and every port state rdma-core names is printed somewhere.
+    let mut speeds = std::collections::BTreeSet::new();
+    let mut states = std::collections::BTreeSet::new();
+    for (_, _, t) in &all {
+        for p in t.report(0).ports {
+            speeds.insert(p.attr.speed().as_raw());
+            states.insert(p.attr.state.as_raw());
+        }
+    }
+    for s in [1, 2, 4, 8, 16, 32, 64, 128, 256] {
+        assert!(
+            speeds.contains(&s),
+            "no table has lane speed {s}: {speeds:?}"
+        );
+    }
+    for s in 0..=5 {
+        assert!(
+            states.contains(&s),
+            "no table has port state {s}: {states:?}"
+        );
+    }
     assert!(
         Table::parse("ex.tso_caps.max_tso=1").is_err(),
         "provider-only"
