@@ -59,6 +59,7 @@ miri() {
 lint() {
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
+  cargo clippy --all-targets --features fault-injection -- -D warnings
   RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps
 }
 package() {
@@ -106,13 +107,23 @@ static_bin() {
   [ "$(stat -c %s "$bin")" -le 1048576 ] || { echo "larger than 1 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
-    'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/; ln -s uverbs $R/ibv_devinfo
+    'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/
+     for l in ibv_devinfo ibstat ibstatus; do ln -s uverbs $R/$l; done
      echo "guest root holds: $(cd $R && find . -xdev ! -type d | sort | tr "\n" " ")"
-     test "$(cd $R && find . -xdev ! -type d | sort | tr "\n" " ")" = "./ibv_devinfo ./uverbs "
+     test "$(cd $R && find . -xdev ! -type d | sort | tr "\n" " ")" = "./ibstat ./ibstatus ./ibv_devinfo ./uverbs "
      mount --bind /dev $R/dev; mount --bind /sys $R/sys; mount -t proc proc $R/proc
      chroot $R /uverbs devinfo -v > /tmp/a; chroot $R /ibv_devinfo -v > /tmp/b
      ibv_devinfo -v > /tmp/r; cmp /tmp/r /tmp/a; cmp /tmp/r /tmp/b
-     echo "no-libc guest: uverbs devinfo -v and its ibv_devinfo personality equal rdma-core"'
+     echo "no-libc guest: uverbs devinfo -v and its ibv_devinfo personality equal rdma-core"
+     # issue 18: ibstat and ibstatus in the same root equal infiniband-diags outside it
+     for args in "" "-p" "-s" "rxe0 1"; do
+       chroot $R /ibstat $args > /tmp/a 2>&1; ibstat $args > /tmp/r 2>&1; cmp /tmp/r /tmp/a
+     done
+     for args in "" "siw0:1 rxe0"; do
+       chroot $R /ibstatus $args > /tmp/a 2>&1; LC_ALL=C ibstatus $args > /tmp/r 2>&1; cmp /tmp/r /tmp/a
+     done
+     chroot $R /uverbs ibstat --json > /dev/null; chroot $R /uverbs ibstatus --json > /dev/null
+     echo "no-libc guest: the ibstat and ibstatus personalities equal infiniband-diags 44"'
 }
 
 : "${UVERBS_VM_KERNELS:=6.1 6.12}"

@@ -74,6 +74,6 @@ pub use verbs::device_attr::{DeviceAttr, FwVersion};
 pub use verbs::discover::{DeviceInfo, Discovery};
 pub use verbs::event::{Event, EventStream, Next};
 pub use verbs::gid::{Gid, GidEntry};
-pub use verbs::monitor::{DeviceEvent, DeviceMonitor};
+pub use verbs::monitor::{DeviceChange, DeviceMonitor};
 pub use verbs::port::PortAttr;
 pub use verbs::types::*;

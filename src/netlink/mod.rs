@@ -581,6 +581,16 @@ impl NlSocket {
         Ok(out)
     }
 
+    /// Sets the size of the receive buffer (default 32 KiB). The kernel sizes the
+    /// datagrams of a dump to the reader's buffer: with 32 KiB it allocates 32 KiB for
+    /// each datagram, even for the nldev device dump, which sends one device (about
+    /// 100 bytes) per datagram; a small buffer makes a dump of many devices cheaper. A
+    /// datagram larger than the buffer is an error, never silently cut.
+    pub fn set_recv_buffer(&mut self, len: usize) {
+        self.buf.resize(len.max(64), 0);
+        self.buf.shrink_to_fit();
+    }
+
     /// A fresh sequence number for a request built by the caller.
     pub fn fresh_seq(&mut self) -> u32 {
         self.next_seq()

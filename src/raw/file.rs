@@ -117,6 +117,7 @@ impl VerbsFile {
     /// The kernel's errno: see the method's documentation in the kernel
     /// (`EINVAL` for a bad argument, `EPROTONOSUPPORT` for a method it lacks, ...).
     pub fn call<const N: usize>(&self, req: &mut Request<'_, N>) -> Result<(), Errno> {
+        self.lifeline().check_injected()?;
         // SAFETY: a Request is made only by the builders of raw::method, each of which
         // pushes every attribute id of its method with the kind the kernel's spec gives
         // it, borrows every output mutably and every input for the request's life, and
@@ -131,6 +132,7 @@ impl VerbsFile {
     ///
     /// The kernel's errno, or `EIO` if it took fewer bytes than the command has.
     pub fn write(&self, req: &mut WriteRequest<'_>) -> Result<(), Errno> {
+        self.lifeline().check_injected()?;
         let mut bytes = [0u8; MAX_WRITE_CMD];
         let n = req.encode(&mut bytes)?;
         // SAFETY: WriteRequest::encode puts the address of the request's response buffer,
@@ -186,6 +188,7 @@ impl VerbsFile {
     /// The kernel's errno, as it is.
     #[doc(alias = "execute_ioctl")]
     pub unsafe fn ioctl<const N: usize>(&self, buf: &mut IoctlBuf<'_, N>) -> Result<(), Errno> {
+        self.lifeline().check_injected()?;
         // SAFETY: the caller's contract above is sys::verbs_ioctl's.
         unsafe { sys::verbs_ioctl(self.fd.fd(), buf) }
     }
@@ -213,6 +216,7 @@ impl VerbsFile {
         rest: &[u8],
         resp: &mut [u8],
     ) -> Result<(), Errno> {
+        self.lifeline().check_injected()?;
         let mut req = method::write_request_raw(command, rest, resp);
         let mut bytes = [0u8; MAX_WRITE_CMD];
         let n = req.encode(&mut bytes)?;

@@ -43,6 +43,9 @@ pub struct Lifeline {
     /// under this lock before closing it, and `revoke` replaces the files under it, so a
     /// number listed here is always open and owned by its `RevocableFd`.
     fds: Mutex<Vec<RawFd>>,
+    /// Feature `fault-injection`: the files act as if the driver had disassociated them.
+    #[cfg(feature = "fault-injection")]
+    disassociated: AtomicBool,
 }
 
 impl Lifeline {
@@ -52,7 +55,44 @@ impl Lifeline {
             revoked: AtomicBool::new(false),
             wake: std::sync::OnceLock::new(),
             fds: Mutex::new(Vec::new()),
+            #[cfg(feature = "fault-injection")]
+            disassociated: AtomicBool::new(false),
         })
+    }
+
+    /// Test only (feature `fault-injection`): from now on the files of this lifeline act
+    /// as a driver's disassociation leaves them (`ib_uverbs_free_hw_resources`: the
+    /// kernel destroys the context's objects, every later command fails with `EIO`,
+    /// each async event file is sent `DEVICE_FATAL` and then answers `EIO`), without a
+    /// system call: no driver in the VM rig (rxe, siw) can disassociate.
+    #[cfg(feature = "fault-injection")]
+    pub fn inject_disassociation(&self) {
+        self.disassociated.store(true, Ordering::Release);
+        // The kernel wakes the event files' readers with the DEVICE_FATAL it queues.
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if let Some(w) = self.wake.get() {
+            let _ = rustix::io::write(w, &1u64.to_ne_bytes());
+        }
+    }
+
+    /// True once `inject_disassociation` (feature `fault-injection`) ran; always false
+    /// without the feature.
+    #[inline(always)]
+    pub fn is_disassociated(&self) -> bool {
+        #[cfg(feature = "fault-injection")]
+        return self.disassociated.load(Ordering::Acquire);
+        #[cfg(not(feature = "fault-injection"))]
+        false
+    }
+
+    /// `Err(EIO)` in place of a command once a disassociation was injected; without the
+    /// feature, `Ok(())` and no code.
+    #[inline(always)]
+    pub(crate) fn check_injected(&self) -> Result<(), Errno> {
+        if self.is_disassociated() {
+            return Err(Errno::IO);
+        }
+        Ok(())
     }
 
     /// True once [`Self::revoke`] has run: the files are gone.
@@ -76,7 +116,7 @@ impl Lifeline {
         // Pairs with the fence in revoke: either revoke sees the wake file and writes
         // it, or this sees the flag and writes it (never neither).
         std::sync::atomic::fence(Ordering::SeqCst);
-        if self.is_revoked() {
+        if self.is_revoked() || self.is_disassociated() {
             let _ = rustix::io::write(fd, &1u64.to_ne_bytes());
         }
         Ok(fd.as_fd())

@@ -592,7 +592,7 @@ fn watch(
         let Some(m) = monitor.as_mut() else { break };
         // Following: wait for a uverbs node of a device of this name.
         match m.next(Some(WATCH_TICK)) {
-            Ok(Some(crate::verbs::monitor::DeviceEvent::NodeAdded {
+            Ok(Some(crate::verbs::monitor::DeviceChange::NodeAdded {
                 device: Some(d), ..
             })) if d == name => cache = reopen(name, s),
             Ok(_) => {}

@@ -379,9 +379,11 @@ impl Context {
     }
 
     /// Keeps the error of a destroy that ran in `Drop`; not after a revocation, where the
-    /// kernel destroys the objects itself once the file is released.
+    /// kernel destroys the objects itself once the file is released, nor after a
+    /// driver's disassociation ([`Error::DeviceGone`]: `EIO`/`ENODEV`), where it has
+    /// destroyed them already (`uverbs_destroy_ufile_hw`).
     pub(crate) fn record_destroy_error(&self, e: Error) {
-        if matches!(e, Error::DeviceRemoved { .. }) {
+        if matches!(e, Error::DeviceRemoved { .. } | Error::DeviceGone { .. }) {
             return;
         }
         self.destroy_errors

@@ -248,6 +248,10 @@ pub struct EventStream {
     device: String,
     source: EventSource,
     ended: bool,
+    /// Feature `fault-injection`: the DEVICE_FATAL of an injected disassociation was
+    /// delivered.
+    #[cfg(feature = "fault-injection")]
+    fatal_injected: bool,
 }
 
 // An event stream can be handed to another thread (e.g. a watcher), checked at compile
@@ -327,6 +331,8 @@ impl EventStream {
             device: device.to_owned(),
             source,
             ended: false,
+            #[cfg(feature = "fault-injection")]
+            fatal_injected: false,
         })
     }
 
@@ -357,6 +363,18 @@ impl EventStream {
             return Ok(Next::End);
         }
         let mut buf = [0u8; EVENT_DESC_LEN];
+        #[cfg(feature = "fault-injection")]
+        if self.fd.lifeline().is_disassociated() {
+            // As the kernel's disassociation does: DEVICE_FATAL (element 0), then EIO.
+            if !std::mem::replace(&mut self.fatal_injected, true) {
+                buf[8..12].copy_from_slice(&EventType::DeviceFatal.as_raw().to_ne_bytes());
+                let ev = Event::from_bytes(&buf).ok_or_else(|| self.short(EVENT_DESC_LEN))?;
+                self.ended = true;
+                return Ok(Next::Event(ev));
+            }
+            self.ended = true;
+            return Ok(Next::End);
+        }
         loop {
             match rustix::io::read(self.fd.fd(), &mut buf[..]) {
                 Ok(0) => {
@@ -449,7 +467,7 @@ impl EventStream {
     /// [`Error::Os`] (or another class of [`Error::from_errno`]) when `poll(2)` fails
     /// other than with `EINTR`.
     pub fn wait(&mut self, timeout: Option<Duration>) -> Result<bool> {
-        if self.ended || self.is_revoked() {
+        if self.ended || self.is_revoked() || self.fd.lifeline().is_disassociated() {
             return Ok(true);
         }
         let ts = timeout.map(|d| Timespec {

@@ -3,13 +3,13 @@
 //!
 //! ## The monitor
 //!
-//! [`DeviceMonitor`] reports [`DeviceEvent`]s without polling:
+//! [`DeviceMonitor`] reports [`DeviceChange`]s without polling:
 //!
 //! - kobject uevents (`NETLINK_KOBJECT_UEVENT`), on every kernel: the `infiniband` class
 //!   (devices added, removed, renamed) and the `infiniband_verbs` class (the
 //!   `/dev/infiniband/uverbsN` nodes). The uverbs node is removed at the *start* of a
 //!   device's removal (`ib_uverbs_remove_one` deletes the character device before the
-//!   kernel waits for the device's files to be closed), so [`DeviceEvent::NodeRemoved`]
+//!   kernel waits for the device's files to be closed), so [`DeviceChange::NodeRemoved`]
 //!   is the moment to let go;
 //! - the RDMA netlink notification group (`RDMA_NL_GROUP_NOTIFY`, Linux 6.12), where the
 //!   kernel has it, detected at run time from `SYS_GET`
@@ -44,10 +44,10 @@ use crate::netlink::{messages, NlSocket};
 use crate::raw::lifeline::Lifeline;
 use crate::verbs::context::Context;
 
-/// A change of the RDMA devices.
+/// A change of the RDMA devices, as [`DeviceMonitor`] reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum DeviceEvent {
+pub enum DeviceChange {
     /// An RDMA device appeared (`rxe0`).
     Added {
         /// Its name.
@@ -82,13 +82,13 @@ pub enum DeviceEvent {
     },
 }
 
-impl DeviceEvent {
+impl DeviceChange {
     /// The device the event is about, when known.
     pub fn device(&self) -> Option<&str> {
         match self {
-            DeviceEvent::Added { name } | DeviceEvent::Removed { name } => Some(name),
-            DeviceEvent::Renamed { to, .. } => Some(to),
-            DeviceEvent::NodeAdded { device, .. } | DeviceEvent::NodeRemoved { device, .. } => {
+            DeviceChange::Added { name } | DeviceChange::Removed { name } => Some(name),
+            DeviceChange::Renamed { to, .. } => Some(to),
+            DeviceChange::NodeAdded { device, .. } | DeviceChange::NodeRemoved { device, .. } => {
                 device.as_deref()
             }
         }
@@ -99,7 +99,7 @@ impl DeviceEvent {
     pub fn is_removal(&self) -> bool {
         matches!(
             self,
-            DeviceEvent::Removed { .. } | DeviceEvent::NodeRemoved { .. }
+            DeviceChange::Removed { .. } | DeviceChange::NodeRemoved { .. }
         )
     }
 }
@@ -115,7 +115,7 @@ pub struct DeviceMonitor {
     nodes: BTreeMap<String, String>,
     /// Device index -> name, from notifications.
     indexes: BTreeMap<u32, String>,
-    pending: VecDeque<DeviceEvent>,
+    pending: VecDeque<DeviceChange>,
     buf: Vec<u8>,
 }
 
@@ -182,7 +182,7 @@ impl DeviceMonitor {
     ///
     /// The errno of reading a socket (never `EAGAIN`; `ENOBUFS` is handled: the device
     /// list is read again and the differences reported).
-    pub fn try_next(&mut self) -> Result<Option<DeviceEvent>> {
+    pub fn try_next(&mut self) -> Result<Option<DeviceChange>> {
         loop {
             if let Some(e) = self.pending.pop_front() {
                 return Ok(Some(e));
@@ -198,7 +198,7 @@ impl DeviceMonitor {
     /// # Errors
     ///
     /// As [`DeviceMonitor::try_next`]; the errno of `poll(2)`.
-    pub fn next(&mut self, timeout: Option<Duration>) -> Result<Option<DeviceEvent>> {
+    pub fn next(&mut self, timeout: Option<Duration>) -> Result<Option<DeviceChange>> {
         if let Some(e) = self.try_next()? {
             return Ok(Some(e));
         }
@@ -226,15 +226,8 @@ impl DeviceMonitor {
             tv_sec: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(d.subsec_nanos()),
         });
-        let u = self.uevents.as_fd();
-        let mut fds = vec![PollFd::new(&u, PollFlags::IN)];
-        let n = self.notify.as_ref().map(|n| n.as_fd());
-        if let Some(n) = &n {
-            fds.push(PollFd::new(n, PollFlags::IN));
-        }
-        if let Some(x) = &extra {
-            fds.push(PollFd::new(x, PollFlags::IN));
-        }
+        let mine: Vec<_> = self.fds().chain(extra).collect();
+        let mut fds: Vec<_> = mine.iter().map(|f| PollFd::new(f, PollFlags::IN)).collect();
         match rustix::event::poll(&mut fds, ts.as_ref()) {
             Ok(0) => Ok(false),
             Ok(_) | Err(Errno::INTR) => Ok(true),
@@ -243,6 +236,12 @@ impl DeviceMonitor {
                 errno,
             }),
         }
+    }
+
+    /// The monitor's sockets, for a caller that polls them beside its own files: when
+    /// one is readable, [`DeviceMonitor::try_next`] has something to read.
+    pub fn fds(&self) -> impl Iterator<Item = std::os::fd::BorrowedFd<'_>> {
+        std::iter::once(self.uevents.as_fd()).chain(self.notify.as_ref().map(|n| n.as_fd()))
     }
 
     /// Reads what is queued on the sockets into `pending`; false when nothing was.
@@ -303,13 +302,13 @@ impl DeviceMonitor {
                     self.nodes.insert(node.clone(), d.clone());
                 }
                 self.pending
-                    .push_back(DeviceEvent::NodeAdded { node, device });
+                    .push_back(DeviceChange::NodeAdded { node, device });
             }
             (Some("infiniband_verbs"), Action::Remove) => {
                 let node = u.name().to_owned();
                 let device = self.nodes.remove(&node);
                 self.pending
-                    .push_back(DeviceEvent::NodeRemoved { node, device });
+                    .push_back(DeviceChange::NodeRemoved { node, device });
             }
             _ => {}
         }
@@ -351,7 +350,7 @@ impl DeviceMonitor {
 
     fn added(&mut self, name: &str) {
         if self.devices.insert(name.to_owned()) {
-            self.pending.push_back(DeviceEvent::Added {
+            self.pending.push_back(DeviceChange::Added {
                 name: name.to_owned(),
             });
         }
@@ -360,7 +359,7 @@ impl DeviceMonitor {
     fn removed(&mut self, name: &str) {
         if self.devices.remove(name) {
             self.nodes.retain(|_, d| d != name);
-            self.pending.push_back(DeviceEvent::Removed {
+            self.pending.push_back(DeviceChange::Removed {
                 name: name.to_owned(),
             });
         }
@@ -377,7 +376,7 @@ impl DeviceMonitor {
                 *d = to.to_owned();
             }
         }
-        self.pending.push_back(DeviceEvent::Renamed {
+        self.pending.push_back(DeviceChange::Renamed {
             from: from.to_owned(),
             to: to.to_owned(),
         });
@@ -394,7 +393,7 @@ impl DeviceMonitor {
             .collect();
         for (node, device) in gone_nodes {
             self.nodes.remove(&node);
-            self.pending.push_back(DeviceEvent::NodeRemoved {
+            self.pending.push_back(DeviceChange::NodeRemoved {
                 node,
                 device: Some(device),
             });
@@ -409,7 +408,7 @@ impl DeviceMonitor {
         for (node, device) in nodes {
             if !self.nodes.contains_key(&node) {
                 self.nodes.insert(node.clone(), device.clone());
-                self.pending.push_back(DeviceEvent::NodeAdded {
+                self.pending.push_back(DeviceChange::NodeAdded {
                     node,
                     device: Some(device),
                 });
@@ -472,14 +471,14 @@ fn start_guard() -> core::result::Result<Guard, Errno> {
     Ok(Guard { guarded })
 }
 
-fn apply(g: &Mutex<Guarded>, ev: &DeviceEvent) {
+fn apply(g: &Mutex<Guarded>, ev: &DeviceChange) {
     let mut g = g.lock().unwrap_or_else(|p| p.into_inner());
     g.entries.retain(|(_, w)| w.strong_count() > 0);
     match ev {
-        DeviceEvent::NodeRemoved {
+        DeviceChange::NodeRemoved {
             device: Some(name), ..
         }
-        | DeviceEvent::Removed { name } => {
+        | DeviceChange::Removed { name } => {
             g.entries.retain(|(d, w)| {
                 if d == name {
                     if let Some(l) = w.upgrade() {
@@ -491,7 +490,7 @@ fn apply(g: &Mutex<Guarded>, ev: &DeviceEvent) {
                 }
             });
         }
-        DeviceEvent::Renamed { from, to } => {
+        DeviceChange::Renamed { from, to } => {
             for (d, _) in g.entries.iter_mut() {
                 if d == from {
                     *d = to.clone();

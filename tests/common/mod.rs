@@ -6,6 +6,7 @@
 //! sets `UVERBS_TEST_DEVICES`. Run by hand without it, they fail and say why.
 #![allow(dead_code)]
 
+pub mod json;
 pub mod scratch;
 
 use std::collections::BTreeMap;

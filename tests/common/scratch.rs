@@ -34,8 +34,8 @@ pub fn run(cmd: &[&str], timeout: Duration) -> (i32, String) {
 /// A child process whose output goes to a file (not a pipe: a pipe would hold fds in
 /// this process while the child runs, and the tests count fds).
 pub struct Proc {
-    child: Child,
-    log: PathBuf,
+    pub child: Child,
+    pub log: PathBuf,
 }
 
 impl Proc {
@@ -150,9 +150,15 @@ impl ScratchDevice {
     }
 
     pub fn add_link(&self) {
+        self.add_link_with("rdma");
+    }
+
+    /// `TOOL link add NAME type KIND netdev NETDEV` (`rdma`, or the `uverbs` binary: the
+    /// same syntax), then waits as [`ScratchDevice::create`] does.
+    pub fn add_link_with(&self, tool: &str) {
         let (st, out) = run(
             &[
-                "rdma",
+                tool,
                 "link",
                 "add",
                 &self.name,
@@ -163,7 +169,7 @@ impl ScratchDevice {
             ],
             Duration::from_secs(30),
         );
-        assert_eq!(st, 0, "rdma link add {}: {out}", self.name);
+        assert_eq!(st, 0, "{tool} link add {}: {out}", self.name);
         let ok = wait_until(Duration::from_secs(30), || {
             discover(&self.name).is_some_and(|d| d.uverbs.is_some())
                 && std::fs::read_to_string(format!(

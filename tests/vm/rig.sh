@@ -79,6 +79,9 @@ ARCH=x86_64-linux-gnu
 USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g libmnl0
   libbsd0 libmd0 libcap2 libibverbs1 ibverbs-providers ibverbs-utils libnl-3-200
   libnl-route-3-200 util-linux libcap-ng0"
+# issue 18: infiniband-diags 44's ibstat (C, over libibumad) and ibstatus (a
+# sh script: dash plus busybox's basename, sed and cat), the compat peers
+USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
 # modules loaded in the guest (their dependencies come along); the crc
 # modules are only loaded where they are modules (not built in)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
@@ -274,7 +277,14 @@ select_kernel() {
 UDIR=$CACHE/userland
 BUSYBOX=$UDIR/root/bin/busybox
 prepare_userland() {
-  [ -e "$UDIR/.ok" ] && return 0
+  # ready when every package of USER_PKGS is in it (a package added to the
+  # list re-prepares it; the versions are re-resolved then)
+  if [ -e "$UDIR/.ok" ]; then
+    local have=1 q
+    for q in $USER_PKGS; do grep -q "^$q=" "$UDIR/packages" || { have=0; break; }; done
+    [ "$have" = 0 ] || return 0
+    msg "user space lacks some of USER_PKGS: preparing it again"
+  fi
   local t0 specs=() p v info debs f
   t0=$(now_us)
   info=$(apt_resolve $USER_PKGS)
@@ -538,6 +548,11 @@ build_base() {
     cp "$U/$f" "$r/$f"; bins+=("$r/$f")
   done
   ln -sf dash "$r/bin/sh"
+  # issue 18: ibstat, ibstatus (a script) and the config file ibstat reads
+  for f in usr/sbin/ibstat usr/sbin/ibstatus etc/infiniband-diags/ibdiag.conf; do
+    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
+    mkdir -p "$r/$(dirname "$f")"; cp "$U/$f" "$r/$f"; bins+=("$r/$f")
+  done
   # the rxe and siw providers of libibverbs
   for a in rxe siw; do
     cp "$U/etc/libibverbs.d/$a.driver" "$r/etc/libibverbs.d/"

@@ -101,12 +101,12 @@ fn escape(s: &mut String, t: &str) {
     crate::json_line::push_str(s, t);
 }
 
-fn enm(name: Option<&str>, value: J) -> J {
+pub fn enm(name: Option<&str>, value: J) -> J {
     J::Obj(vec![("name", name.map_or(J::Null, J::s)), ("value", value)])
 }
 
 /// A flag set: the raw value, the names of the named bits that are set, the rest.
-fn flags<'a>(value: u64, named: impl Iterator<Item = (&'a str, u64)>) -> J {
+pub fn flags<'a>(value: u64, named: impl Iterator<Item = (&'a str, u64)>) -> J {
     let mut names = Vec::new();
     let mut known = 0u64;
     for (n, bits) in named {

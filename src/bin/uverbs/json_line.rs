@@ -67,6 +67,26 @@ pub fn event(ev: &Event, device: &str) -> String {
     s
 }
 
+/// A change of the devices themselves (`DEVICE_ADDED`, `DEVICE_REMOVED`,
+/// `DEVICE_RENAMED`) as one line of JSON in the shape of [`event`]'s lines, with `type`,
+/// `port` and `element` null (no kernel event carries it) and, for a rename, `from`:
+///
+/// `{"device":"rxe1","event":"DEVICE_RENAMED","type":null,"scope":"device","port":null,"element":null,"from":"rxe0"}`
+pub fn device_change(device: &str, event: &str, from: Option<&str>) -> String {
+    let mut s = String::with_capacity(128);
+    s.push_str("{\"device\":");
+    push_str(&mut s, device);
+    s.push_str(",\"event\":");
+    push_str(&mut s, event);
+    s.push_str(",\"type\":null,\"scope\":\"device\",\"port\":null,\"element\":null");
+    if let Some(from) = from {
+        s.push_str(",\"from\":");
+        push_str(&mut s, from);
+    }
+    s.push('}');
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +140,17 @@ mod tests {
         let mut s = String::new();
         push_str(&mut s, "\r\t\u{7f}é");
         assert_eq!(s, "\"\\r\\t\\u007fé\"");
+    }
+
+    #[test]
+    fn device_changes() {
+        assert_eq!(
+            device_change("rxe_hp", "DEVICE_REMOVED", None),
+            r#"{"device":"rxe_hp","event":"DEVICE_REMOVED","type":null,"scope":"device","port":null,"element":null}"#
+        );
+        assert_eq!(
+            device_change("rxe1", "DEVICE_RENAMED", Some("rx\"e0")),
+            r#"{"device":"rxe1","event":"DEVICE_RENAMED","type":null,"scope":"device","port":null,"element":null,"from":"rx\"e0"}"#
+        );
     }
 }
