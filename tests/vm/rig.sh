@@ -83,8 +83,8 @@ USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g l
 # sh script: dash plus busybox's basename, sed and cat), the compat peers
 USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
 # issue 17: the data path's peers: perftest (ib_*_lat/bw, which need librdmacm, libpci,
-# libudev and some libibumad), rdmacm-utils' rping, and librdmacm itself
-USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1 libibumad3"
+# libudev and libibumad, listed above for issue 18), rdmacm-utils' rping, and librdmacm itself
+USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
 # modules loaded in the guest (their dependencies come along); the crc
 # modules are only loaded where they are modules (not built in)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
