@@ -82,9 +82,15 @@ USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g l
 # issue 18: infiniband-diags 44's ibstat (C, over libibumad) and ibstatus (a
 # sh script: dash plus busybox's basename, sed and cat), the compat peers
 USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
+# issue 17: the data path's peers: perftest (ib_*_lat/bw, which need librdmacm, libpci,
+# libudev and libibumad, listed above for issue 18), rdmacm-utils' rping, and librdmacm itself
+USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
 # modules loaded in the guest (their dependencies come along); the crc
 # modules are only loaded where they are modules (not built in)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
+# issue 17: the RDMA CM's user interface (/dev/infiniband/rdma_cm: rping, and siw's
+# connections), and veth pairs (two rxe devices that can reach each other)
+WANT_MODULES+=" rdma_ucm veth"
 
 # ---------------------------------------------------------------- helpers
 msg() { echo "rig: $*" >&2; }
@@ -243,6 +249,22 @@ bump_versions() {
   cat "$tmp" > "$VERSIONS"; rm -f "$tmp"
 }
 
+# True when $KDIR is prepared and its module tree has every module of
+# WANT_MODULES (loaded, or built into the kernel): a module added to the list
+# prepares the kernel again (issue 17 added rdma_ucm and veth).
+kernel_ready() {
+  [ -e "$KDIR/.ok" ] || return 1
+  local m n p builtin=$KDIR/modules/lib/modules/$KREL/modules.builtin
+  for m in $WANT_MODULES; do
+    grep -qw -- "$m" "$KDIR/modules.load" && continue
+    while IFS= read -r p; do
+      n=${p##*/}; n=${n%%.ko*}; [ "${n//-/_}" = "$m" ] && continue 2
+    done < "$builtin"
+    msg "the cached kernel's module tree lacks $m: preparing the kernel again"
+    return 1
+  done
+}
+
 # Resolve SERIES -> KPKG KDEBVER KREL KDIR (no apt access if the cache has it)
 select_kernel() {
   local line
@@ -251,7 +273,7 @@ select_kernel() {
   KSERIES=$1
   KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64
   KDIR=$CACHE/kernel-${KREL}_$KDEBVER
-  [ -e "$KDIR/.ok" ] && return 0
+  kernel_ready && return 0
   if [ -z "$(apt_resolve "$KPKG=$KDEBVER")" ]; then
     local newest
     newest=$(newest_in_series "$1" || true)
@@ -260,7 +282,7 @@ select_kernel() {
       read -r KPKG KDEBVER <<<"$newest"
       KREL=${KPKG#linux-image-}
       KDIR=$CACHE/kernel-${KREL}_$KDEBVER
-      [ -e "$KDIR/.ok" ] && return 0
+      kernel_ready && return 0
     else
       die "the pinned kernel $KPKG $KDEBVER ($VERSIONS) is no longer downloadable.
   Newest of series $1 now: ${newest:-none}.
@@ -552,6 +574,14 @@ build_base() {
   for f in usr/sbin/ibstat usr/sbin/ibstatus etc/infiniband-diags/ibdiag.conf; do
     [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
     mkdir -p "$r/$(dirname "$f")"; cp "$U/$f" "$r/$f"; bins+=("$r/$f")
+  done
+  # issue 17: the data path's peers (perftest, rping, the pingpong programs the list
+  # above lacks)
+  for f in usr/bin/ib_write_lat usr/bin/ib_write_bw usr/bin/ib_send_lat usr/bin/ib_send_bw \
+           usr/bin/ib_read_lat usr/bin/ib_read_bw usr/bin/ib_atomic_lat usr/bin/ib_atomic_bw \
+           usr/bin/rping usr/bin/ibv_uc_pingpong usr/bin/ibv_srq_pingpong; do
+    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
+    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
   done
   # the rxe and siw providers of libibverbs
   for a in rxe siw; do
