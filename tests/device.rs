@@ -2,12 +2,13 @@
 //! same device. They run inside the VM rig (real kernel, rxe and siw devices, rdma-core's
 //! libibverbs); elsewhere they print why they are skipped.
 //!
-//! The oracle (`tests/vm/oracle.c`, built against libibverbs in the rig) prints
-//! `key=value` lines; `our_lines` prints the same keys from the crate's answers.
+//! The oracle (`tests/vm/oracle.c`, built against Debian's libibverbs 44 and against
+//! rdma-core 64.0's) prints `key=value` lines; `our_lines` prints the same keys from the
+//! crate's answers.
 
 mod common;
 
-use common::{compare, oracle, our_lines};
+use common::{compare, compare_with, oracle, oracle_64, our_lines};
 
 use uverbs::{CallPath, Context, CoreSupport, DeviceAnswer, Discovery, Error, OpenOptions};
 
@@ -21,6 +22,13 @@ fn every_attribute_matches_libibverbs() {
         let theirs = oracle(dev);
         let ours = our_lines(&ctx);
         compare(dev, &ours, &theirs);
+        // rdma-core 64.0's libibverbs too: it has active_speed_ex and
+        // ibv_query_port_speed, so every key the crate reports is checked.
+        let theirs_64 = oracle_64(dev);
+        for k in ["port.1.active_speed_ex", "port.1.effective_speed"] {
+            assert!(theirs_64.contains_key(k), "{dev}: oracle-64 lacks {k}");
+        }
+        compare_with(dev, "libibverbs 64.0", &ours, &theirs_64, &[]);
     }
 }
 
@@ -92,6 +100,8 @@ fn write_fallbacks_match_the_ioctl_path() {
                 let mut a_legacy = a;
                 a_legacy.port_cap_flags2 = Default::default();
                 a_legacy.active_speed_ex = 0;
+                // QUERY_PORT_SPEED is an ioctl method: the write() path does not ask it.
+                a_legacy.effective_speed = None;
                 assert_eq!(a_legacy, b, "{dev} port {n}: ioctl and write() differ");
             }
             let ex = ctx
@@ -215,4 +225,43 @@ fn sysfs_discovery_agrees_with_netlink() {
         "{} device(s): sysfs and netlink discovery agree",
         devs.len()
     );
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn query_port_speed_is_not_supported_before_linux_7_0() {
+    // QUERY_PORT_SPEED came with Linux 7.0: the rig's 6.1 and 6.12 lack the method, and
+    // answer an unknown method with EPROTONOSUPPORT (observed). The context remembers the
+    // answer: the second call fails the same way without asking, and query_port leaves
+    // effective_speed empty.
+    use rustix::io::Errno;
+    use uverbs::raw::Interface;
+    let devs = common::devices();
+    for dev in &devs {
+        let ctx = Context::open_by_name(dev).expect("open");
+        assert!(!ctx.raw().caps().is_missing(Interface::QueryPortSpeed));
+        for n in 1..=u32::from(ctx.port_count()) {
+            for attempt in ["first", "second"] {
+                match ctx.query_port_speed(n) {
+                    Err(Error::NotSupported { op, errno }) => {
+                        println!(
+                            "{dev} port {n} on Linux {}: QUERY_PORT_SPEED not supported ({attempt} call): errno {} ({errno})",
+                            common::kernel(),
+                            errno.raw_os_error()
+                        );
+                        assert_eq!(errno, Errno::PROTONOSUPPORT, "{dev} port {n}");
+                        assert_eq!((op.what, op.port), ("QUERY_PORT_SPEED", Some(n)));
+                        assert_eq!(op.device, *dev);
+                    }
+                    other => panic!("{dev} port {n}: expected NotSupported, got {other:?}"),
+                }
+                assert!(ctx.raw().caps().is_missing(Interface::QueryPortSpeed));
+            }
+            assert_eq!(ctx.query_port(n).expect("query_port").effective_speed, None);
+        }
+        assert!(matches!(
+            ctx.query_port_speed(0),
+            Err(Error::NoSuchPort { .. })
+        ));
+    }
 }

@@ -17,7 +17,7 @@ use crate::raw::method;
 use crate::raw::VerbsFile;
 use crate::verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
 use crate::verbs::discover::{DeviceInfo, Discovery};
-use crate::verbs::port::PortAttr;
+use crate::verbs::port::{EffectiveSpeed, PortAttr};
 use crate::verbs::types::CoreSupport;
 
 pub use crate::raw::fallback::CallPath;
@@ -179,6 +179,9 @@ pub struct Context {
     next_user_handle: std::sync::atomic::AtomicU64,
     /// Errors of destroys run by `Drop`, kept for [`Context::take_destroy_errors`].
     destroy_errors: Mutex<Vec<Error>>,
+    /// The errno with which the kernel refused QUERY_PORT_SPEED (0: not refused yet);
+    /// the refusal itself is the file's `Interface::QueryPortSpeed` bit.
+    port_speed_errno: core::sync::atomic::AtomicI32,
 }
 
 // The promise above, checked at compile time: a field that is not `Send` or `Sync` fails
@@ -252,6 +255,7 @@ impl Context {
             objects_path: opts.objects,
             next_user_handle: std::sync::atomic::AtomicU64::new(1),
             destroy_errors: Mutex::new(Vec::new()),
+            port_speed_errno: core::sync::atomic::AtomicI32::new(0),
         };
         ctx.get_context(opts.get_context)?;
         ctx.port_count = match t.port_count {
@@ -546,7 +550,7 @@ impl Context {
                 &legacy,
             )))
         };
-        first_supported(
+        let mut attr = first_supported(
             file.caps(),
             path,
             &mut [
@@ -564,7 +568,60 @@ impl Context {
                 },
             ],
         )
-        .map_err(|e: Errno| self.kernel_error(Op::port("QUERY_PORT", &self.name, port), e))
+        .map_err(|e: Errno| self.kernel_error(Op::port("QUERY_PORT", &self.name, port), e))?;
+        // As rdma-core (after 64.0) shows it: only when the method answered. It is an
+        // ioctl method: the write() path does not ask.
+        if path != CallPath::Write {
+            attr.effective_speed = self.port_speed(u32::from(p)).ok();
+        }
+        Ok(attr)
+    }
+
+    /// The effective speed of port `port` (from 1): the bandwidth it actually has, in
+    /// units of 100 Mb/s (QUERY_PORT_SPEED, since Linux 7.0; `ibv_query_port_speed`).
+    ///
+    /// The kernel is asked until it says it lacks the method (or the driver the op): that
+    /// answer is remembered for the context, and later calls fail the same way without a
+    /// system call. [`Context::query_port`] fills [`PortAttr::effective_speed`] from it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NoSuchPort`] before any system call; [`Error::NotSupported`] on kernels
+    /// before 7.0 (`EPROTONOSUPPORT`: Linux 6.1 and 6.12 answer so) and with drivers
+    /// without the op (`EOPNOTSUPP`); else the kernel's errno, classified.
+    #[doc(alias = "ibv_query_port_speed")]
+    pub fn query_port_speed(&self, port: u32) -> Result<EffectiveSpeed> {
+        self.check_port("QUERY_PORT_SPEED", port)?;
+        self.port_speed(port)
+            .map_err(|e| self.kernel_error(Op::port("QUERY_PORT_SPEED", &self.name, port), e))
+    }
+
+    /// QUERY_PORT_SPEED without building an error (the query_port path allocates nothing).
+    fn port_speed(&self, port: u32) -> core::result::Result<EffectiveSpeed, Errno> {
+        use core::sync::atomic::Ordering::{Acquire, Release};
+        let caps = self.file.caps();
+        if caps.is_missing(Interface::QueryPortSpeed) {
+            return Err(match self.port_speed_errno.load(Acquire) {
+                0 => Errno::OPNOTSUPP,
+                e => Errno::from_raw_os_error(e),
+            });
+        }
+        let mut speed = 0u64;
+        let id = self.file.driver_id();
+        match self
+            .file
+            .call(&mut method::query_port_speed(id, port, &mut speed))
+        {
+            Ok(()) => EffectiveSpeed::from_resp_bytes(&speed.to_ne_bytes()).ok_or(Errno::IO),
+            Err(e) => {
+                // (A revoked context's inert file answers too: that is no answer.)
+                if (no_ioctl_method(e) || e == Errno::OPNOTSUPP) && !self.file.is_revoked() {
+                    self.port_speed_errno.store(e.raw_os_error(), Release);
+                    caps.set_missing(Interface::QueryPortSpeed);
+                }
+                Err(e)
+            }
+        }
     }
 
     /// The attributes of the device: extended QUERY_DEVICE through INVOKE_WRITE,

@@ -82,9 +82,15 @@ USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g l
 # issue 18: infiniband-diags 44's ibstat (C, over libibumad) and ibstatus (a
 # sh script: dash plus busybox's basename, sed and cat), the compat peers
 USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
+# issue 17: the data path's peers: perftest (ib_*_lat/bw, which need librdmacm, libpci,
+# libudev and libibumad, listed above for issue 18), rdmacm-utils' rping, and librdmacm itself
+USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
 # modules loaded in the guest (their dependencies come along); the crc
 # modules are only loaded where they are modules (not built in)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
+# issue 17: the RDMA CM's user interface (/dev/infiniband/rdma_cm: rping, and siw's
+# connections), and veth pairs (two rxe devices that can reach each other)
+WANT_MODULES+=" rdma_ucm veth"
 
 # ---------------------------------------------------------------- helpers
 msg() { echo "rig: $*" >&2; }
@@ -243,6 +249,22 @@ bump_versions() {
   cat "$tmp" > "$VERSIONS"; rm -f "$tmp"
 }
 
+# True when $KDIR is prepared and its module tree has every module of
+# WANT_MODULES (loaded, or built into the kernel): a module added to the list
+# prepares the kernel again (issue 17 added rdma_ucm and veth).
+kernel_ready() {
+  [ -e "$KDIR/.ok" ] || return 1
+  local m n p builtin=$KDIR/modules/lib/modules/$KREL/modules.builtin
+  for m in $WANT_MODULES; do
+    grep -qw -- "$m" "$KDIR/modules.load" && continue
+    while IFS= read -r p; do
+      n=${p##*/}; n=${n%%.ko*}; [ "${n//-/_}" = "$m" ] && continue 2
+    done < "$builtin"
+    msg "the cached kernel's module tree lacks $m: preparing the kernel again"
+    return 1
+  done
+}
+
 # Resolve SERIES -> KPKG KDEBVER KREL KDIR (no apt access if the cache has it)
 select_kernel() {
   local line
@@ -251,7 +273,7 @@ select_kernel() {
   KSERIES=$1
   KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64
   KDIR=$CACHE/kernel-${KREL}_$KDEBVER
-  [ -e "$KDIR/.ok" ] && return 0
+  kernel_ready && return 0
   if [ -z "$(apt_resolve "$KPKG=$KDEBVER")" ]; then
     local newest
     newest=$(newest_in_series "$1" || true)
@@ -260,7 +282,7 @@ select_kernel() {
       read -r KPKG KDEBVER <<<"$newest"
       KREL=${KPKG#linux-image-}
       KDIR=$CACHE/kernel-${KREL}_$KDEBVER
-      [ -e "$KDIR/.ok" ] && return 0
+      kernel_ready && return 0
     else
       die "the pinned kernel $KPKG $KDEBVER ($VERSIONS) is no longer downloadable.
   Newest of series $1 now: ${newest:-none}.
@@ -464,6 +486,28 @@ prepare_kernel() {
   msg "kernel $KREL ready in $(secs_since "$t0")"
 }
 
+# ---------------------------------------------------------------- rdma-core peers
+# Upstream rdma-core releases (tests/vm/peers), built on the host by rdma-core.sh and
+# put at /opt/rdma-core-VERSION in every base image, beside Debian's rdma-core 44.
+# A release whose archive is missing is left out with a warning (its tests then fail
+# in the guest, saying so).  Sets PEER_DIRS (cache dirs) and PEER_PATHS (guest paths).
+PEER_DIRS=() PEER_PATHS=()
+prepare_peers() {
+  local out rc=0 d
+  out=$(bash "$HERE/rdma-core.sh") || rc=$?
+  case $rc in
+    0) ;;
+    4) msg "WARNING: an rdma-core peer archive is missing; the guest has only the peers that are built" ;;
+    *) die "building the rdma-core peers failed (tests/vm/rdma-core.sh, status $rc)" ;;
+  esac
+  PEER_DIRS=() PEER_PATHS=()
+  while IFS= read -r d; do
+    [ -n "$d" ] && [ -d "$d/opt" ] || continue
+    PEER_DIRS+=("$d")
+    PEER_PATHS+=("/opt/$(ls "$d/opt" | head -n1)")
+  done <<<"$out"
+}
+
 # ---------------------------------------------------------------- initramfs
 # Copy the shared-library closure of ELF files into ROOT/lib/$ARCH, taking
 # libraries from the user space packages first.  SKIP_LIBS: sonames already
@@ -502,7 +546,8 @@ make_cpio() { # DIR OUT  (newc, root-owned, sorted for reproducibility)
 # and the kernel, so editing any of them rebuilds it.
 base_path() {
   local key
-  key=$(cat "$SELF" "$GUEST_INIT" "$UDIR/packages" "$KDIR/package" | sha256sum | cut -c1-12)
+  key=$(cat "$SELF" "$GUEST_INIT" "$UDIR/packages" "$KDIR/package" \
+    ${PEER_DIRS[@]+"${PEER_DIRS[@]/%//package}"} | sha256sum | cut -c1-12)
   echo "$CACHE/base-${KREL}-$key.cpio"
 }
 build_base() {
@@ -530,6 +575,14 @@ build_base() {
     [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
     mkdir -p "$r/$(dirname "$f")"; cp "$U/$f" "$r/$f"; bins+=("$r/$f")
   done
+  # issue 17: the data path's peers (perftest, rping, the pingpong programs the list
+  # above lacks)
+  for f in usr/bin/ib_write_lat usr/bin/ib_write_bw usr/bin/ib_send_lat usr/bin/ib_send_bw \
+           usr/bin/ib_read_lat usr/bin/ib_read_bw usr/bin/ib_atomic_lat usr/bin/ib_atomic_bw \
+           usr/bin/rping usr/bin/ibv_uc_pingpong usr/bin/ibv_srq_pingpong; do
+    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
+    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
+  done
   # the rxe and siw providers of libibverbs
   for a in rxe siw; do
     cp "$U/etc/libibverbs.d/$a.driver" "$r/etc/libibverbs.d/"
@@ -538,6 +591,11 @@ build_base() {
   done
   cp -L "$U/lib64/ld-linux-x86-64.so.2" "$r/lib64/"
   cp -L "$U/lib/$ARCH/libgcc_s.so.1" "$r/lib/$ARCH/"   # glibc dlopen()s it (pthread_cancel, unwinding)
+  local p  # the rdma-core peers at /opt/rdma-core-VERSION (their libraries: from the user space)
+  for p in ${PEER_DIRS[@]+"${PEER_DIRS[@]}"}; do
+    cp -a "$p/opt" "$r/"
+    while IFS= read -r f; do bins+=("$f"); done < <(find "$r/opt" -type f)
+  done
   SKIP_LIBS=' '
   copy_libs "$r" 0 "${bins[@]}"
   cp -a "$KDIR/modules/lib/modules/$KREL" "$r/lib/modules/"
@@ -577,7 +635,7 @@ if [ "$PREPARE" = 1 ]; then
   [ "$SERIES" = all ] && SERIES=$(all_series | tr '\n' ' ')
   for s in $SERIES; do
     T=$(now_us)
-    prepare_userland; select_kernel "$s"; build_base
+    prepare_userland; select_kernel "$s"; prepare_peers; build_base
     msg "series $s prepared in $(secs_since "$T") (cache $CACHE)"
   done
   exit 0
@@ -586,6 +644,7 @@ fi
 T_PREP=$(now_us)
 prepare_userland
 select_kernel "$SERIES"
+prepare_peers
 build_base
 SKIP_LIBS=" $(tr '\n' ' ' < "$BASE.libs")"
 
@@ -610,6 +669,7 @@ EOF
 shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }   # quote for sh
 {
   echo "export UVERBS_VM_KERNEL=$KSERIES UVERBS_VM_DEVICES=$DEVICES"
+  echo "export UVERBS_VM_PEERS='${PEER_PATHS[*]:-}'"   # the rdma-core peers in /opt
   for e in "${ENVS[@]}"; do echo "export ${e%%=*}=$(shq "${e#*=}")"; done
 } > "$O/rig/env"
 if [ $# = 0 ]; then

@@ -18,6 +18,10 @@ mod io;
 mod json;
 mod json_line;
 mod link;
+#[cfg(test)]
+mod printer_diff;
+#[cfg(test)]
+mod printer_table;
 mod probe;
 mod report;
 mod text;
