@@ -4,7 +4,6 @@
 //! tested with fixed values.
 
 use std::mem::MaybeUninit;
-use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -12,7 +11,7 @@ use uverbs::error::Error;
 use uverbs::verbs::context::Context;
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
-use uverbs::verbs::gid::GidEntry;
+use uverbs::verbs::gid::{GidEntry, NetdevNames};
 use uverbs::verbs::port::PortAttr;
 
 /// Where gathering stopped.
@@ -169,28 +168,14 @@ pub fn read_board_id(sysfs_root: &Path, name: &str) -> Option<Vec<u8>> {
     Some(s[..end].to_vec())
 }
 
-/// The name of the network device with `ifindex` (`SIOCGIFNAME` on one socket kept for
-/// the process): one system call per GID, where sysfs would take a listing of
-/// `class/net` and a file read per interface tried.
+/// The name of the network device with `ifindex`, through one [`NetdevNames`] kept for
+/// the process (one system call per GID).
 fn netdev_name(ifindex: u32) -> Option<String> {
-    static SOCKET: OnceLock<Option<OwnedFd>> = OnceLock::new();
-    if ifindex == 0 {
-        return None;
-    }
-    let fd = SOCKET
-        .get_or_init(|| {
-            rustix::net::socket_with(
-                rustix::net::AddressFamily::UNIX,
-                rustix::net::SocketType::DGRAM,
-                rustix::net::SocketFlags::CLOEXEC,
-                None,
-            )
-            .ok()
-        })
-        .as_ref()?;
-    rustix::net::netdevice::index_to_name_inlined(fd, ifindex)
-        .ok()
-        .map(|n| n.as_str().to_owned())
+    static NAMES: OnceLock<Option<NetdevNames>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| NetdevNames::new().ok())
+        .as_ref()?
+        .name(ifindex)
 }
 
 /// Opens `info` and gathers what `want` asks, in `ibv_devinfo`'s order.
