@@ -2,15 +2,20 @@
 # test-all.sh - the whole test suite of uverbs, as CI runs it (.ci/run calls this).
 #
 #   1. setup       packages, the musl target, the rust-version toolchain (scripts/setup.sh)
+#   1b. peers      rdma-core 64.0 built once on the host (tests/vm/rdma-core.sh; cached):
+#                  the printer's differential test, the ABI check and the VM use it
 #   2. lint        cargo fmt --check, cargo clippy --all-targets -D warnings,
 #                  cargo doc --no-deps with warnings denied
 #   3. package     cargo publish --dry-run (the .crate archive builds on its own), and
 #                  the library and binary built with the declared rust-version
 #   4. host tests  cargo test: unit tests, golden bytes, decoding of captured kernel
 #                  answers, discovery fixtures, the CLI, fuzzing, and the ABI check
-#                  against the system headers (Linux 6.1) and rdma-core's verbs.h
+#                  against the system headers (Linux 6.1) and rdma-core's verbs.h; the
+#                  printer against rdma-core 64.0's devinfo.c on synthetic tables
 #   5. ABI 6.12    the ABI check against Debian's linux-headers-6.12 uapi headers, and
 #                  the values no installed header has against its include/rdma
+#   5b. ABI rdma-core 64  the ABI check against rdma-core 64.0's kernel-headers/ (Linux
+#                  7.2) and its verbs.h (the peer build of phase 1b)
 #   6. VM tests    tests/vm/run-tests.sh: every device test inside a real kernel (6.1 and
 #                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass
 #   7. static      the release musl binary: size, static linking, and a run in a guest
@@ -82,6 +87,15 @@ abi_612() {
   UVERBS_ABI_HEADERS=$hdr cargo test --test abi_check -- --include-ignored --nocapture 2>&1 | grep -E "ABI check|test result|FAIL|panicked|mismatch|disagree" 
   test "${PIPESTATUS[0]}" = 0
 }
+abi_rdma_core_64() {
+  local p k
+  p=$(bash tests/vm/rdma-core.sh --cached 64.0)
+  k=$(awk '!/^#/ && $1 == "64.0" { print $3 }' tests/vm/peers)
+  UVERBS_ABI_HEADERS=$p/kernel-headers UVERBS_ABI_KERNEL=$k \
+    UVERBS_ABI_VERBS_INCLUDE=$p/include UVERBS_ABI_RDMA_CORE=64 \
+    cargo test --test abi_check -- --nocapture 2>&1 | grep -E "ABI check|test result|FAIL|panicked|mismatch"
+  test "${PIPESTATUS[0]}" = 0
+}
 static_bin() {
   cargo build --release --target x86_64-unknown-linux-musl --bin uverbs
   local bin=target/x86_64-unknown-linux-musl/release/uverbs
@@ -93,22 +107,34 @@ static_bin() {
   [ "$(stat -c %s "$bin")" -le 1048576 ] || { echo "larger than 1 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
-    'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/; ln -s uverbs $R/ibv_devinfo
+    'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/
+     for l in ibv_devinfo ibstat ibstatus; do ln -s uverbs $R/$l; done
      echo "guest root holds: $(cd $R && find . -xdev ! -type d | sort | tr "\n" " ")"
-     test "$(cd $R && find . -xdev ! -type d | sort | tr "\n" " ")" = "./ibv_devinfo ./uverbs "
+     test "$(cd $R && find . -xdev ! -type d | sort | tr "\n" " ")" = "./ibstat ./ibstatus ./ibv_devinfo ./uverbs "
      mount --bind /dev $R/dev; mount --bind /sys $R/sys; mount -t proc proc $R/proc
      chroot $R /uverbs devinfo -v > /tmp/a; chroot $R /ibv_devinfo -v > /tmp/b
      ibv_devinfo -v > /tmp/r; cmp /tmp/r /tmp/a; cmp /tmp/r /tmp/b
-     echo "no-libc guest: uverbs devinfo -v and its ibv_devinfo personality equal rdma-core"'
+     echo "no-libc guest: uverbs devinfo -v and its ibv_devinfo personality equal rdma-core"
+     # issue 18: ibstat and ibstatus in the same root equal infiniband-diags outside it
+     for args in "" "-p" "-s" "rxe0 1"; do
+       chroot $R /ibstat $args > /tmp/a 2>&1; ibstat $args > /tmp/r 2>&1; cmp /tmp/r /tmp/a
+     done
+     for args in "" "siw0:1 rxe0"; do
+       chroot $R /ibstatus $args > /tmp/a 2>&1; LC_ALL=C ibstatus $args > /tmp/r 2>&1; cmp /tmp/r /tmp/a
+     done
+     chroot $R /uverbs ibstat --json > /dev/null; chroot $R /uverbs ibstatus --json > /dev/null
+     echo "no-libc guest: the ibstat and ibstatus personalities equal infiniband-diags 44"'
 }
 
 : "${UVERBS_VM_KERNELS:=6.1 6.12}"
 export UVERBS_VM_KERNELS
 phase setup bash scripts/setup.sh
+phase peers bash tests/vm/rdma-core.sh
 phase lint lint
 phase package package
 phase host-tests cargo test --no-fail-fast
 phase abi-6.12 abi_612
+phase abi-rdma-core-64 abi_rdma_core_64
 if [ "${UVERBS_SKIP_VM:-0}" != 1 ]; then
   phase vm-tests bash tests/vm/run-tests.sh
   phase static static_bin

@@ -71,7 +71,7 @@ pub mod verbs;
 pub use error::{Error, Op, Result};
 pub use verbs::cache::{PortCache, PortReader, WatchedPortCache};
 pub use verbs::context::{CallPath, Context, ContextAttr, OpenOptions, OpenTarget};
-pub use verbs::device_attr::{DeviceAttr, FwVersion};
+pub use verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
 pub use verbs::discover::{DeviceInfo, Discovery};
 pub use verbs::event::{Event, EventStream, Next};
 pub use verbs::gid::{Gid, GidEntry};

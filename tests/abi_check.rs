@@ -604,3 +604,149 @@ fn planted_verbs_enum_reordered() {
         ],
     );
 }
+
+#[test]
+fn planted_rename_is_api_drift_and_moved_bytes_an_abi_break() {
+    let Some(dir) = scratch_headers("drift") else {
+        return;
+    };
+    // An unannotated rename (same bytes): reported as API drift, not an ABI break.
+    edit_struct(
+        &dir.join("rdma/ib_user_ioctl_verbs.h"),
+        "ib_uverbs_gid_entry",
+        |l| {
+            l.contains("gid_type;")
+                .then(|| l.replace("gid_type;", "gid_kind;"))
+        },
+    );
+    // A renamed member (was= in the manifest) whose bytes moved: an ABI break.
+    edit_struct(
+        &dir.join("rdma/efa-abi.h"),
+        "efa_ibv_alloc_ucontext_cmd",
+        |l| {
+            l.contains("comp_mask;")
+                .then(|| "\t__u16 pad;\n\t__u16 comp_mask;\n".to_string())
+        },
+    );
+    let r = planted(&dir);
+    assert_reported(
+        &r,
+        &[
+            "ib_uverbs_gid_entry.gid_type: missing in the headers",
+            "struct ib_uverbs_gid_entry: bytes 24..28 of the C struct are covered by no field of abi/manifest.txt (C headers at",
+            "API drift, not an ABI break: they are exactly the bytes of gid_type",
+            "efa_ibv_alloc_ucontext_cmd.supported_caps: ABI break: under its former name comp_mask it is at offset 2 with size 2",
+        ],
+    );
+    assert!(
+        !r.messages()
+            .iter()
+            .any(|m| m.contains("gid_entry") && m.contains(": an ABI break: ")),
+        "a rename is not an ABI break:\n{}",
+        r.details()
+    );
+}
+
+#[test]
+fn planted_header_the_set_lacks_comes_from_the_system_path() {
+    let Some(dir) = scratch_headers("lacks") else {
+        return;
+    };
+    std::fs::remove_file(dir.join("linux/netlink.h")).unwrap();
+    let r = planted(&dir);
+    assert!(r.mismatches.is_empty(), "{}", r.details());
+    assert!(
+        r.notes.iter().any(|n| n.contains(
+            "<linux/netlink.h>: not in the header set; read from the system include path"
+        )),
+        "{}",
+        r.details()
+    );
+    assert_eq!(
+        r.structs,
+        Manifest::load().structs.len(),
+        "every struct compared"
+    );
+}
+
+/// The kernel headers rdma-core 64.0 ships, from the cached peer build
+/// (tests/vm/rdma-core.sh), with the Linux release they were synced from (tests/vm/peers).
+fn rdma_core_64_headers() -> Option<(PathBuf, Version)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("bash")
+        .arg(root.join("tests/vm/rdma-core.sh"))
+        .args(["--cached", "64.0"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    let peers = std::fs::read_to_string(root.join("tests/vm/peers")).unwrap();
+    let kernel = peers
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .find_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.first() == Some(&"64.0")).then(|| w.get(2).and_then(|v| Version::parse(v)))
+        })
+        .flatten()
+        .expect("tests/vm/peers gives the kernel release of 64.0's headers");
+    match out {
+        Some(o) => {
+            let dir =
+                PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()).join("kernel-headers");
+            Some((dir, kernel))
+        }
+        None => {
+            checker::skip_or_fail(
+                "rdma-core 64.0 headers",
+                "rdma-core 64.0 is not built (run tests/vm/rdma-core.sh 64.0)",
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn planted_mutations_of_rdma_core_64_headers_are_caught() {
+    // The third header set: a scratch copy of rdma-core 64.0's kernel-headers/, judged
+    // as Linux 7.2 (see abi/README.md), passes unedited and fails once planted.
+    let Some((set, kernel)) = rdma_core_64_headers() else {
+        return;
+    };
+    let dir = checker::probe::scratch_dir(&scratch(), "rdma-core-64").join("include");
+    copy_dir(&set, &dir);
+    let check = |dir: &Path| {
+        uapi(&UapiConfig {
+            headers: Some(dir.to_path_buf()),
+            kernel: Some(kernel),
+        })
+        .expect("the check ran")
+    };
+    let r = check(&dir);
+    assert!(r.mismatches.is_empty(), "unedited:\n{}", r.details());
+    edit_struct(
+        &dir.join("rdma/ib_user_ioctl_verbs.h"),
+        "ib_uverbs_query_port_resp_ex",
+        |l| {
+            l.contains("active_speed_ex;")
+                .then(|| l.replace("__u32", "__u16").replace(';', ";\n\t__u16 pad;"))
+        },
+    );
+    let cmds = dir.join("rdma/ib_user_ioctl_cmds.h");
+    let text = std::fs::read_to_string(&cmds).unwrap();
+    std::fs::write(
+        &cmds,
+        text.replace(
+            "\tUVERBS_METHOD_QUERY_GID_ENTRY,\n\tUVERBS_METHOD_QUERY_PORT_SPEED,",
+            "\tUVERBS_METHOD_QUERY_GID_ENTRY,\n\tUVERBS_METHOD_NEW_ONE,\n\tUVERBS_METHOD_QUERY_PORT_SPEED,",
+        ),
+    )
+    .unwrap();
+    let r = check(&dir);
+    assert_reported(
+        &r,
+        &[
+            "ib_uverbs_query_port_resp_ex.active_speed_ex: type expected u32 (Rust u32) found u16",
+            "UVERBS_METHOD_QUERY_PORT_SPEED: value expected 7 (Rust uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED) found 8",
+        ],
+    );
+}

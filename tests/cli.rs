@@ -147,7 +147,7 @@ fn unknown_device() {
 const USAGE: &str = "Usage: ibv_devinfo             print the ca attributes
 
 Options:
-  -d, --ib-dev=<dev>     use IB device <dev> (default first device found)
+  -d, --ib-dev=<dev>     use IB device <dev> (default all devices)
   -i, --ib-port=<port>   use port <port> of IB device (default all ports)
   -l, --list             print only the IB devices names
   -v, --verbose          print all the attributes of the IB device(s)

@@ -1,5 +1,12 @@
 //! The `uverbs` command against rdma-core's `ibv_devinfo` and `ibv_devices`, on real
-//! devices: run in a VM guest that has rxe/siw devices and rdma-core's tools on PATH.
+//! devices: run in a VM guest that has rxe/siw devices and rdma-core's tools: Debian's
+//! rdma-core 44 on PATH, and the upstream releases the rig builds (`UVERBS_VM_PEERS`,
+//! `/opt/rdma-core-64.0`; see tests/vm/README.md). Every case runs against each release.
+//!
+//! uverbs prints what rdma-core 64.0 prints. Where 44 prints the same values otherwise,
+//! the difference is listed in [`RDMA_CORE_44_DIFFERS`] (and in the README); only those
+//! lines of 44's output are mapped to 64.0's wording before comparing, and each listed
+//! difference must show up at least once, so the list cannot go stale.
 //!
 //! Ignored on the host (it needs real devices); run with --include-ignored it needs two
 //! variables, and fails without them:
@@ -16,6 +23,9 @@
 //! In the guest:
 //!   UVERBS_TEST_DEVICES=rxe0,siw0 UVERBS_BIN=/path/uverbs cli_compat-HASH --test-threads=1
 
+mod common;
+
+use common::json::{parse_json, Json};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::Command;
@@ -162,9 +172,109 @@ fn combined(cmd: &mut Command, file: &std::path::Path) -> Run {
     }
 }
 
-/// rdma-core's tool, found on PATH.
+/// rdma-core's tool, found on PATH (Debian's 44).
 fn reference(tool: &str, args: &[String]) -> Run {
     run(Command::new(tool).args(args))
+}
+
+/// The upstream releases the rig must provide beside Debian's 44 (tests/vm/peers).
+const REQUIRED_PEERS: &[&str] = &["rdma-core-64.0"];
+
+/// Lines rdma-core 44 prints differently from 64.0 for the same values, as (44's line,
+/// 64.0's line); uverbs prints 64.0's. Only what rxe and siw can show is here: the other
+/// differences (XDR from `active_speed_ex`, the ODP `SUPPORT_FLUSH` and
+/// `SUPPORT_ATOMIC_WRITE` lines, `CC_DMA_BOUNCE`) need values soft devices never report;
+/// the printer's differential test covers them (src/bin/uverbs/printer_diff.rs).
+const RDMA_CORE_44_DIFFERS: &[(&str, &str)] = &[(
+    "  -d, --ib-dev=<dev>     use IB device <dev> (default first device found)",
+    "  -d, --ib-dev=<dev>     use IB device <dev> (default all devices)",
+)];
+
+/// One rdma-core release whose tools run beside uverbs.
+struct Peer {
+    /// `rdma-core 44 (Debian)`, `rdma-core 64.0`.
+    name: String,
+    /// Where its tools are; `None`: on PATH.
+    bin: Option<PathBuf>,
+    /// Its output is 44's: map [`RDMA_CORE_44_DIFFERS`].
+    is_44: bool,
+}
+
+impl Peer {
+    /// The tool, run with argv[0] `tool` as when found on PATH.
+    fn command(&self, tool: &str) -> Command {
+        let mut c = match &self.bin {
+            Some(dir) => Command::new(dir.join(tool)),
+            None => Command::new(tool),
+        };
+        c.arg0(tool);
+        c
+    }
+
+    /// 44's lines in 64.0's wording; counts each mapped difference in `seen`.
+    fn normalized(&self, mut r: Run, seen: &mut [usize]) -> Run {
+        if !self.is_44 {
+            return r;
+        }
+        let map = |bytes: &mut Vec<u8>, seen: &mut [usize]| {
+            let text = String::from_utf8_lossy(bytes).to_string();
+            let mut out = String::with_capacity(text.len());
+            for line in text.split_inclusive('\n') {
+                let (body, nl) = match line.strip_suffix('\n') {
+                    Some(b) => (b, "\n"),
+                    None => (line, ""),
+                };
+                match RDMA_CORE_44_DIFFERS
+                    .iter()
+                    .position(|(old, _)| *old == body)
+                {
+                    Some(i) => {
+                        seen[i] += 1;
+                        out.push_str(RDMA_CORE_44_DIFFERS[i].1);
+                        out.push_str(nl);
+                    }
+                    None => out.push_str(line),
+                }
+            }
+            *bytes = out.into_bytes();
+        };
+        map(&mut r.stdout, seen);
+        map(&mut r.stderr, seen);
+        r
+    }
+}
+
+/// Debian's 44 on PATH, then the upstream releases in `UVERBS_VM_PEERS`, which must
+/// include [`REQUIRED_PEERS`].
+fn peers() -> Vec<Peer> {
+    let mut v = vec![Peer {
+        name: "rdma-core 44 (Debian)".into(),
+        bin: None,
+        is_44: true,
+    }];
+    let listed = std::env::var("UVERBS_VM_PEERS").unwrap_or_default();
+    for dir in listed.split_whitespace() {
+        let dir = PathBuf::from(dir);
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().replacen("rdma-core-", "rdma-core ", 1))
+            .unwrap_or_default();
+        v.push(Peer {
+            name,
+            bin: Some(dir.join("bin")),
+            is_44: false,
+        });
+    }
+    for req in REQUIRED_PEERS {
+        let want = req.replacen("rdma-core-", "rdma-core ", 1);
+        assert!(
+            v.iter().any(|p| p.name == want),
+            "{req} is not in this guest (UVERBS_VM_PEERS='{listed}'): tests/vm/rig.sh installs it at \
+             /opt/{req} when tests/vm/rdma-core.sh can build it from ../shared/peers/{req}.tar.xz \
+             (UVERBS_PEERS_DIR); see the rig's warnings"
+        );
+    }
+    v
 }
 
 /// Ours through the symlink, with argv[0] as rdma-core's gets it.
@@ -223,69 +333,92 @@ fn devinfo_and_devices_match_rdma_core() {
     ]);
 
     let mut failures = Vec::new();
-    let mut compared = 0;
-    for (args, subcommand_too) in &cases {
-        let want = reference("ibv_devinfo", args);
-        assert!(
-            want.status.is_some(),
-            "rdma-core's ibv_devinfo did not run: {}",
-            String::from_utf8_lossy(&want.stderr)
-        );
-        let what = format!("ibv_devinfo {}", args.join(" "));
-        failures.extend(compare(
-            &format!("{what} (symlink)"),
-            &want,
-            &via_link(&env, "ibv_devinfo", args),
-        ));
-        compared += 1;
-        if !want.stderr.is_empty() && !want.stdout.is_empty() {
-            let file = env.links.join("combined");
-            let want = combined(Command::new("ibv_devinfo").args(args), &file);
-            let got = combined(
-                Command::new(env.links.join("ibv_devinfo"))
-                    .arg0("ibv_devinfo")
-                    .args(args),
-                &file,
+    let mut seen_44 = vec![0usize; RDMA_CORE_44_DIFFERS.len()];
+    let mut summary = Vec::new();
+    for peer in peers() {
+        let mut compared = 0;
+        let before = failures.len();
+        for (args, subcommand_too) in &cases {
+            let want = run(peer.command("ibv_devinfo").args(args));
+            assert!(
+                want.status.is_some(),
+                "{}'s ibv_devinfo did not run: {}",
+                peer.name,
+                String::from_utf8_lossy(&want.stderr)
             );
+            let want = peer.normalized(want, &mut seen_44);
+            let what = format!("{}: ibv_devinfo {}", peer.name, args.join(" "));
             failures.extend(compare(
-                &format!("{what} >file 2>&1 (symlink)"),
+                &format!("{what} (symlink)"),
                 &want,
-                &got,
+                &via_link(&env, "ibv_devinfo", args),
             ));
             compared += 1;
+            if !want.stderr.is_empty() && !want.stdout.is_empty() {
+                let file = env.links.join("combined");
+                let want = combined(peer.command("ibv_devinfo").args(args), &file);
+                let want = peer.normalized(want, &mut seen_44);
+                let got = combined(
+                    Command::new(env.links.join("ibv_devinfo"))
+                        .arg0("ibv_devinfo")
+                        .args(args),
+                    &file,
+                );
+                failures.extend(compare(
+                    &format!("{what} >file 2>&1 (symlink)"),
+                    &want,
+                    &got,
+                ));
+                compared += 1;
+            }
+            if *subcommand_too {
+                failures.extend(compare(
+                    &format!("{}: uverbs devinfo {}", peer.name, args.join(" ")),
+                    &want,
+                    &via_subcommand(&env, "devinfo", args),
+                ));
+                compared += 1;
+            }
         }
-        if *subcommand_too {
+        for args in [s(&[]), s(&["-v", "ignored"])] {
+            let want = run(peer.command("ibv_devices").args(&args));
+            let want = peer.normalized(want, &mut seen_44);
+            let what = format!("{}: ibv_devices {}", peer.name, args.join(" "));
             failures.extend(compare(
-                &format!("uverbs devinfo {}", args.join(" ")),
+                &format!("{what} (symlink)"),
                 &want,
-                &via_subcommand(&env, "devinfo", args),
+                &via_link(&env, "ibv_devices", &args),
             ));
             compared += 1;
+            if args.is_empty() {
+                failures.extend(compare(
+                    &format!("{}: uverbs devices", peer.name),
+                    &want,
+                    &via_subcommand(&env, "devices", &args),
+                ));
+                compared += 1;
+            }
         }
-    }
-    for args in [s(&[]), s(&["-v", "ignored"])] {
-        let want = reference("ibv_devices", &args);
-        let what = format!("ibv_devices {}", args.join(" "));
-        failures.extend(compare(
-            &format!("{what} (symlink)"),
-            &want,
-            &via_link(&env, "ibv_devices", &args),
+        summary.push(format!(
+            "{}: compared {compared} runs; {} differ",
+            peer.name,
+            failures.len() - before
         ));
-        compared += 1;
-        if args.is_empty() {
-            failures.extend(compare(
-                "uverbs devices",
-                &want,
-                &via_subcommand(&env, "devices", &args),
-            ));
-            compared += 1;
-        }
     }
     let _ = std::fs::remove_dir_all(&env.links);
-    println!(
-        "compared {compared} runs with rdma-core; {} differ",
-        failures.len()
-    );
+    for l in &summary {
+        println!("{l}");
+    }
+    for (i, (old, new)) in RDMA_CORE_44_DIFFERS.iter().enumerate() {
+        println!(
+            "rdma-core 44 differs (listed): {} line(s) `{old}` where 64.0 prints `{new}`",
+            seen_44[i]
+        );
+        assert!(
+            seen_44[i] > 0,
+            "RDMA_CORE_44_DIFFERS lists `{old}` but rdma-core 44 never printed it: remove it"
+        );
+    }
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
@@ -355,218 +488,6 @@ fn port_down_matches_rdma_core() {
     assert!(up, "{rxe}: the port did not come back up with {parent}");
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
     println!("{rxe}: a port that is down prints as rdma-core prints it");
-}
-
-// ---- a minimal JSON reader (validity, and what the checks below need) ----
-
-#[derive(Debug, Clone, PartialEq)]
-enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl Json {
-    fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Obj(v) => v.iter().find(|(k, _)| k == key).map(|(_, x)| x),
-            _ => None,
-        }
-    }
-    fn arr(&self) -> &[Json] {
-        match self {
-            Json::Arr(v) => v,
-            _ => &[],
-        }
-    }
-    fn str(&self) -> Option<&str> {
-        match self {
-            Json::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn num(&self) -> Option<f64> {
-        match self {
-            Json::Num(n) => Some(*n),
-            _ => None,
-        }
-    }
-}
-
-struct Parser<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
-            self.i += 1;
-        }
-    }
-    fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("{what} at byte {}", self.i))
-    }
-    fn lit(&mut self, s: &str, v: Json) -> Result<Json, String> {
-        if self.b[self.i..].starts_with(s.as_bytes()) {
-            self.i += s.len();
-            Ok(v)
-        } else {
-            self.err("bad literal")
-        }
-    }
-    fn value(&mut self) -> Result<Json, String> {
-        self.ws();
-        match self.b.get(self.i) {
-            None => self.err("unexpected end"),
-            Some(b'n') => self.lit("null", Json::Null),
-            Some(b't') => self.lit("true", Json::Bool(true)),
-            Some(b'f') => self.lit("false", Json::Bool(false)),
-            Some(b'"') => Ok(Json::Str(self.string()?)),
-            Some(b'[') => {
-                self.i += 1;
-                let mut v = Vec::new();
-                self.ws();
-                if self.b.get(self.i) == Some(&b']') {
-                    self.i += 1;
-                    return Ok(Json::Arr(v));
-                }
-                loop {
-                    v.push(self.value()?);
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            return Ok(Json::Arr(v));
-                        }
-                        _ => return self.err("expected , or ]"),
-                    }
-                }
-            }
-            Some(b'{') => {
-                self.i += 1;
-                let mut v = Vec::new();
-                self.ws();
-                if self.b.get(self.i) == Some(&b'}') {
-                    self.i += 1;
-                    return Ok(Json::Obj(v));
-                }
-                loop {
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b'"') {
-                        return self.err("expected a key");
-                    }
-                    let k = self.string()?;
-                    self.ws();
-                    if self.b.get(self.i) != Some(&b':') {
-                        return self.err("expected :");
-                    }
-                    self.i += 1;
-                    v.push((k, self.value()?));
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            return Ok(Json::Obj(v));
-                        }
-                        _ => return self.err("expected , or }"),
-                    }
-                }
-            }
-            Some(c) if *c == b'-' || c.is_ascii_digit() => {
-                let start = self.i;
-                if self.b[self.i] == b'-' {
-                    self.i += 1;
-                }
-                let digits = |p: &mut Self| {
-                    let s = p.i;
-                    while p.i < p.b.len() && p.b[p.i].is_ascii_digit() {
-                        p.i += 1;
-                    }
-                    p.i > s
-                };
-                if !digits(self) {
-                    return self.err("bad number");
-                }
-                if self.b[start..].starts_with(b"0") && self.i - start > 1
-                    || self.b[start..].starts_with(b"-0") && self.i - start > 2
-                {
-                    return self.err("leading zero");
-                }
-                if self.b.get(self.i) == Some(&b'.') {
-                    self.i += 1;
-                    if !digits(self) {
-                        return self.err("bad fraction");
-                    }
-                }
-                if matches!(self.b.get(self.i), Some(b'e' | b'E')) {
-                    self.i += 1;
-                    if matches!(self.b.get(self.i), Some(b'+' | b'-')) {
-                        self.i += 1;
-                    }
-                    if !digits(self) {
-                        return self.err("bad exponent");
-                    }
-                }
-                let t = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("x");
-                t.parse().map(Json::Num).or_else(|_| self.err("bad number"))
-            }
-            Some(_) => self.err("unexpected character"),
-        }
-    }
-    fn string(&mut self) -> Result<String, String> {
-        self.i += 1;
-        let mut out = Vec::new();
-        loop {
-            let Some(&c) = self.b.get(self.i) else {
-                return self.err("unterminated string");
-            };
-            self.i += 1;
-            match c {
-                b'"' => return String::from_utf8(out).or_else(|_| self.err("bad UTF-8")),
-                b'\\' => {
-                    let Some(&e) = self.b.get(self.i) else {
-                        return self.err("bad escape");
-                    };
-                    self.i += 1;
-                    match e {
-                        b'"' | b'\\' | b'/' => out.push(e),
-                        b'n' => out.push(b'\n'),
-                        b't' => out.push(b'\t'),
-                        b'r' => out.push(b'\r'),
-                        b'b' => out.push(8),
-                        b'f' => out.push(12),
-                        b'u' => {
-                            let h = self.b.get(self.i..self.i + 4).ok_or("short \\u")?;
-                            let v = u32::from_str_radix(std::str::from_utf8(h).unwrap_or("x"), 16)
-                                .or_else(|_| self.err("bad \\u"))?;
-                            self.i += 4;
-                            let ch = char::from_u32(v).unwrap_or('\u{fffd}');
-                            out.extend_from_slice(ch.to_string().as_bytes());
-                        }
-                        _ => return self.err("bad escape"),
-                    }
-                }
-                c if c < 0x20 => return self.err("control character in string"),
-                c => out.push(c),
-            }
-        }
-    }
-}
-
-fn parse_json(text: &[u8]) -> Result<Json, String> {
-    let mut p = Parser { b: text, i: 0 };
-    let v = p.value()?;
-    p.ws();
-    if p.i != text.len() {
-        return p.err("trailing data");
-    }
-    Ok(v)
 }
 
 /// (device, port, state number) from `ibv_devinfo` text.
@@ -708,4 +629,40 @@ fn json_reader_self_check() {
             String::from_utf8_lossy(bad)
         );
     }
+}
+
+#[test]
+fn rdma_core_44_mapping_self_check() {
+    let p44 = Peer {
+        name: "44".into(),
+        bin: None,
+        is_44: true,
+    };
+    let usage44 = format!("Usage: x\n{}\nlast", RDMA_CORE_44_DIFFERS[0].0);
+    let r = Run {
+        stdout: usage44.clone().into_bytes(),
+        stderr: b"other\n".to_vec(),
+        status: Some(255),
+    };
+    let mut seen = vec![0; RDMA_CORE_44_DIFFERS.len()];
+    let n = p44.normalized(r, &mut seen);
+    assert_eq!(
+        String::from_utf8(n.stdout).unwrap(),
+        format!("Usage: x\n{}\nlast", RDMA_CORE_44_DIFFERS[0].1)
+    );
+    assert_eq!(n.stderr, b"other\n");
+    assert_eq!(seen, [1]);
+    // 64.0's output is never rewritten.
+    let p64 = Peer {
+        name: "64.0".into(),
+        bin: None,
+        is_44: false,
+    };
+    let r = Run {
+        stdout: usage44.clone().into_bytes(),
+        stderr: vec![],
+        status: Some(255),
+    };
+    assert_eq!(p64.normalized(r, &mut seen).stdout, usage44.into_bytes());
+    assert_eq!(seen, [1]);
 }

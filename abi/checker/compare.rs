@@ -251,6 +251,9 @@ struct ProbeOut {
     structs: BTreeMap<usize, (usize, usize)>,
     fields: BTreeMap<(usize, usize), CField>,
     consts: BTreeMap<usize, i128>,
+    /// Fields and constants under their former names (`was=`).
+    fields_was: BTreeMap<(usize, usize), CField>,
+    consts_was: BTreeMap<usize, i128>,
 }
 
 fn parse_output(lines: &[String]) -> ProbeOut {
@@ -266,7 +269,7 @@ fn parse_output(lines: &[String]) -> ProbeOut {
             Some("S") => {
                 o.structs.insert(n(1), (n(2), n(3)));
             }
-            Some("F") | Some("X") => {
+            Some(t @ ("F" | "X" | "W")) => {
                 let f = CField {
                     offset: n(3),
                     size: n(4),
@@ -274,10 +277,18 @@ fn parse_output(lines: &[String]) -> ProbeOut {
                     ok_before: w[6] == "1",
                     found: w[7].to_string(),
                 };
-                o.fields.insert((n(1), n(2)), f);
+                if t == "W" {
+                    o.fields_was.insert((n(1), n(2)), f);
+                } else {
+                    o.fields.insert((n(1), n(2)), f);
+                }
             }
             Some("C") => {
                 o.consts.insert(n(1), w[2].parse().expect("probe constant"));
+            }
+            Some("D") => {
+                o.consts_was
+                    .insert(n(1), w[2].parse().expect("probe constant"));
             }
             _ => {}
         }
@@ -326,7 +337,10 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
     compiler.defines.push("__EXPORTED_HEADERS__".into());
     let against;
     let short;
-    let mut allowed = vec![true; m.headers.len()];
+    // Every header is probed: one the header set lacks comes from the system include
+    // path, as the compiler finds it (noted below).
+    let allowed = vec![true; m.headers.len()];
+    let mut from_system = Vec::new();
     let mut tree_ver = None;
     if let Some(h) = &cfg.headers {
         if !h.join("rdma").is_dir() {
@@ -337,8 +351,10 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
             ));
         }
         let h = h.canonicalize().unwrap_or_else(|_| h.clone());
-        for (i, hd) in m.headers.iter().enumerate() {
-            allowed[i] = h.join(&hd.name).is_file();
+        for hd in &m.headers {
+            if !h.join(&hd.name).is_file() {
+                from_system.push(hd.name.clone());
+            }
         }
         compiler.include.push(h.clone());
         compiler.include.push(raw_tree_shims(&dir));
@@ -387,6 +403,11 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
     };
     let ver = r.version;
     let wc = where_c(&short);
+    for name in &from_system {
+        r.notes.push(format!(
+            "<{name}>: not in the header set; read from the system include path, as the compiler finds it"
+        ));
+    }
 
     // Headers.
     let present: Vec<bool> = (0..m.headers.len())
@@ -478,6 +499,9 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
         }
         // Bytes of the C struct that some manifest field covers.
         let mut covered = vec![false; csize];
+        // Fields the headers lack: (Rust offset, size, name), to tell a rename from a
+        // layout change below.
+        let mut missing_fields: Vec<(usize, usize, String)> = Vec::new();
         let mut mark = |off: usize, size: usize| {
             for b in covered.iter_mut().skip(off).take(size) {
                 *b = true;
@@ -519,11 +543,52 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
                 continue;
             };
             if let Some(msg) = failed.get(&ItemRef::Field(si, fi)) {
+                // A known rename: the same bytes under the former name are API drift,
+                // other bytes an ABI break.
+                if let (Some((old, since)), Some(w)) = (&f.was, out.fields_was.get(&(si, fi))) {
+                    let same =
+                        rf.is_some_and(|rf| rf.offset == w.offset && rf.size == w.size) && w.ok;
+                    if !same {
+                        r.mismatch(
+                            &item,
+                            format!(
+                                "ABI break: under its former name {old} it is at offset {} with size {} and type {} {wc}; the mirror has offset {}, size {}",
+                                w.offset,
+                                w.size,
+                                w.found,
+                                rf.map_or(0, |x| x.offset),
+                                rf.map_or(0, |x| x.size)
+                            ),
+                        );
+                    } else if ver.is_some_and(|v| v >= *since) {
+                        r.mismatch(
+                            &item,
+                            format!(
+                                "named {old} in these headers, which claim Linux {}; it is {} since Linux {since} {wc}",
+                                ver.map_or_else(String::new, |v| v.to_string()),
+                                f.name()
+                            ),
+                        );
+                    } else {
+                        r.notes.push(format!(
+                            "{item}: API drift: named {old} in these headers (renamed {} in Linux {since}), same bytes",
+                            f.name()
+                        ));
+                    }
+                    r.fields += 1;
+                    mark(w.offset, w.size);
+                    continue;
+                }
                 match expected_present(f.since, None, ver) {
-                    Some(true) => r.mismatch(
-                        &item,
-                        format!("missing in the headers {wc} (removed or renamed?): the compiler said: {msg}"),
-                    ),
+                    Some(true) => {
+                        if let Some(rf) = rf {
+                            missing_fields.push((rf.offset, rf.size, f.name().to_string()));
+                        }
+                        r.mismatch(
+                            &item,
+                            format!("missing in the headers {wc} (removed or renamed?): the compiler said: {msg}"),
+                        )
+                    }
                     _ => r.notes.push(format!(
                         "{item}: absent in these headers ({})",
                         annotation(f.since, None, "Linux")
@@ -617,10 +682,24 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
             while b < covered.len() && !covered[b] {
                 b += 1;
             }
+            // Exactly the bytes of a field the headers lack, in a struct of the same
+            // size: a field renamed, the layout unchanged (API drift); anything else
+            // changed the layout (an ABI break).
+            let kind = match missing_fields
+                .iter()
+                .find(|(o, n, _)| *o == start && o + n == b)
+            {
+                Some((_, _, name)) if csize == rs.size => format!(
+                    "API drift, not an ABI break: they are exactly the bytes of {name}, which the headers name otherwise \
+                     (follow the new name in {} and abi/manifest.txt, with was={name}@X.Y and a deprecated alias); ",
+                    s.rust
+                ),
+                _ => "an ABI break: ".to_string(),
+            };
             r.mismatch(
                 format!("struct {}", s.c),
                 format!(
-                    "bytes {start}..{b} of the C struct are covered by no field of abi/manifest.txt {wc}: \
+                    "bytes {start}..{b} of the C struct are covered by no field of abi/manifest.txt {wc}: {kind}\
                      the headers have a field there that the mirror lacks (add it to {} and to abi/manifest.txt; \
                      for implicit C padding list a Rust-only `-` field)",
                     s.rust
@@ -641,7 +720,7 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
             ci,
             c,
             &failed,
-            &out.consts,
+            (&out.consts, &out.consts_was),
             ver,
             "Linux",
             &wc,
@@ -658,7 +737,7 @@ fn compare_const(
     ci: usize,
     c: &Const,
     failed: &BTreeMap<ItemRef, String>,
-    values: &BTreeMap<usize, i128>,
+    (values, was_values): (&BTreeMap<usize, i128>, &BTreeMap<usize, i128>),
     ver: Option<Version>,
     what: &str,
     wc: &str,
@@ -675,6 +754,36 @@ fn compare_const(
         return;
     };
     if let Some(msg) = failed.get(&ItemRef::Const(ci)) {
+        // A known rename: the same value under the former name is API drift.
+        if let (Some((old, since)), Some(&raw)) = (&c.was, was_values.get(&ci)) {
+            let (rv, bits, signed) = rv;
+            let cv = super::table::convert(raw, bits, signed);
+            r.consts += 1;
+            if cv != rv {
+                r.mismatch(
+                    &c.c,
+                    format!(
+                        "ABI break: its former name {old} has the value {} {wc}, the mirror {}",
+                        show(cv),
+                        show(rv)
+                    ),
+                );
+            } else if ver.is_some_and(|v| v >= *since) {
+                r.mismatch(
+                    &c.c,
+                    format!(
+                        "named {old} in these headers, but it is {} since {what} {since} {wc}",
+                        c.c
+                    ),
+                );
+            } else {
+                r.notes.push(format!(
+                    "{}: API drift: named {old} in these headers (renamed in {what} {since}), same value",
+                    c.c
+                ));
+            }
+            return;
+        }
         match expected_present(c.since, c.until, ver) {
             Some(true) => r.mismatch(
                 &c.c,
@@ -809,7 +918,7 @@ pub fn check_verbs(m: &Manifest, rust: &RustTable, cfg: &VerbsConfig, scratch: &
                 ci,
                 c,
                 &failed,
-                &out.consts,
+                (&out.consts, &out.consts_was),
                 ver,
                 "rdma-core",
                 &wc,

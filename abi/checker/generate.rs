@@ -21,6 +21,9 @@ pub fn rust_table_source(m: &Manifest) -> String {
     o.push_str(
         "/// The Rust side of every struct, constant and enum that abi/manifest.txt lists.\n",
     );
+    o.push_str(
+        "#[allow(deprecated)] // the deprecated aliases of renamed C names are mirrored too\n",
+    );
     o.push_str("pub fn rust_table() -> RustTable {\n");
     o.push_str("    let mut t = RustTable::default();\n");
     for s in &m.structs {
@@ -74,6 +77,10 @@ pub enum ItemRef {
     Field(usize, usize),
     /// A constant or enum member.
     Const(usize),
+    /// A field under its former C name (`was=`): struct index, field index.
+    FieldWas(usize, usize),
+    /// A constant under its former C name (`was=`).
+    ConstWas(usize),
 }
 
 /// A generated probe.
@@ -108,9 +115,9 @@ static const char *uv_found(const char *scalar, const char *elem, size_t size, s
 	return cls == 12 ? "struct" : cls == 13 ? "union" : "other";
 }
 
-static void uv_const(int i, int neg, unsigned long long mag)
+static void uv_const(char tag, int i, int neg, unsigned long long mag)
 {
-	printf("C %d %s%llu\n", i, neg ? "-" : "", mag);
+	printf("%c %d %s%llu\n", tag, i, neg ? "-" : "", mag);
 }
 "#;
 
@@ -157,6 +164,19 @@ pub fn uapi_probe(m: &Manifest, allowed: &[bool], skip: &BTreeSet<ItemRef>) -> P
             );
             for (fi, f) in s.fields.iter().enumerate() {
                 let Some(c) = &f.c else { continue };
+                // The same bytes under the member's former name, if it was renamed.
+                if let (Some((old, _)), false) = (&f.was, f.flex) {
+                    if !skip.contains(&ItemRef::FieldWas(si, fi)) {
+                        let x = format!("(({t} *)0)->{old}");
+                        let ok = c_expect(&f.ty, &f.c_ty, &x);
+                        p.item(
+                            ItemRef::FieldWas(si, fi),
+                            &format!(
+                                "\tprintf(\"W {si} {fi} %zu %zu %d 0 %s\\n\", offsetof({t}, {old}), sizeof({x}), {ok}, uv_found(UV_SCALAR({x}), UV_ELEM({x}), sizeof({x}), UV_ESIZE({x}), __builtin_classify_type({x})));"
+                            ),
+                        );
+                    }
+                }
                 if skip.contains(&ItemRef::Field(si, fi)) {
                     continue;
                 }
@@ -185,7 +205,12 @@ pub fn uapi_probe(m: &Manifest, allowed: &[bool], skip: &BTreeSet<ItemRef>) -> P
         }
         for (ci, c) in m.consts.iter().enumerate() {
             if c.header == Some(h) && c.src == Src::Uapi && !skip.contains(&ItemRef::Const(ci)) {
-                p.item(ItemRef::Const(ci), &const_line(ci, &c.c));
+                p.item(ItemRef::Const(ci), &const_line('C', ci, &c.c));
+            }
+            if let Some((old, _)) = &c.was {
+                if c.header == Some(h) && !skip.contains(&ItemRef::ConstWas(ci)) {
+                    p.item(ItemRef::ConstWas(ci), &const_line('D', ci, old));
+                }
             }
         }
         p.raw("#endif\n");
@@ -193,7 +218,7 @@ pub fn uapi_probe(m: &Manifest, allowed: &[bool], skip: &BTreeSet<ItemRef>) -> P
     // Enum and flags members checked against the uapi headers (no header of their own).
     for (ci, c) in m.consts.iter().enumerate() {
         if c.header.is_none() && c.src == Src::Uapi && !skip.contains(&ItemRef::Const(ci)) {
-            p.item(ItemRef::Const(ci), &const_line(ci, &c.c));
+            p.item(ItemRef::Const(ci), &const_line('C', ci, &c.c));
         }
     }
     p.raw("\treturn 0;\n}\n");
@@ -209,16 +234,17 @@ pub fn verbs_probe(m: &Manifest, skip: &BTreeSet<ItemRef>) -> Probe {
     p.raw("\nint main(void)\n{\n\tprintf(\"H 0 %d\\n\", UV_VERBS);\n#if UV_VERBS\n");
     for (ci, c) in m.consts.iter().enumerate() {
         if c.src == Src::Verbs && !skip.contains(&ItemRef::Const(ci)) {
-            p.item(ItemRef::Const(ci), &const_line(ci, &c.c));
+            p.item(ItemRef::Const(ci), &const_line('C', ci, &c.c));
         }
     }
     p.raw("#endif\n\treturn 0;\n}\n");
     p.finish()
 }
 
-fn const_line(ci: usize, name: &str) -> String {
+/// `tag` C for a constant, D for a constant under its former name (`was=`).
+fn const_line(tag: char, ci: usize, name: &str) -> String {
     format!(
-        "\tuv_const({ci}, ({name}) < 0, ({name}) < 0 ? 0ULL - (unsigned long long)({name}) : (unsigned long long)({name}));"
+        "\tuv_const('{tag}', {ci}, ({name}) < 0, ({name}) < 0 ? 0ULL - (unsigned long long)({name}) : (unsigned long long)({name}));"
     )
 }
 

@@ -166,6 +166,9 @@ pub struct Field {
     pub since: Option<Version>,
     /// Before this Linux version the C member had this other type (same place).
     pub before: Option<(Version, Ty)>,
+    /// Before this Linux version the C member had this other name (same bytes): a
+    /// rename, which the check tells from a layout change (`was=OLD@X.Y`).
+    pub was: Option<(String, Version)>,
     /// Manifest line.
     pub line: usize,
 }
@@ -192,6 +195,9 @@ pub struct Const {
     pub since: Option<Version>,
     /// The version that removed it.
     pub until: Option<Version>,
+    /// Before this version the constant had this other name (same value): a rename
+    /// (`was=OLD@X.Y`).
+    pub was: Option<(String, Version)>,
     /// Index into `Manifest::enums` for an enum or flags member.
     pub member_of: Option<usize>,
     /// Manifest line.
@@ -282,6 +288,19 @@ impl<'a> Opts<'a> {
     }
 }
 
+/// `was=OLD@X.Y`: the C name before Linux X.Y.
+fn parse_was(v: Option<&str>, line: usize) -> Result<Option<(String, Version)>, String> {
+    let Some(v) = v else { return Ok(None) };
+    let (name, ver) = v
+        .split_once('@')
+        .ok_or_else(|| format!("line {line}: expected was=OLD_NAME@X.Y"))?;
+    let ver = Version::parse(ver).ok_or_else(|| format!("line {line}: bad version in was="))?;
+    if !is_ident(name) {
+        return Err(format!("line {line}: bad name in was="));
+    }
+    Ok(Some((name.to_string(), ver)))
+}
+
 fn split_opts<'a>(words: &[&'a str], line: usize) -> Result<(Vec<&'a str>, Opts<'a>), String> {
     let mut pos = Vec::new();
     let mut pairs = Vec::new();
@@ -356,6 +375,7 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
                             header: None,
                             since,
                             until,
+                            was: None,
                             member_of: Some(e),
                             line,
                         });
@@ -383,6 +403,17 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
                         return Err(format!("line {line}: expected `header rdma/x.h`"));
                     };
                     let since = opts.version("since")?;
+                    // A header named again (a later block of the manifest) is the same
+                    // header: its items join the first entry.
+                    if let Some(i) = m.headers.iter().position(|h| h.name == *name) {
+                        if since.is_some() && since != m.headers[i].since {
+                            return Err(format!(
+                                "line {line}: header {name} is named again with another since="
+                            ));
+                        }
+                        header = Some(i);
+                        return Ok(());
+                    }
                     m.headers.push(Header {
                         name: name.to_string(),
                         since,
@@ -416,6 +447,7 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
                     let rust = qualify(&module, opts.take("rust").unwrap_or(c), line)?;
                     let since = opts.version("since")?;
                     let until = opts.version("until")?;
+                    let was = parse_was(opts.take("was"), line)?;
                     opts.finish()?;
                     let h =
                         header.ok_or_else(|| format!("line {line}: const before any `header`"))?;
@@ -426,6 +458,7 @@ pub fn parse(text: &str) -> Result<Manifest, String> {
                         header: Some(h),
                         since,
                         until,
+                        was,
                         member_of: None,
                         line,
                     });
@@ -529,6 +562,7 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
             Some((ver, Ty::parse(t).map_err(|e| format!("line {line}: {e}"))?))
         }
     };
+    let was = parse_was(opts.take("was"), line)?;
     opts.finish()?;
     Ok(Field {
         c,
@@ -538,6 +572,7 @@ fn parse_field(words: &[&str], line: usize) -> Result<Field, String> {
         flex,
         since,
         before,
+        was,
         line,
     })
 }

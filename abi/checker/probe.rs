@@ -158,7 +158,9 @@ pub fn run(
                 }
             })
             .collect();
-        failed.retain(|k, _| !matches!(k, ItemRef::Field(s, _) if structs.contains(s)));
+        failed.retain(|k, _| {
+            !matches!(k, ItemRef::Field(s, _) | ItemRef::FieldWas(s, _) if structs.contains(s))
+        });
     }
     Run::Failed(format!(
         "the probe {} still did not compile after 8 attempts",

@@ -3,6 +3,7 @@
 // Included by tests/abi_check.rs; the types are in abi/checker/table.rs.
 
 /// The Rust side of every struct, constant and enum that abi/manifest.txt lists.
+#[allow(deprecated)] // the deprecated aliases of renamed C names are mirrored too
 pub fn rust_table() -> RustTable {
     let mut t = RustTable::default();
     {
@@ -386,7 +387,7 @@ pub fn rust_table() -> RustTable {
             "efa_ibv_alloc_ucontext_cmd",
             "uverbs::raw::driver::efa_ibv_alloc_ucontext_cmd",
             vec![
-                field("comp_mask", core::mem::offset_of!(T, comp_mask), |s: &T| &s.comp_mask),
+                field("supported_caps", core::mem::offset_of!(T, supported_caps), |s: &T| &s.supported_caps),
                 field("reserved_20", core::mem::offset_of!(T, reserved_20), |s: &T| &s.reserved_20),
             ],
         ));
@@ -1903,8 +1904,15 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP));
+    t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_FD_ARR", uverbs::raw::abi::ioctl::UVERBS_ATTR_GET_CONTEXT_FD_ARR));
+    t.values.push(value("uverbs::raw::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA", uverbs::raw::abi::ioctl_verbs::IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA));
     t.values.push(value("uverbs::raw::driver::MLX5_LIB_CAP_4K_UAR", uverbs::raw::driver::MLX5_LIB_CAP_4K_UAR));
     t.values.push(value("uverbs::raw::driver::MLX5_LIB_CAP_DYN_UAR", uverbs::raw::driver::MLX5_LIB_CAP_DYN_UAR));
+    t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH));
+    t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR));
     t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH));
     t.values.push(value("uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR", uverbs::raw::driver::EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR));
     t.values.push(value("uverbs::raw::driver::IRDMA_ABI_VER", uverbs::raw::driver::IRDMA_ABI_VER));

@@ -57,11 +57,13 @@ pub enum Interface {
     SrqIoctl = 1 << 10,
     /// The PD, MR and AH DESTROY ioctl methods (Linux 5.0).
     DestroyIoctl = 1 << 11,
+    /// The QUERY_PORT_SPEED ioctl method (Linux 7.0), or the driver's op behind it.
+    QueryPortSpeed = 1 << 12,
 }
 
 impl Interface {
     /// Every interface, in bit order.
-    pub const ALL: [Interface; 12] = [
+    pub const ALL: [Interface; 13] = [
         Interface::GetContextIoctl,
         Interface::QueryPortIoctl,
         Interface::InvokeWrite,
@@ -74,6 +76,7 @@ impl Interface {
         Interface::QpIoctl,
         Interface::SrqIoctl,
         Interface::DestroyIoctl,
+        Interface::QueryPortSpeed,
     ];
 }
 

@@ -288,6 +288,27 @@ pub fn async_event_alloc<'a>(driver_id: u32) -> (Request<'a, 1>, AttrSlot) {
     (Request::built(buf), slot)
 }
 
+// ------------------------------------------- QUERY_PORT_SPEED (issue 16; Linux 7.0)
+
+/// QUERY_PORT_SPEED (`UVERBS_METHOD_QUERY_PORT_SPEED`, since Linux 7.0): the port's
+/// effective speed, in units of 100 Mb/s, into `speed`. Unlike QUERY_PORT's, the port
+/// number is a `u32` (`CONST_IN`, sent with `len` 8); the answer is a `u64` `PTR_OUT`.
+/// Older kernels answer `EPROTONOSUPPORT`, a driver without the op `EOPNOTSUPP`.
+pub fn query_port_speed(driver_id: u32, port: u32, speed: &mut u64) -> Request<'_, 2> {
+    let mut buf = IoctlBuf::new(
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_QUERY_PORT_SPEED,
+        driver_id,
+    );
+    buf.const_in(UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM, u64::from(port), true);
+    buf.ptr_out(
+        UVERBS_ATTR_QUERY_PORT_SPEED_RESP,
+        speed.as_mut_bytes(),
+        true,
+    );
+    Request::built(buf)
+}
+
 // ------------------------------------------------------------------ write() commands
 
 /// The largest `write()` command: header, ex header, command struct and driver data.
@@ -1056,6 +1077,26 @@ mod tests {
     }
 
     #[test]
+    fn query_port_speed_request() {
+        let mut speed = 0u64;
+        let p = &speed as *const u64 as u64;
+        let buf = query_port_speed(RDMA_DRIVER_MLX5, 2, &mut speed);
+        let want = golden(
+            "
+            38 00  00 00  07 00  02 00        # length 56, DEVICE, QUERY_PORT_SPEED (7), 2 attrs
+            00 00 00 00 00 00 00 00           # reserved1
+            01 00 00 00  00 00 00 00          # driver_id 1 (mlx5), reserved2
+            00 00  08 00  01 00  00 00        # PORT_NUM, len 8, MANDATORY
+            02 00 00 00 00 00 00 00           #   port 2 inline (a u32 in the spec)
+            01 00  08 00  01 00  00 00        # RESP, len 8 (u64), MANDATORY
+            PTR(0)
+            ",
+            &[p],
+        );
+        assert_eq!(buf.to_vec(), want);
+    }
+
+    #[test]
     fn query_port_request() {
         let mut resp = ib_uverbs_query_port_resp_ex::default();
         let p = resp.as_bytes().as_ptr() as u64;
@@ -1154,7 +1195,10 @@ mod tests {
             (attr.attr_id, attr.len, attr.flags),
             (UVERBS_ATTR_UHW_IN, 8, 0)
         );
-        assert_eq!(attr.data, 3, "EFA's comp_mask TX_BATCH|MIN_SQ_WR inline");
+        assert_eq!(
+            attr.data, 3,
+            "EFA's supported_caps TX_BATCH|MIN_SQ_WR inline"
+        );
         for (id, want) in [
             (RDMA_DRIVER_IRDMA, 16usize),
             (RDMA_DRIVER_HNS, 8),

@@ -28,7 +28,7 @@
 //! | event | effect |
 //! |---|---|
 //! | `PORT_ACTIVE`, `PORT_ERR`, `LID_CHANGE`, `PKEY_CHANGE`, `SM_CHANGE`, `CLIENT_REREGISTER`, `GID_CHANGE` | that port is re-queried on next use |
-//! | `DEVICE_SPEED_CHANGE`, a port event with an impossible port, an unknown event type | every port is re-queried |
+//! | `DEVICE_SPEED_CHANGE` (since Linux 7.0: the speed of one or several ports changed; the kernel does not say which), a port event with an impossible port, an unknown event type | every port is re-queried, `effective_speed` and `active_speed(_ex)` included |
 //! | `DEVICE_FATAL` (or the end of the stream) | the cache is dead: every query fails with [`Error::DeviceGone`] |
 //! | QP, CQ, SRQ and WQ events | nothing |
 //!
@@ -77,6 +77,39 @@ pub struct CacheStats {
     pub events: u64,
     /// Events that marked at least one port stale.
     pub invalidations: u64,
+}
+
+/// What an event makes stale in a cache of a device's ports (the table in the
+/// [module documentation](self)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stale {
+    /// Nothing (QP, CQ, SRQ and WQ events).
+    Nothing,
+    /// That port (from 1).
+    Port(usize),
+    /// Every port: `DEVICE_SPEED_CHANGE` (a speed changed on one or several ports: the
+    /// kernel does not say which, whatever the element holds), a port event with a port
+    /// the device does not have, an event type this crate does not know.
+    AllPorts,
+    /// The device: `DEVICE_FATAL`.
+    Dead,
+}
+
+impl Stale {
+    fn after(ev: &Event, port_count: usize) -> Stale {
+        match ev.kind {
+            EventType::DeviceFatal => Stale::Dead,
+            EventType::DeviceSpeedChange => Stale::AllPorts,
+            kind if Event::is_port_event_type(kind) => match ev.scope() {
+                EventScope::Port(p) if (p as usize) <= port_count => Stale::Port(p as usize),
+                // A port number the device does not have: trust nothing.
+                _ => Stale::AllPorts,
+            },
+            EventType::Unknown(_) => Stale::AllPorts,
+            // QP, CQ, SRQ and WQ events do not change ports.
+            _ => Stale::Nothing,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -280,27 +313,20 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     }
 
     fn apply(&mut self, ev: &Event) {
-        match ev.kind {
-            EventType::DeviceFatal => {
-                self.dead = Some(*ev);
+        match Stale::after(ev, self.ports.len()) {
+            Stale::Nothing => {}
+            Stale::Port(p) => {
                 self.stats.invalidations += 1;
+                self.ports[p - 1].stale = true;
             }
-            kind if Event::is_port_event_type(kind) => {
-                self.stats.invalidations += 1;
-                match ev.scope() {
-                    EventScope::Port(p) if p as usize <= self.ports.len() => {
-                        self.ports[p as usize - 1].stale = true;
-                    }
-                    // A port number the device does not have: trust nothing.
-                    _ => self.invalidate_all(),
-                }
-            }
-            EventType::DeviceSpeedChange | EventType::Unknown(_) => {
+            Stale::AllPorts => {
                 self.stats.invalidations += 1;
                 self.invalidate_all();
             }
-            // QP, CQ, SRQ and WQ events do not change ports.
-            _ => {}
+            Stale::Dead => {
+                self.stats.invalidations += 1;
+                self.dead = Some(*ev);
+            }
         }
     }
 
@@ -384,9 +410,14 @@ const REMOVED: u8 = 2;
 impl Watched {
     fn publish(&self, ports: Vec<Option<PortAttr>>, dead: u8) {
         use std::sync::atomic::Ordering::Release;
-        *self.ports.write().unwrap_or_else(|p| p.into_inner()) = ports;
+        // The counter moves while the new ports are still locked: whoever has seen the
+        // new ports (through the lock) then sees the new count too, so a PortReader is
+        // never behind WatchedPortCache::query_port.
+        let mut shared = self.ports.write().unwrap_or_else(|p| p.into_inner());
+        *shared = ports;
         self.dead.store(dead, Release);
         self.updates.fetch_add(1, Release);
+        drop(shared);
     }
 }
 
@@ -639,5 +670,54 @@ impl PortReader<'_> {
             .load(std::sync::atomic::Ordering::Acquire)
             != ALIVE;
         self.seen = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An event as the kernel writes it (`struct ib_uverbs_async_event_desc`). SYNTHETIC:
+    /// soft devices never raise DEVICE_SPEED_CHANGE, so these descriptors are laid out by
+    /// hand from the uapi struct.
+    fn ev(ty: u32, element: u64) -> Event {
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&element.to_ne_bytes());
+        b[8..12].copy_from_slice(&ty.to_ne_bytes());
+        Event::from_bytes(&b).unwrap()
+    }
+
+    #[test]
+    fn a_speed_change_makes_every_port_stale() {
+        // IB_EVENT_DEVICE_SPEED_CHANGE = 20: whatever the element (0, or the port the
+        // driver names, as rdma-core passes it on in element.port_num), every port of the
+        // cache is re-queried.
+        for element in [0, 1, 2, 7, u64::MAX] {
+            let e = ev(20, element);
+            assert_eq!(e.kind, EventType::DeviceSpeedChange);
+            assert_eq!(Stale::after(&e, 2), Stale::AllPorts, "element {element}");
+        }
+    }
+
+    #[test]
+    fn what_each_event_makes_stale() {
+        for ty in [9, 10, 11, 12, 13, 17, 18] {
+            assert_eq!(Stale::after(&ev(ty, 2), 2), Stale::Port(2), "type {ty}");
+            assert_eq!(
+                Stale::after(&ev(ty, 3), 2),
+                Stale::AllPorts,
+                "type {ty}, port 3"
+            );
+            assert_eq!(
+                Stale::after(&ev(ty, 0), 2),
+                Stale::AllPorts,
+                "type {ty}, port 0"
+            );
+        }
+        assert_eq!(Stale::after(&ev(8, 0), 2), Stale::Dead);
+        assert_eq!(Stale::after(&ev(42, 1), 2), Stale::AllPorts, "unknown type");
+        for ty in [0, 1, 2, 3, 4, 5, 6, 7, 14, 15, 16, 19] {
+            assert_eq!(Stale::after(&ev(ty, 1), 2), Stale::Nothing, "type {ty}");
+        }
     }
 }

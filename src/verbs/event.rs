@@ -34,8 +34,9 @@
 //!
 //! Port events carry the port number in `element`; events of a QP, CQ, SRQ or WQ carry
 //! the `user_handle` given when the object was created (always 0 for objects this crate
-//! cannot create yet); device events (`DEVICE_FATAL`, `DEVICE_SPEED_CHANGE`) carry 0.
-//! [`Event::scope`] sorts this out.
+//! cannot create yet); device events (`DEVICE_FATAL`, `DEVICE_SPEED_CHANGE`) are about the
+//! whole device, whatever `element` holds (the driver may name a port there; rdma-core
+//! hands a speed change's element on as `port_num`). [`Event::scope`] sorts this out.
 
 use core::fmt;
 use core::time::Duration;
@@ -583,8 +584,17 @@ mod tests {
         assert_eq!(f.scope(), EventScope::Device);
         assert_eq!(f.to_string(), "device: IBV_EVENT_DEVICE_FATAL");
         assert_eq!(f.on("rxe0").to_string(), "rxe0: IBV_EVENT_DEVICE_FATAL");
+        // DEVICE_SPEED_CHANGE (20; Linux 7.0, rdma-core 62), synthetic: the name
+        // `uverbs watch` prints, as rdma-core's ibv_asyncwatch names it.
         let s = Event::from_bytes(&desc(0, 20, 0)).unwrap();
+        assert_eq!(s.kind, EventType::DeviceSpeedChange);
         assert_eq!(s.scope(), EventScope::Device);
+        assert!(!s.is_fatal());
+        assert_eq!(s.to_string(), "device: IBV_EVENT_DEVICE_SPEED_CHANGE");
+        assert_eq!(
+            s.on("mlx5_0").to_string(),
+            "mlx5_0: IBV_EVENT_DEVICE_SPEED_CHANGE"
+        );
         let q = Event::from_bytes(&desc(0x2a, 1, 0)).unwrap();
         assert_eq!(q.scope(), EventScope::Qp(0x2a));
         assert_eq!(

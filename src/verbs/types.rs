@@ -369,7 +369,8 @@ open_enum! {
         GidChange = 18 => "IBV_EVENT_GID_CHANGE",
         /// WQ fatal error.
         WqFatal = 19 => "IBV_EVENT_WQ_FATAL",
-        /// Port speed changed (since Linux 6.13).
+        /// The speed of one or several ports changed (since Linux 7.0, with QUERY_PORT_SPEED;
+        /// a device event: query the ports with `Context::query_port_speed`).
         DeviceSpeedChange = 20 => "IBV_EVENT_DEVICE_SPEED_CHANGE",
     }
 }
@@ -685,6 +686,10 @@ bitflags::bitflags! {
         const FLUSH_PERSISTENT = 1 << 39;
         /// IB_UVERBS_DEVICE_ATOMIC_WRITE (since Linux 6.2).
         const ATOMIC_WRITE = 1 << 40;
+        /// IBV_DEVICE_CC_DMA_BOUNCE: a confidential-computing guest whose DMA goes
+        /// through bounce buffers (`IB_UVERBS_DEVICE_CC_DMA_BOUNCE`, since Linux 7.2;
+        /// rdma-core 64).
+        const CC_DMA_BOUNCE = 1 << 41;
         const _ = !0;
     }
 }
@@ -717,6 +722,10 @@ bitflags::bitflags! {
         const ATOMIC = 1 << 4;
         /// IBV_ODP_SUPPORT_SRQ_RECV.
         const SRQ_RECV = 1 << 5;
+        /// IBV_ODP_SUPPORT_FLUSH (rdma-core 58; `IB_UVERBS_ODP_SUPPORT_FLUSH`).
+        const FLUSH = 1 << 6;
+        /// IBV_ODP_SUPPORT_ATOMIC_WRITE (rdma-core 58; `IB_UVERBS_ODP_SUPPORT_ATOMIC_WRITE`).
+        const ATOMIC_WRITE = 1 << 7;
         const _ = !0;
     }
 }

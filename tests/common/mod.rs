@@ -6,6 +6,7 @@
 //! sets `UVERBS_TEST_DEVICES`. Run by hand without it, they fail and say why.
 #![allow(dead_code)]
 
+pub mod json;
 pub mod scratch;
 
 use std::collections::BTreeMap;
@@ -55,8 +56,9 @@ pub const PROVIDER_ONLY: &[&str] = &[
     "ex.pci_atomic_caps.swap",
 ];
 
-/// Keys the crate reports that rdma-core 44 (Debian bookworm) has no field for.
-pub const NEWER_THAN_RDMA_CORE_44: &[&str] = &["active_speed_ex"];
+/// Keys the crate reports that rdma-core 44 (Debian bookworm) has no field for; the
+/// oracle built against rdma-core 64.0 prints them (`UVERBS_ORACLE_64`).
+pub const NEWER_THAN_RDMA_CORE_44: &[&str] = &["active_speed_ex", "effective_speed"];
 
 /// Bytes from hex text (two digits per byte, surrounding white space ignored), as the
 /// captures in tests/fixtures store kernel answers.
@@ -265,35 +267,47 @@ pub fn is_counter(k: &str) -> bool {
 /// Asserts that every key of the oracle's answer equals the crate's (with the
 /// documented exceptions), and that the crate reports nothing the oracle lacks.
 pub fn compare(dev: &str, ours: &BTreeMap<String, String>, theirs: &BTreeMap<String, String>) {
+    compare_with(dev, "libibverbs", ours, theirs, NEWER_THAN_RDMA_CORE_44)
+}
+
+/// [`compare`] against the oracle `who` (`libibverbs 64.0`...), where the crate may
+/// report the fields named in `newer` that the oracle's libibverbs has no field for.
+pub fn compare_with(
+    dev: &str,
+    who: &str,
+    ours: &BTreeMap<String, String>,
+    theirs: &BTreeMap<String, String>,
+    newer: &[&str],
+) {
     let mut diffs = Vec::new();
     for (k, v) in theirs {
         match ours.get(k) {
             Some(o) if o == v || is_counter(k) => {}
-            Some(o) => diffs.push(format!("{k}: uverbs {o}, libibverbs {v}")),
+            Some(o) => diffs.push(format!("{k}: uverbs {o}, {who} {v}")),
             None if PROVIDER_ONLY.contains(&k.as_str()) => {
-                assert_eq!(v, "0", "{dev}: provider-only {k} is non-zero in libibverbs")
+                assert_eq!(v, "0", "{dev}: provider-only {k} is non-zero in {who}")
             }
-            None => diffs.push(format!("{k}: missing in uverbs (libibverbs {v})")),
+            None => diffs.push(format!("{k}: missing in uverbs ({who} {v})")),
         }
     }
     for k in ours.keys() {
         let field = k.rsplit('.').next().unwrap_or(k);
-        if !theirs.contains_key(k) && !NEWER_THAN_RDMA_CORE_44.contains(&field) {
+        if !theirs.contains_key(k) && !newer.contains(&field) {
             diffs.push(format!(
-                "{k}: reported by uverbs ({}), absent in libibverbs",
+                "{k}: reported by uverbs ({}), absent in {who}",
                 ours[k]
             ));
         }
     }
     assert!(
         diffs.is_empty(),
-        "{dev} on kernel {}: {} difference(s) with libibverbs:\n  {}",
+        "{dev} on kernel {}: {} difference(s) with {who}:\n  {}",
         kernel(),
         diffs.len(),
         diffs.join("\n  ")
     );
     println!(
-        "{dev} (kernel {}): {} attributes equal libibverbs'",
+        "{dev} (kernel {}): {} attributes equal {who}'s",
         kernel(),
         theirs.len()
     );
@@ -302,7 +316,21 @@ pub fn compare(dev: &str, ours: &BTreeMap<String, String>, theirs: &BTreeMap<Str
 /// Runs the libibverbs oracle (`UVERBS_ORACLE`) on a device and parses its lines.
 pub fn oracle(dev: &str) -> BTreeMap<String, String> {
     let bin = std::env::var("UVERBS_ORACLE").expect("UVERBS_ORACLE names the oracle binary");
-    let out = Command::new(&bin)
+    oracle_at(&bin, dev)
+}
+
+/// The oracle built against rdma-core 64.0 (`UVERBS_ORACLE_64`, which the rig provides).
+pub fn oracle_64(dev: &str) -> BTreeMap<String, String> {
+    let bin = std::env::var("UVERBS_ORACLE_64").expect(
+        "UVERBS_ORACLE_64 names the oracle built against rdma-core 64.0: tests/vm/run-tests.sh \
+         builds it when tests/vm/rdma-core.sh can build rdma-core 64.0 (see its notes)",
+    );
+    oracle_at(&bin, dev)
+}
+
+/// Runs an oracle binary on a device and parses its lines.
+pub fn oracle_at(bin: &str, dev: &str) -> BTreeMap<String, String> {
+    let out = Command::new(bin)
         .arg(dev)
         .output()
         .unwrap_or_else(|e| panic!("running {bin}: {e}"));
@@ -329,6 +357,13 @@ pub fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
         let p = ctx.query_port(n).expect("query_port");
         total += p.gid_tbl_len as usize;
         port_lines(n, &p, &mut m);
+        // ibv_query_port_speed() as the rdma-core 64.0 oracle prints it.
+        let speed = match ctx.query_port_speed(n) {
+            Ok(s) => s.units_100mbps().to_string(),
+            Err(uverbs::Error::NotSupported { .. }) => "unsupported".into(),
+            Err(e) => format!("error:{}", e.errno().map_or(0, |e| e.raw_os_error())),
+        };
+        m.insert(format!("port.{n}.effective_speed"), speed);
         for (i, pkey) in ctx.query_pkeys(n).expect("P_Keys").iter().enumerate() {
             m.insert(format!("pkey.{n}.{i}"), format!("0x{pkey:04x}"));
         }

@@ -12,9 +12,16 @@
  * in this directory).  Order: dev.*, ex.*, ctx.*, port.*, gid.*, pkey.*.
  * On error: one line on stderr naming the failing call and errno, exit 1.
  *
- * Fields that the brief lists but that rdma-core 44's verbs.h does not have,
- * and that are therefore NOT printed:
- *   - port.N.active_speed_ex (struct ibv_port_attr has no such field in v44).
+ * Built twice: against Debian's rdma-core 44 (as above), and with
+ * -DORACLE_RDMA_CORE=64 against the rdma-core 64.0 the rig builds
+ * (tests/vm/rdma-core.sh; run-tests.sh makes /uverbs/oracle-64, linked to
+ * /opt/rdma-core-64.0/lib/libibverbs.so.1).  What 44's verbs.h lacks is printed
+ * only by the newer build:
+ *   - port.N.active_speed_ex (struct ibv_port_attr has it since rdma-core 49),
+ *   - port.N.effective_speed: ibv_query_port_speed() (rdma-core 62) in units of
+ *     100 Mb/s, or "unsupported" (EOPNOTSUPP, EPROTONOSUPPORT), or "error:ERRNO".
+ *     rxe's and siw's providers have no query_port_speed op: libibverbs answers
+ *     EOPNOTSUPP for them without asking the kernel.
  * Naming note: ibv_odp_caps keeps the per-transport bits in a nested struct
  * (odp_caps.per_transport_caps.rc_odp_caps); the keys flatten that to
  * ex.odp_caps.rc_odp_caps / uc_odp_caps / ud_odp_caps.
@@ -26,6 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/verbs.h>
+
+#ifndef ORACLE_RDMA_CORE
+#define ORACLE_RDMA_CORE 44
+#endif
 
 static void fail(const char *call, int err)
 {
@@ -192,7 +203,23 @@ int main(int argc, char **argv)
 		P(link_layer);
 		P(flags);
 		P(port_cap_flags2);
+#if ORACLE_RDMA_CORE >= 49
+		P(active_speed_ex);
+#endif
 #undef P
+#if ORACLE_RDMA_CORE >= 62
+		{
+			uint64_t speed = 0;
+			int r = ibv_query_port_speed(ctx, p, &speed);
+
+			if (r == 0)
+				printf("port.%d.effective_speed=%llu\n", p, (unsigned long long)speed);
+			else if (r == EOPNOTSUPP || r == EPROTONOSUPPORT)
+				printf("port.%d.effective_speed=unsupported\n", p);
+			else
+				printf("port.%d.effective_speed=error:%d\n", p, r);
+		}
+#endif
 		if (a->gid_tbl_len > 0)
 			total_gids += a->gid_tbl_len;
 	}

@@ -79,9 +79,12 @@ ARCH=x86_64-linux-gnu
 USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g libmnl0
   libbsd0 libmd0 libcap2 libibverbs1 ibverbs-providers ibverbs-utils libnl-3-200
   libnl-route-3-200 util-linux libcap-ng0"
+# issue 18: infiniband-diags 44's ibstat (C, over libibumad) and ibstatus (a
+# sh script: dash plus busybox's basename, sed and cat), the compat peers
+USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
 # issue 17: the data path's peers: perftest (ib_*_lat/bw, which need librdmacm, libpci,
-# libudev and some libibumad), rdmacm-utils' rping, and librdmacm itself
-USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1 libibumad3"
+# libudev and libibumad, listed above for issue 18), rdmacm-utils' rping, and librdmacm itself
+USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
 # modules loaded in the guest (their dependencies come along); the crc
 # modules are only loaded where they are modules (not built in)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
@@ -483,6 +486,28 @@ prepare_kernel() {
   msg "kernel $KREL ready in $(secs_since "$t0")"
 }
 
+# ---------------------------------------------------------------- rdma-core peers
+# Upstream rdma-core releases (tests/vm/peers), built on the host by rdma-core.sh and
+# put at /opt/rdma-core-VERSION in every base image, beside Debian's rdma-core 44.
+# A release whose archive is missing is left out with a warning (its tests then fail
+# in the guest, saying so).  Sets PEER_DIRS (cache dirs) and PEER_PATHS (guest paths).
+PEER_DIRS=() PEER_PATHS=()
+prepare_peers() {
+  local out rc=0 d
+  out=$(bash "$HERE/rdma-core.sh") || rc=$?
+  case $rc in
+    0) ;;
+    4) msg "WARNING: an rdma-core peer archive is missing; the guest has only the peers that are built" ;;
+    *) die "building the rdma-core peers failed (tests/vm/rdma-core.sh, status $rc)" ;;
+  esac
+  PEER_DIRS=() PEER_PATHS=()
+  while IFS= read -r d; do
+    [ -n "$d" ] && [ -d "$d/opt" ] || continue
+    PEER_DIRS+=("$d")
+    PEER_PATHS+=("/opt/$(ls "$d/opt" | head -n1)")
+  done <<<"$out"
+}
+
 # ---------------------------------------------------------------- initramfs
 # Copy the shared-library closure of ELF files into ROOT/lib/$ARCH, taking
 # libraries from the user space packages first.  SKIP_LIBS: sonames already
@@ -521,7 +546,8 @@ make_cpio() { # DIR OUT  (newc, root-owned, sorted for reproducibility)
 # and the kernel, so editing any of them rebuilds it.
 base_path() {
   local key
-  key=$(cat "$SELF" "$GUEST_INIT" "$UDIR/packages" "$KDIR/package" | sha256sum | cut -c1-12)
+  key=$(cat "$SELF" "$GUEST_INIT" "$UDIR/packages" "$KDIR/package" \
+    ${PEER_DIRS[@]+"${PEER_DIRS[@]/%//package}"} | sha256sum | cut -c1-12)
   echo "$CACHE/base-${KREL}-$key.cpio"
 }
 build_base() {
@@ -544,6 +570,11 @@ build_base() {
     cp "$U/$f" "$r/$f"; bins+=("$r/$f")
   done
   ln -sf dash "$r/bin/sh"
+  # issue 18: ibstat, ibstatus (a script) and the config file ibstat reads
+  for f in usr/sbin/ibstat usr/sbin/ibstatus etc/infiniband-diags/ibdiag.conf; do
+    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
+    mkdir -p "$r/$(dirname "$f")"; cp "$U/$f" "$r/$f"; bins+=("$r/$f")
+  done
   # issue 17: the data path's peers (perftest, rping, the pingpong programs the list
   # above lacks)
   for f in usr/bin/ib_write_lat usr/bin/ib_write_bw usr/bin/ib_send_lat usr/bin/ib_send_bw \
@@ -560,6 +591,11 @@ build_base() {
   done
   cp -L "$U/lib64/ld-linux-x86-64.so.2" "$r/lib64/"
   cp -L "$U/lib/$ARCH/libgcc_s.so.1" "$r/lib/$ARCH/"   # glibc dlopen()s it (pthread_cancel, unwinding)
+  local p  # the rdma-core peers at /opt/rdma-core-VERSION (their libraries: from the user space)
+  for p in ${PEER_DIRS[@]+"${PEER_DIRS[@]}"}; do
+    cp -a "$p/opt" "$r/"
+    while IFS= read -r f; do bins+=("$f"); done < <(find "$r/opt" -type f)
+  done
   SKIP_LIBS=' '
   copy_libs "$r" 0 "${bins[@]}"
   cp -a "$KDIR/modules/lib/modules/$KREL" "$r/lib/modules/"
@@ -599,7 +635,7 @@ if [ "$PREPARE" = 1 ]; then
   [ "$SERIES" = all ] && SERIES=$(all_series | tr '\n' ' ')
   for s in $SERIES; do
     T=$(now_us)
-    prepare_userland; select_kernel "$s"; build_base
+    prepare_userland; select_kernel "$s"; prepare_peers; build_base
     msg "series $s prepared in $(secs_since "$T") (cache $CACHE)"
   done
   exit 0
@@ -608,6 +644,7 @@ fi
 T_PREP=$(now_us)
 prepare_userland
 select_kernel "$SERIES"
+prepare_peers
 build_base
 SKIP_LIBS=" $(tr '\n' ' ' < "$BASE.libs")"
 
@@ -632,6 +669,7 @@ EOF
 shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }   # quote for sh
 {
   echo "export UVERBS_VM_KERNEL=$KSERIES UVERBS_VM_DEVICES=$DEVICES"
+  echo "export UVERBS_VM_PEERS='${PEER_PATHS[*]:-}'"   # the rdma-core peers in /opt
   for e in "${ENVS[@]}"; do echo "export ${e%%=*}=$(shq "${e#*=}")"; done
 } > "$O/rig/env"
 if [ $# = 0 ]; then

@@ -18,7 +18,9 @@
 #    which rxe and siw cannot do), and the crate's binaries
 #    ('cargo build --bins'); test binaries are copied into the guest with
 #    their debug info stripped (smaller initramfs, faster boot);
-# 3. builds tests/vm/oracle.c and qp_oracle.c against the host's libibverbs;
+# 3. builds tests/vm/oracle.c and qp_oracle.c against the host's libibverbs
+#    (rdma-core 44), and oracle.c again against rdma-core 64.0
+#    (tests/vm/rdma-core.sh) as oracle-64;
 # 4. for each kernel in $UVERBS_VM_KERNELS boots ONE VM (rig.sh) with
 #    $UVERBS_VM_RXE rxe + $UVERBS_VM_SIW siw devices and runs, one after the
 #    other, a rig self-check (the oracle answers for every device) and every
@@ -32,6 +34,7 @@
 #   UVERBS_TEST_DEVICES  device names, e.g. rxe0,siw0
 #   UVERBS_ORACLE        /uverbs/oracle     (the libibverbs oracle)
 #   UVERBS_QP_ORACLE     /uverbs/qp_oracle  (libibverbs' ibv_query_qp through a state walk)
+#   UVERBS_ORACLE_64     /uverbs/oracle-64  (the same against rdma-core 64.0)
 #   UVERBS_BIN           /uverbs/uverbs     (if the crate has that binary)
 #   UVERBS_VM_KERNEL     6.1 | 6.12
 #   RUST_BACKTRACE=1
@@ -138,6 +141,13 @@ else
 fi
 gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/qp_oracle" "$HERE/qp_oracle.c" -libverbs
+# the same oracle against rdma-core 64.0 (the peer the rig builds; issue 16)
+if PEER64=$(bash "$HERE/rdma-core.sh" 64.0); then
+  gcc -O2 -Wall -DORACLE_RDMA_CORE=64 -I"$PEER64/include" -o "$STAGE/oracle-64" "$HERE/oracle.c" \
+    -L"$PEER64/opt/rdma-core-64.0/lib" -Wl,-rpath,/opt/rdma-core-64.0/lib -libverbs
+else
+  say "note: no rdma-core 64.0 build (tests/vm/rdma-core.sh): no oracle-64; the device tests will fail saying so"
+fi
 phase_done "$T" "oracle + staging"
 
 # ------------------------------------------------------------ 3. guest script
@@ -186,6 +196,7 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle
     --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1)
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
+  if [ -e "$STAGE/oracle-64" ]; then adds+=(--add "$STAGE/oracle-64"); envs+=(--env UVERBS_ORACLE_64=/uverbs/oracle-64); fi
   local f
   for f in $CRATE_FILES; do adds+=(--add "$CRATE/$f:$CRATE/$f"); done
   log=$STAGE/$label.out

@@ -56,7 +56,7 @@ fn usage_compat(io: &mut Io, argv0: &[u8]) {
     u.extend_from_slice(argv0);
     u.extend_from_slice(b"             print the ca attributes\n");
     u.extend_from_slice(
-        b"\nOptions:\n  -d, --ib-dev=<dev>     use IB device <dev> (default first device found)\n  -i, --ib-port=<port>   use port <port> of IB device (default all ports)\n  -l, --list             print only the IB devices names\n  -v, --verbose          print all the attributes of the IB device(s)\n",
+        b"\nOptions:\n  -d, --ib-dev=<dev>     use IB device <dev> (default all devices)\n  -i, --ib-port=<port>   use port <port> of IB device (default all ports)\n  -l, --list             print only the IB devices names\n  -v, --verbose          print all the attributes of the IB device(s)\n",
     );
     io.out(u);
 }

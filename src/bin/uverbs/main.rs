@@ -11,10 +11,17 @@ mod devices;
 mod devinfo;
 mod devlist;
 mod getopt;
+mod ibca;
+mod ibstat;
+mod ibstatus;
 mod io;
 mod json;
 mod json_line;
 mod link;
+#[cfg(test)]
+mod printer_diff;
+#[cfg(test)]
+mod printer_table;
 mod probe;
 mod report;
 mod text;
@@ -44,6 +51,16 @@ const COMMANDS: &[Command] = &[
         run: devices::uverbs,
     },
     Command {
+        name: "ibstat",
+        summary: "RDMA devices and ports as infiniband-diags' ibstat prints them (--json)",
+        run: ibstat::uverbs,
+    },
+    Command {
+        name: "ibstatus",
+        summary: "RDMA ports as infiniband-diags' ibstatus prints them (--json)",
+        run: ibstatus::uverbs,
+    },
+    Command {
         name: "link",
         summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
         run: link::uverbs,
@@ -67,6 +84,8 @@ type Personality = fn(&mut Io, &[u8], &[Vec<u8>]) -> i32;
 const PERSONALITIES: &[(&str, Personality)] = &[
     ("ibv_devinfo", devinfo::compat),
     ("ibv_devices", devices::compat),
+    ("ibstat", ibstat::compat),
+    ("ibstatus", ibstatus::compat),
 ];
 
 const VERSION: &str = concat!("uverbs ", env!("CARGO_PKG_VERSION"), "\n");
@@ -86,7 +105,7 @@ fn help() -> String {
         "\n'uverbs COMMAND --help' describes a command.\n\n\
          Invoked as ibv_devinfo or ibv_devices (a symlink or hard link to this file), or as\n\
          'uverbs ibv_devinfo ARGS', it takes rdma-core's options and prints rdma-core's\n\
-         output, byte for byte.\n",
+         output, byte for byte; invoked as ibstat or ibstatus, infiniband-diags'.\n",
     );
     h
 }

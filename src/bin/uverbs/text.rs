@@ -1,8 +1,17 @@
-//! The text of rdma-core's `ibv_devinfo` (version 44, as Debian 12 ships it), byte for
-//! byte: field order, tabs, number formats (C `%d` of `int` fields, `%x`, `%X`), the
-//! names it gives enum values (its own, including "invalid ..." for unknown values), the
-//! capability lists with their "Unknown flags" lines, and the GID lines (RoCE v2 GIDs
-//! through glibc's `inet_ntop`).
+//! The text of rdma-core's `ibv_devinfo`, byte for byte, as release 64.0 prints it:
+//! field order, tabs, number formats (C `%d` of `int` fields, `%x`, `%X`), the names it
+//! gives enum values (its own, including "invalid ..." for unknown values), the capability
+//! lists with their "Unknown flags" lines, and the GID lines (RoCE v2 GIDs through glibc's
+//! `inet_ntop`). Plus, from rdma-core after 64.0, the `effective_speed` line where the
+//! kernel answers QUERY_PORT_SPEED.
+//!
+//! Where rdma-core 44 (Debian 12) prints the same values differently, this follows 64.0;
+//! the differences are listed in the README and in `tests/cli_compat.rs`
+//! (`RDMA_CORE_44_DIFFERS`): 44 has no XDR (it prints the 8-bit `active_speed`), no ODP
+//! `SUPPORT_FLUSH`/`SUPPORT_ATOMIC_WRITE` lines and no `CC_DMA_BOUNCE` (it counts those
+//! bits in "Unknown flags"), and its usage text says "(default first device found)".
+//! The printer is checked against 64.0's own `devinfo.c` on synthetic attribute tables
+//! (`printer_diff.rs`) and against both releases on real devices in the VM.
 
 use std::fmt::Write as _;
 
@@ -75,9 +84,10 @@ fn width_str(w: Width) -> String {
         .map_or_else(|| "invalid width".to_string(), |n| n.to_string())
 }
 
-/// `active_speed` (rdma-core 44 prints the 8-bit field; it has no XDR).
-fn speed_str(s: u8) -> String {
-    match Speed::from_raw(u32::from(s)).lane_rate_decigbps() {
+/// The lane speed: `active_speed_ex` when set, else `active_speed` (as 64.0; 44 only
+/// knows the 8-bit field and has no XDR).
+fn speed_str(s: u32) -> String {
+    match Speed::from_raw(s).lane_rate_decigbps() {
         Some(d) => format!("{}.{} Gbps", d / 10, d % 10),
         None => "invalid speed".to_string(),
     }
@@ -227,6 +237,8 @@ fn odp_trans_caps(o: &mut String, t: u32) {
         (1 << 3, "SUPPORT_READ"),
         (1 << 4, "SUPPORT_ATOMIC"),
         (1 << 5, "SUPPORT_SRQ"),
+        (1 << 6, "SUPPORT_FLUSH"),
+        (1 << 7, "SUPPORT_ATOMIC_WRITE"),
     ];
     if t == 0 {
         line!(o, "\t\t\t\t\tNO SUPPORT");
@@ -339,6 +351,7 @@ fn verbose_device(o: &mut String, a: &DeviceAttr, num_comp_vectors: u32) {
     const EX_HIGH: &[(u64, &str)] = &[
         (1 << 34, "RAW_SCATTER_FCS"),
         (1 << 36, "PCI_WRITE_END_PADDING"),
+        (1 << 41, "CC_DMA_BOUNCE"),
     ];
     flag_lines(o, ex & 0xffff_ffff_0000_0000, EX_HIGH, true);
     // TSO capabilities are reported by providers only (mlx5), never by the kernel's
@@ -440,13 +453,22 @@ fn port_lines(o: &mut String, p: &PortAttr, num: u32, verbose: bool, transport: 
         width_str(w),
         w.as_raw()
     );
-    // rdma-core 44 prints the 8-bit active_speed (not active_speed_ex).
+    // active_speed_ex when the kernel set it (XDR needs it), else the 8-bit field.
+    let speed = match p.active_speed_ex {
+        0 => u32::from(p.active_speed),
+        ex => ex,
+    };
     line!(
         o,
         "\t\t\tactive_speed:\t\t{} ({})",
-        speed_str(p.active_speed),
-        p.active_speed
+        speed_str(speed),
+        speed as i32
     );
+    // rdma-core after 64.0 prints the effective speed (QUERY_PORT_SPEED, Linux 7.0) when
+    // the method answers: `%.1f Gbps` of the 100 Mb/s units divided by 10.
+    if let Some(e) = p.effective_speed {
+        line!(o, "\t\t\teffective_speed:\t{:.1} Gbps", e.gbps());
+    }
     if transport.as_raw() == 0 {
         let ps = p.phys_state.as_raw();
         line!(o, "\t\t\tphys_state:\t\t{} ({})", phys_state_str(ps), ps);
@@ -626,6 +648,59 @@ mod tests {
         assert!(out.contains(
             "\tdevice_cap_flags_ex:\t\t0x1C001223C76\n\t\t\t\t\tUnknown flags: 0x1C000000000\n\ttso_caps:"
         ));
+    }
+
+    #[test]
+    fn lines_that_rdma_core_64_added() {
+        // Synthetic values (soft devices have none of these): XDR in active_speed_ex, the
+        // ODP flush and atomic-write bits, CC_DMA_BOUNCE. printer_diff.rs checks the same
+        // against rdma-core 64.0's own devinfo.c.
+        use uverbs::verbs::types::{DeviceCapFlags, OdpTransportCaps};
+        let mut r = rxe0_fixture();
+        if let Some(a) = r.attr.as_mut() {
+            a.device_cap_flags_ex = DeviceCapFlags::from_bits_retain(1 << 41 | 1 << 40);
+            a.odp_caps.rc_odp_caps = OdpTransportCaps::from_bits_retain(0x1c0);
+        }
+        r.ports[0].attr.active_speed = 128;
+        r.ports[0].attr.active_speed_ex = 256;
+        let (out, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(out.contains(
+            "\trc_odp_caps:\n\t\t\t\t\tSUPPORT_FLUSH\n\t\t\t\t\tSUPPORT_ATOMIC_WRITE\n\t\t\t\t\tUnknown flags: 0x100\n\tuc_odp_caps:"
+        ), "{out}");
+        assert!(out.contains("\t\t\t\t\tCC_DMA_BOUNCE\n\t\t\t\t\tUnknown flags: 0x10000000000\n"));
+        assert!(out.contains("\t\t\tactive_speed:\t\t200.0 Gbps (256)\n"));
+        // Without active_speed_ex the 8-bit field is printed.
+        r.ports[0].attr.active_speed_ex = 0;
+        let (out, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(out.contains("\t\t\tactive_speed:\t\t100.0 Gbps (128)\n"));
+    }
+
+    #[test]
+    fn effective_speed_line_where_rdma_core_prints_it() {
+        // SYNTHETIC: no kernel here has QUERY_PORT_SPEED. rdma-core's line (after 64.0,
+        // libibverbs/examples/devinfo.c): "\t\t\teffective_speed:\t%.1f Gbps\n" of
+        // port_speed / 10.0, right after active_speed, only when the query succeeded.
+        use uverbs::verbs::port::EffectiveSpeed;
+        let mut r = rxe0_fixture();
+        let (without, _) = render_hca(&r, true, Flavor::Compat);
+        assert!(!without.contains("effective_speed"));
+        for (units, text) in [
+            (4000, "400.0"),
+            (2000, "200.0"),
+            (1, "0.1"),
+            (25, "2.5"),
+            (0, "0.0"),
+        ] {
+            r.ports[0].attr.effective_speed = Some(EffectiveSpeed(units));
+            let (out, _) = render_hca(&r, true, Flavor::Compat);
+            let want = format!(
+                "\t\t\tactive_speed:\t\t2.5 Gbps (1)\n\t\t\teffective_speed:\t{text} Gbps\n\t\t\tphys_state:"
+            );
+            assert!(out.contains(&want), "{out}");
+            // Not in the short form, which has no speed at all.
+            let (short, _) = render_hca(&r, false, Flavor::Compat);
+            assert!(!short.contains("effective_speed"));
+        }
     }
 
     #[test]

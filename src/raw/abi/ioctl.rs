@@ -298,3 +298,14 @@ pub const UVERBS_ATTR_DESTROY_PD_HANDLE: u16 = 0;
 pub const UVERBS_METHOD_AH_DESTROY: u16 = 0;
 /// `UVERBS_ATTR_DESTROY_AH_HANDLE`.
 pub const UVERBS_ATTR_DESTROY_AH_HANDLE: u16 = 0;
+// ---------------------------------------------- newer kernels (issue 16: rdma-core 64's uapi)
+
+/// `UVERBS_METHOD_QUERY_PORT_SPEED`: a port's effective speed (since Linux 7.0).
+pub const UVERBS_METHOD_QUERY_PORT_SPEED: u16 = 7;
+/// `UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM`: the port, a `u32` `CONST_IN`.
+pub const UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM: u16 = 0;
+/// `UVERBS_ATTR_QUERY_PORT_SPEED_RESP`: the speed in units of 100 Mb/s, a `u64` `PTR_OUT`.
+pub const UVERBS_ATTR_QUERY_PORT_SPEED_RESP: u16 = 1;
+/// `UVERBS_ATTR_GET_CONTEXT_FD_ARR`: file descriptors of capabilities (UCAPs) the new
+/// context may use (since Linux 6.15). This crate does not send it.
+pub const UVERBS_ATTR_GET_CONTEXT_FD_ARR: u16 = 2;

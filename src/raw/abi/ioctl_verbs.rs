@@ -242,3 +242,9 @@ pub const IB_UVERBS_ACCESS_OPTIONAL_FIRST: u32 = 1 << 20;
 pub const IB_UVERBS_ACCESS_OPTIONAL_LAST: u32 = 1 << 29;
 /// `IB_UVERBS_ACCESS_RELAXED_ORDERING`.
 pub const IB_UVERBS_ACCESS_RELAXED_ORDERING: u32 = IB_UVERBS_ACCESS_OPTIONAL_FIRST;
+// ---------------------------------------------- newer kernels (issue 16: rdma-core 64's uapi)
+
+/// `IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA`: the kernel copies driver data robustly
+/// (truncating or zero-filling UHW_IN/UHW_OUT of other sizes; since Linux 7.1). Reported
+/// by GET_CONTEXT's core support flags ([`Context::core_support`](crate::Context::core_support)).
+pub const IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA: u32 = 1 << 1;

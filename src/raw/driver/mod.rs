@@ -79,17 +79,32 @@ const _: () = assert!(core::mem::size_of::<mlx4_ib_alloc_ucontext_resp>() == 16)
     Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
 )]
 pub struct efa_ibv_alloc_ucontext_cmd {
-    /// `EFA_ALLOC_UCONTEXT_CMD_COMP_*`: what the caller supports.
-    pub comp_mask: u32,
+    /// `EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_*`: what the caller supports. Named `comp_mask`
+    /// before Linux 7.1 (the same 4 bytes: see [`Self::comp_mask`]).
+    pub supported_caps: u32,
     /// Reserved.
     pub reserved_20: [u8; 4],
 }
 const _: () = assert!(core::mem::size_of::<efa_ibv_alloc_ucontext_cmd>() == 8);
 
-/// `EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH`.
-pub const EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH: u32 = 1 << 0;
-/// `EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR`.
-pub const EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR: u32 = 1 << 1;
+impl efa_ibv_alloc_ucontext_cmd {
+    /// The field's name before Linux 7.1.
+    #[deprecated(note = "renamed `supported_caps` in Linux 7.1 (same bytes)")]
+    pub const fn comp_mask(&self) -> u32 {
+        self.supported_caps
+    }
+}
+
+/// `EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH` (named `..._COMP_TX_BATCH` before Linux 7.1).
+pub const EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH: u32 = 1 << 0;
+/// `EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR` (named `..._COMP_MIN_SQ_WR` before Linux 7.1).
+pub const EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR: u32 = 1 << 1;
+/// `EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH`, the name before Linux 7.1.
+#[deprecated(note = "renamed EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH in Linux 7.1")]
+pub const EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH: u32 = EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH;
+/// `EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR`, the name before Linux 7.1.
+#[deprecated(note = "renamed EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR in Linux 7.1")]
+pub const EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR: u32 = EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR;
 
 /// `struct irdma_alloc_ucontext_req` (irdma-abi.h).
 #[repr(C)]
@@ -216,8 +231,8 @@ pub fn get_context_udata_in(driver_id: u32) -> UdataIn {
         ),
         RDMA_DRIVER_EFA => UdataIn::from_bytes(
             efa_ibv_alloc_ucontext_cmd {
-                comp_mask: EFA_ALLOC_UCONTEXT_CMD_COMP_TX_BATCH
-                    | EFA_ALLOC_UCONTEXT_CMD_COMP_MIN_SQ_WR,
+                supported_caps: EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_TX_BATCH
+                    | EFA_ALLOC_UCONTEXT_CMD_SUPP_CAPS_MIN_SQ_WR,
                 reserved_20: [0; 4],
             }
             .as_bytes(),
