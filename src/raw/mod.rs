@@ -26,3 +26,4 @@ pub(crate) mod sys;
 
 pub use fallback::{CallPath, Caps, Interface};
 pub use file::VerbsFile;
+pub use sys::cycles;

@@ -165,6 +165,23 @@ fn pingpong_interop_rxe_veth() {
     }
 }
 
+mod perftest;
+
+/// `uverbs perf` against perftest on rxe0's loopback: all four tests, uverbs as the
+/// server and as the client.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn perftest_interop_rxe_loopback() {
+    let dev = rxe();
+    let mut port = 18600;
+    for (test, program) in perftest::TESTS {
+        for uverbs_server in [true, false] {
+            port += 1;
+            perftest::run(&dev, test, program, port, uverbs_server);
+        }
+    }
+}
+
 /// Completion events: an armed CQ's channel reports the next completion (rxe arms by
 /// REQ_NOTIFY_CQ), the event names the CQ, and the CQ is not destroyed before the
 /// event is acknowledged.

@@ -18,6 +18,7 @@ mod io;
 mod json;
 mod json_line;
 mod link;
+mod perf;
 #[cfg(test)]
 mod printer_diff;
 #[cfg(test)]
@@ -64,6 +65,12 @@ const COMMANDS: &[Command] = &[
         name: "link",
         summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
         run: link::uverbs,
+    },
+    Command {
+        name: "perf",
+        summary:
+            "perftest's latency and bandwidth tests on uverbs' data path (perftest's exchange)",
+        run: perf::uverbs,
     },
     Command {
         name: "probe",
