@@ -335,6 +335,200 @@ fn siw_cm_loopback() {
     server.join().unwrap();
 }
 
+/// Every opcode siw has (send, RDMA write, RDMA read), signaled and unsignaled, and
+/// inline sends of 0, 1, 80 (siw's maximum) and 81 bytes, over uverbs' RDMA CM on
+/// siw's own address; immediate data and atomics are typed errors that post nothing.
+/// The receiving side checks every length and byte; an unsignaled request leaves no
+/// completion (the signaled one after it is the only one polled), and the queue still
+/// works after each refusal.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn siw_opcodes_and_inline() {
+    use std::sync::mpsc;
+    use uverbs::cm::{CmChannel, CmId, ConnParam};
+    use uverbs::Error;
+    let (_, addr) = siw();
+    let at: std::net::SocketAddr = format!("{addr}:7310").parse().unwrap();
+    // The sends, in order: (length, inline, signaled); message k is filled with 0x40 + k.
+    const SENDS: [(usize, bool, bool); 6] = [
+        (100, false, true),
+        (50, false, false),
+        (60, false, true),
+        (0, true, true),
+        (1, true, true),
+        (80, true, true),
+    ];
+    let lch = CmChannel::open().unwrap();
+    let listen = lch.create_id().unwrap();
+    listen.bind(at).unwrap();
+    listen.listen(1).unwrap();
+    let (tx, rx) = mpsc::channel::<(u64, u32)>();
+    let (done_tx, done_rx) = mpsc::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let req = lch.get_event(Some(LIMIT)).unwrap().expect("request");
+        let id = CmId::from_request(&lch, &req).unwrap();
+        let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
+        let pd = ctx.alloc_pd().unwrap();
+        let cq = ctx.create_cq(16, None, 0).unwrap();
+        let qp = qp(&pd, &cq, QpType::Rc, cap(8, 0));
+        id.init_qp(&qp).unwrap();
+        // Receives at k * 256; the RDMA target at 4096.
+        let m = mr(&pd, 8192, 0);
+        let sges: Vec<_> = (0..SENDS.len())
+            .map(|k| [Sge::new(&m, k * 256, 256).unwrap()])
+            .collect();
+        for (k, s) in sges.iter().enumerate() {
+            qp.post_recv(&[RecvWr::new(k as u64, s)]).unwrap();
+        }
+        id.accept(&qp, &ConnParam::default(), LIMIT).unwrap();
+        tx.send((m.addr() + 4096, m.rkey())).unwrap();
+        let w = wait(&cq, SENDS.len(), LIMIT);
+        let got = bytes(&m);
+        for (k, (len, _, _)) in SENDS.iter().enumerate() {
+            assert_eq!(
+                (w[k].wr_id, w[k].status, w[k].opcode, w[k].byte_len as usize),
+                (k as u64, WcStatus::Success, WcOpcode::Recv, *len),
+                "receive {k}: {:?}",
+                w[k]
+            );
+            let at = k * 256;
+            assert!(
+                got[at..at + len].iter().all(|&b| b == 0x40 + k as u8),
+                "receive {k}: {:?}",
+                &got[at..at + len]
+            );
+            assert!(
+                got[at + len..at + 256].iter().all(|&b| b == 0),
+                "receive {k}: past its length"
+            );
+        }
+        // The client's writes are in place when it says so.
+        done_rx.recv().unwrap();
+        let got = bytes(&m);
+        assert!(got[4096..4296].iter().all(|&b| b == 0x77));
+        assert!(got[4296..4396].iter().all(|&b| b == 0x78));
+        let e = id.next_event(LIMIT).unwrap();
+        assert_eq!(e.kind, uverbs::CmEventType::Disconnected);
+        drop(listen);
+    });
+    let ch = CmChannel::open().unwrap();
+    let id = ch.create_id().unwrap();
+    id.resolve_addr(at, LIMIT).unwrap();
+    id.resolve_route(LIMIT).unwrap();
+    let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
+    let pd = ctx.alloc_pd().unwrap();
+    let cq = ctx.create_cq(16, None, 0).unwrap();
+    let q = qp(&pd, &cq, QpType::Rc, cap(8, 80));
+    id.init_qp(&q).unwrap();
+    id.connect(&q, &ConnParam::default(), LIMIT).unwrap();
+    let (raddr, rkey) = rx.recv_timeout(LIMIT).unwrap();
+    let remote = Remote { addr: raddr, rkey };
+    let mut m = mr(&pd, 8192, 0);
+    for (k, (len, _, _)) in SENDS.iter().enumerate() {
+        m.write_at(k * 256, &vec![0x40 + k as u8; *len]);
+    }
+    // Typed refusals, nothing posted: inline past 80, immediate data, atomics.
+    let big = [0x41u8; 81];
+    let e = q
+        .post_send(&[SendWr::new(90, SendOp::Send).inline(&big).signaled()])
+        .unwrap_err();
+    assert!(matches!(e, Error::BadWorkRequest { .. }), "inline 81: {e}");
+    let s8 = [Sge::new(&m, 2048, 8).unwrap()];
+    for op in [
+        SendOp::SendWithImm(7),
+        SendOp::RdmaWriteWithImm(remote, 7),
+        SendOp::AtomicFetchAdd { remote, add: 1 },
+        SendOp::AtomicCmpSwap {
+            remote,
+            compare: 0,
+            swap: 1,
+        },
+    ] {
+        let e = q
+            .post_send(&[SendWr::new(91, op).sg(&s8).signaled()])
+            .unwrap_err();
+        assert!(matches!(e, Error::NotSupported { .. }), "{op:?}: {e}");
+    }
+    // The sends, one at a time; an unsignaled one shows up in the next signaled one.
+    for (k, (len, inline, signaled)) in SENDS.iter().enumerate() {
+        let mut data = vec![0u8; *len];
+        m.read_at(k * 256, &mut data);
+        let sge = [Sge::new(&m, k * 256, *len as u32).unwrap()];
+        let mut wr = SendWr::new(k as u64, SendOp::Send);
+        wr = if *inline {
+            wr.inline(&data)
+        } else {
+            wr.sg(&sge)
+        };
+        if *signaled {
+            wr = wr.signaled();
+        }
+        q.post_send(&[wr]).unwrap();
+        if *signaled {
+            let w = wait(&cq, 1, LIMIT);
+            assert_eq!(
+                (w[0].wr_id, w[0].status, w[0].opcode),
+                (k as u64, WcStatus::Success, WcOpcode::Send)
+            );
+        }
+    }
+    // RDMA write, unsignaled, then a signaled one; a read brings both back.
+    m.write_at(3000, &[0x77; 200]);
+    m.write_at(3200, &[0x78; 100]);
+    let w1 = [Sge::new(&m, 3000, 200).unwrap()];
+    let w2 = [Sge::new(&m, 3200, 100).unwrap()];
+    q.post_send(&[
+        SendWr::new(20, SendOp::RdmaWrite(remote)).sg(&w1),
+        SendWr::new(
+            21,
+            SendOp::RdmaWrite(Remote {
+                addr: raddr + 200,
+                rkey,
+            }),
+        )
+        .sg(&w2)
+        .signaled(),
+    ])
+    .unwrap();
+    let w = wait(&cq, 1, LIMIT);
+    assert_eq!(
+        (w[0].wr_id, w[0].status, w[0].opcode),
+        (21, WcStatus::Success, WcOpcode::RdmaWrite)
+    );
+    let r1 = [Sge::new(&m, 5000, 150).unwrap()];
+    let r2 = [Sge::new(&m, 5200, 150).unwrap()];
+    q.post_send(&[
+        SendWr::new(30, SendOp::RdmaRead(remote)).sg(&r1),
+        SendWr::new(
+            31,
+            SendOp::RdmaRead(Remote {
+                addr: raddr + 150,
+                rkey,
+            }),
+        )
+        .sg(&r2)
+        .signaled(),
+    ])
+    .unwrap();
+    let w = wait(&cq, 1, LIMIT);
+    assert_eq!(
+        (w[0].wr_id, w[0].status, w[0].opcode, w[0].byte_len),
+        (31, WcStatus::Success, WcOpcode::RdmaRead, 150)
+    );
+    let got = bytes(&m);
+    assert!(got[5000..5150].iter().all(|&b| b == 0x77));
+    assert!(got[5200..5250].iter().all(|&b| b == 0x77));
+    assert!(got[5250..5350].iter().all(|&b| b == 0x78));
+    // Nothing else completed: the unsignaled requests left no entry.
+    std::thread::sleep(Duration::from_millis(200));
+    let mut more = [uverbs::verbs::datapath::Wc::default(); 4];
+    assert_eq!(cq.poll(&mut more).unwrap(), 0, "{more:?}");
+    done_tx.send(()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    id.disconnect().unwrap();
+    server.join().unwrap();
+}
+
 mod oracle;
 
 /// The rxe device, with libibverbs' answers to `case` and uverbs' beside them.
