@@ -16,8 +16,9 @@
 #     client's typical (median) half round trip in TSC cycles;
 #   - bandwidth: 'uverbs perf write_bw|send_bw' against ib_write_bw|ib_send_bw,
 #     the same sizes, tx depth 128, a completion every 100; rxe0's
-#     hw_counters/sent_pkts over one wall-clock window (/proc/uptime, 10 ms) from the
-#     client's start to the server's end, both programs being timed the same way;
+#     hw_counters/sent_pkts read every millisecond by 'datapath_loops watch' (one
+#     wall-clock window: from the counter's first movement to its last, so process
+#     start and connection setup stay out, for both programs alike);
 #   - user-space cost: examples/bench_datapath.rs against bench/datapath_loops.c
 #     (libibverbs with its rxe and siw providers): post_recv of one receive, and a
 #     poll of an empty CQ, on rxe0 and siw0 (no system call in either).
@@ -54,29 +55,28 @@ gcc -O2 -Wall -o "$STAGE/datapath_loops" "$HERE/datapath_loops.c" -libverbs
 cat > "$STAGE/guest.sh" <<EOF
 #!/bin/sh
 # one line per run: L TEST SIZE TOOL ROUND TYPICAL_CYCLES | B TEST SIZE TOOL ROUND SECS PKTS
-# | X (a failed run, its output follows)
+# | X (a failed run, its output follows); B: the watcher's window and packets
 d=rxe0 port=19000
-pkts() { cat /sys/class/infiniband/\$d/ports/1/hw_counters/sent_pkts; }
-up() { cut -d' ' -f1 /proc/uptime; }
+cnt=/sys/class/infiniband/\$d/ports/1/hw_counters/sent_pkts
 one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
   tool=\$1 test=\$2 size=\$3 iters=\$4 round=\$5; shift 5
   port=\$((port + 1))
   if [ \$tool = uverbs ]; then prog="./uverbs perf \$test"; else prog="ib_\$test"; fi
   args="-d \$d -x 1 -F -I 0 -s \$size -n \$iters -p \$port \$*"
+  case \$test in *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
   \$prog \$args > srv.out 2>&1 &
   spid=\$!
   sleep 0.5
-  p0=\$(pkts); t0=\$(up)
   \$prog \$args 127.0.0.1 > cli.out 2>&1; crc=\$?
   wait \$spid; src=\$?
-  t1=\$(up); p1=\$(pkts)
+  case \$test in *_bw) kill \$wpid; wait \$wpid ;; esac
   line=\$(awk -v s=\$size -v n=\$iters '\$1 == s && \$2 == n { print; exit }' cli.out)
   if [ \$crc != 0 ] || [ \$src != 0 ] || [ -z "\$line" ]; then
     echo "X \$test \$size \$tool \$round client=\$crc server=\$src"; cat cli.out srv.out; return
   fi
   case \$test in
     *_lat) echo "L \$test \$size \$tool \$round \$(echo "\$line" | awk '{ print \$5 }')" ;;
-    *) echo "B \$test \$size \$tool \$round \$(awk -v a=\$t0 -v b=\$t1 'BEGIN { printf "%.2f", b - a }') \$((p1 - p0))" ;;
+    *) echo "B \$test \$size \$tool \$round \$(awk '{ print \$2, \$3 }' w.out)" ;;
   esac
 }
 pair() { # ROUND TEST SIZE ITERS EXTRA...
@@ -155,9 +155,9 @@ section() {
   done
   echo
   echo "Bandwidth and message rate: packets rxe0 sent (\`hw_counters/sent_pkts\`, data and"
-  echo "acknowledgements of both ends) per second of one wall-clock window, the client's start"
-  echo "to the server's end (process start, TCP exchange and QP setup included, the same for"
-  echo "both). Target ≥ 1.0×."
+  echo "acknowledgements of both ends) per second of one wall-clock window: the counter read"
+  echo "every millisecond (\`datapath_loops watch\`), from its first movement to its last"
+  echo "(process start and connection setup left out, for both programs alike). Target ≥ 1.0×."
   echo
   echo "| kernel | test | bytes | messages | uverbs pkts/s | perftest pkts/s | uverbs / perftest (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---:|---|---|"

@@ -5,11 +5,20 @@
  *     C ibv DEV post_recv NS_PER_CALL   per batch: N ibv_post_recv of one receive (one
  *                                       SGE) into a fresh RC QP in INIT with room for N
  *     C ibv DEV poll_empty NS_PER_CALL  per batch: N ibv_poll_cq(cq, 1, wc) of an empty CQ
+ *
+ *   datapath_loops watch FILE
+ *     reads the counter FILE (sysfs) every millisecond until SIGTERM, then prints
+ *     "W SECS PACKETS": the window from the last reading before the counter first
+ *     moved to the reading after it last moved, and how much it moved in between
+ *     (the rate of a run without its process start and connection setup).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 
 static void die(const char *what)
@@ -25,8 +34,53 @@ static double now_ns(void)
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
+static volatile sig_atomic_t stop;
+static void on_term(int sig) { (void)sig; stop = 1; }
+
+static long long counter(int fd)
+{
+	char b[32];
+	ssize_t n = pread(fd, b, sizeof(b) - 1, 0);
+	if (n < 0)
+		die("read the counter");
+	if (n == 0)
+		return -1; /* a file being rewritten (not sysfs): the next reading */
+	b[n] = 0;
+	return atoll(b);
+}
+
+static int watch(const char *file)
+{
+	int fd = open(file, O_RDONLY);
+	if (fd < 0)
+		die(file);
+	signal(SIGTERM, on_term);
+	long long c0 = counter(fd), prev = c0, last_c = c0;
+	double t_prev = now_ns(), t_first = 0, t_last = 0;
+	struct timespec ms = { 0, 1000000 };
+	while (!stop) {
+		nanosleep(&ms, NULL);
+		long long c = counter(fd);
+		double t = now_ns();
+		if (c < 0)
+			continue;
+		if (c != prev) {
+			if (!t_first)
+				t_first = t_prev;
+			t_last = t;
+			last_c = c;
+		}
+		prev = c;
+		t_prev = t;
+	}
+	printf("W %.4f %lld\n", t_first ? (t_last - t_first) / 1e9 : 0.0, last_c - c0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "watch"))
+		return watch(argv[2]);
 	if (argc != 5 || strcmp(argv[1], "cost")) {
 		fprintf(stderr, "usage: datapath_loops cost DEV N BATCHES\n");
 		return 2;
