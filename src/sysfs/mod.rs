@@ -394,6 +394,23 @@ pub fn netdev_name(sysfs_root: &Path, ifindex: u32) -> Option<String> {
     None
 }
 
+/// Every network interface under `<sysfs_root>/class/net` with its ifindex, sorted by
+/// ifindex; interfaces whose `ifindex` cannot be read are left out.
+pub fn netdevs_by_ifindex(sysfs_root: &Path) -> Vec<(u32, String)> {
+    let Ok(rd) = std::fs::read_dir(sysfs_root.join("class/net")) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(u32, String)> = rd
+        .flatten()
+        .filter_map(|ent| {
+            let name = ent.file_name().to_str()?.to_owned();
+            Some((ifindex_of(sysfs_root, &name)?, name))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

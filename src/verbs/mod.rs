@@ -6,7 +6,8 @@
 //! - [`context`]: [`Context`](context::Context), an open device, and its queries.
 //! - [`device_attr`], [`port`], [`types`]: the typed answers. Enums keep values they do
 //!   not know (`Unknown(raw)`), flag sets keep unknown bits.
-//! - [`gid`]: GID and P_Key tables.
+//! - [`gid`]: GID and P_Key tables; [`gid_select`]: the table as operators read it,
+//!   and the choice of a RoCE GID index.
 //! - [`event`]: the device's async events, pollable.
 //! - [`cache`]: port attributes from memory, refreshed by those events.
 //! - [`monitor`]: devices added, removed and renamed; the guard that lets go of a
@@ -21,6 +22,7 @@ pub mod device_attr;
 pub mod discover;
 pub mod event;
 pub mod gid;
+pub mod gid_select;
 pub mod ipoib;
 pub mod monitor;
 pub mod objects;

@@ -7,10 +7,12 @@
 
 #![forbid(unsafe_code)]
 
+mod check;
 mod devices;
 mod devinfo;
 mod devlist;
 mod getopt;
+mod gids;
 mod ibca;
 mod ibstat;
 mod ibstatus;
@@ -41,6 +43,11 @@ struct Command {
 /// The subcommands, in help order.
 const COMMANDS: &[Command] = &[
     Command {
+        name: "check",
+        summary: "health probe: exit 0 when every port meets the conditions (state, rate, GID...)",
+        run: check::uverbs,
+    },
+    Command {
         name: "devinfo",
         summary: "attributes of RDMA devices and ports (ibv_devinfo's output; --json)",
         run: devinfo::uverbs,
@@ -49,6 +56,11 @@ const COMMANDS: &[Command] = &[
         name: "devices",
         summary: "RDMA devices and their node GUIDs (ibv_devices's output; --json)",
         run: devices::uverbs,
+    },
+    Command {
+        name: "gids",
+        summary: "GID tables (IPv4, VLAN, RoCE type, netdev) and the GID index to use (--json)",
+        run: gids::uverbs,
     },
     Command {
         name: "ibstat",

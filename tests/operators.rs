@@ -1,0 +1,364 @@
+//! Issue 15, for operators: `uverbs gids` (the GID table and the RoCE GID index to use)
+//! and `uverbs check` (the health probe), in the VM against the kernel's own answers
+//! (sysfs, `rdma link`), and on the host what needs no device.
+//!
+//! Expected values are read from the kernel: sysfs `ports/N/gids/I`,
+//! `gid_attrs/types/I`, `gid_attrs/ndevs/I`, `rate`, `state`; `/proc/net/vlan/config`;
+//! `rdma link`.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use common::scratch::{run, wait_until, ScratchDevice};
+
+fn bin() -> PathBuf {
+    std::env::var_os("UVERBS_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_uverbs")))
+}
+
+struct Out {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+fn uverbs(args: &[&str]) -> Out {
+    let o = Command::new(bin()).args(args).output().expect("run uverbs");
+    let r = Out {
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        code: o.status.code().unwrap_or(-1),
+    };
+    assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
+    r
+}
+
+fn sys(path: &str) -> Option<String> {
+    std::fs::read_to_string(path)
+        .ok()
+        .map(|s| s.trim_end().to_string())
+}
+
+/// One GID of the sysfs table: (index, gid text, type text, netdev).
+fn sysfs_gids(dev: &str, port: u32) -> Vec<(u32, String, String, String)> {
+    let dir = format!("/sys/class/infiniband/{dev}/ports/{port}");
+    let mut out = Vec::new();
+    for ent in std::fs::read_dir(format!("{dir}/gids")).unwrap().flatten() {
+        let Ok(i) = ent.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Some(g) = sys(&format!("{dir}/gids/{i}")) else {
+            continue;
+        };
+        if g == "0000:0000:0000:0000:0000:0000:0000:0000" {
+            continue;
+        }
+        let t = sys(&format!("{dir}/gid_attrs/types/{i}")).unwrap_or_default();
+        let n = sys(&format!("{dir}/gid_attrs/ndevs/{i}")).unwrap_or_default();
+        out.push((i, g, t, n));
+    }
+    out.sort();
+    out
+}
+
+/// A VLAN device on an rxe device's netdev with an IPv4 address, removed when dropped.
+struct Vlan {
+    name: String,
+}
+
+impl Vlan {
+    fn add(parent: &str, id: u16, addr: &str) -> Vlan {
+        let name = format!("{parent}.{id}");
+        let t = Duration::from_secs(30);
+        let id = id.to_string();
+        for cmd in [
+            vec![
+                "ip", "link", "add", "link", parent, "name", &name, "type", "vlan", "id", &id,
+            ],
+            vec!["ip", "link", "set", &name, "up"],
+            vec!["ip", "addr", "add", addr, "dev", &name],
+        ] {
+            let (st, out) = run(&cmd, t);
+            assert_eq!(st, 0, "{cmd:?}: {out}");
+        }
+        Vlan { name }
+    }
+}
+
+impl Drop for Vlan {
+    fn drop(&mut self) {
+        let _ = run(&["ip", "link", "del", &self.name], Duration::from_secs(30));
+    }
+}
+
+/// The IPv4-mapped GID of `a.b.c.d` as sysfs prints it.
+fn mapped(a: [u8; 4]) -> String {
+    format!(
+        "0000:0000:0000:0000:0000:ffff:{:02x}{:02x}:{:02x}{:02x}",
+        a[0], a[1], a[2], a[3]
+    )
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn gids_table_and_roce_v2_selection_on_a_vlan() {
+    let devs = common::devices();
+    let rxe = devs
+        .iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device");
+    let parent = sys(&format!("/sys/class/infiniband/{rxe}/parent")).expect("rxe parent");
+    // The netdev of the port, as rdma link prints it.
+    let (st, link) = run(
+        &["rdma", "link", "show", &format!("{rxe}/1")],
+        Duration::from_secs(30),
+    );
+    assert_eq!(st, 0, "{link}");
+    assert!(
+        link.contains(&format!("netdev {parent} "))
+            || link.trim_end().ends_with(&format!("netdev {parent}")),
+        "rdma link: {link}"
+    );
+    let vlan = Vlan::add(&parent, 7, "169.254.77.1/24");
+    let want_gid = mapped([169, 254, 77, 1]);
+    assert!(
+        wait_until(Duration::from_secs(20), || sysfs_gids(rxe, 1)
+            .iter()
+            .any(|g| g.1 == want_gid)),
+        "the VLAN's IPv4 GID never appeared in sysfs"
+    );
+    let table = sysfs_gids(rxe, 1);
+    let want = table
+        .iter()
+        .find(|g| g.1 == want_gid && g.2 == "RoCE v2" && g.3 == vlan.name)
+        .unwrap_or_else(|| panic!("no RoCE v2 GID {want_gid} on {} in {table:?}", vlan.name));
+
+    // The table, as JSON, equals sysfs row for row; the VLAN is /proc/net/vlan's.
+    let o = uverbs(&["gids", "-d", rxe, "--json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let doc = common::json::parse_json(o.stdout.as_bytes()).expect("gids --json parses");
+    let rows = doc.get("gids").expect("gids array").arr();
+    let got: Vec<(u32, String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            let ty = r
+                .get("type")
+                .and_then(|t| t.get("value"))
+                .and_then(|v| v.num());
+            (
+                r.get("index").and_then(|v| v.num()).unwrap() as u32,
+                r.get("gid").and_then(|v| v.str()).unwrap().to_string(),
+                match ty {
+                    Some(2.0) => "RoCE v2".to_string(),
+                    Some(t) if t <= 1.0 => "IB/RoCE v1".to_string(),
+                    other => format!("{other:?}"),
+                },
+                r.get("netdev")
+                    .and_then(|v| v.str())
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(got, table, "uverbs gids --json against sysfs");
+    for r in rows {
+        let netdev = r.get("netdev").and_then(|v| v.str()).unwrap_or("");
+        let vlan_id = r.get("vlan").and_then(|v| v.num());
+        assert_eq!(
+            vlan_id,
+            (netdev == vlan.name).then_some(7.0),
+            "VLAN of a GID on {netdev}"
+        );
+    }
+
+    // Selections: by the VLAN's IPv4 address, by its netdev, by the VLAN id.
+    for args in [
+        vec!["--select", "roce-v2", "--ipv4", "169.254.77.1"],
+        vec!["--select", "roce-v2", "--netdev", &vlan.name],
+        vec!["--select", "roce-v2", "--vlan", "7", "--routable"],
+    ] {
+        let mut a = vec!["gids"];
+        a.extend(&args);
+        let o = uverbs(&a);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        assert_eq!(o.stdout, format!("{}\n", want.0), "gids {args:?}");
+    }
+    // The parent netdev's own IPv4 GID (the rig gives rxenetN 169.254.<1+N>.1).
+    let n: u8 = rxe.trim_start_matches("rxe").parse().unwrap();
+    let own = mapped([169, 254, 1 + n, 1]);
+    let own_index = table
+        .iter()
+        .find(|g| g.1 == own && g.3 == parent)
+        .expect("the parent's IPv4 GID")
+        .0;
+    let o = uverbs(&[
+        "gids", "-d", rxe, "--select", "roce-v2", "--netdev", &parent,
+    ]);
+    assert_eq!(o.stdout, format!("{own_index}\n"), "{}", o.stderr);
+
+    // No match: one line, exit 1.
+    let o = uverbs(&["gids", "--select", "roce-v2", "--ipv4", "10.99.99.99"]);
+    assert_eq!(o.code, 1);
+    assert_eq!(o.stdout, "");
+    assert_eq!(
+        o.stderr,
+        "uverbs gids: no GID matches type RoCE v2, IPv4 10.99.99.99 on any device\n"
+    );
+    let o = uverbs(&["gids", "--select", "roce-v1", "--netdev", &vlan.name]);
+    assert_eq!(o.code, 1, "rxe has no RoCE v1 GID: {}", o.stdout);
+    println!(
+        "{rxe} (kernel {}): RoCE v2 GID of 169.254.77.1 on {} is index {}; {}'s own is {own_index}",
+        common::kernel(),
+        vlan.name,
+        want.0,
+        parent
+    );
+    drop(vlan);
+
+    // siw: its one GID is of type IB (index 0), without a VLAN.
+    if let Some(siw) = devs.iter().find(|d| d.starts_with("siw")) {
+        let t = sysfs_gids(siw, 1);
+        let o = uverbs(&["gids", "-d", siw, "--select", "ib"]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert_eq!(o.stdout, format!("{}\n", t[0].0));
+    }
+}
+
+/// Gb/s text of sysfs `rate` ("2.5 Gb/sec (1X SDR)" -> "2.5 Gb/s").
+fn sysfs_rate(dev: &str) -> String {
+    let r = sys(&format!("/sys/class/infiniband/{dev}/ports/1/rate")).unwrap();
+    format!("{} Gb/s", r.split(' ').next().unwrap())
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn check_passes_then_fails_with_the_netdev_down() {
+    let d = ScratchDevice::create("rxe", "rxe_chk", "chknet", 201);
+    // ACTIVE: silent, exit 0.
+    let o = uverbs(&["check", "-d", &d.name]);
+    assert_eq!((o.code, o.stdout.as_str(), o.stderr.as_str()), (0, "", ""));
+    let o = uverbs(&[
+        "check",
+        "-d",
+        &d.name,
+        "-v",
+        "--link-layer",
+        "ethernet",
+        "--gid",
+        "roce-v2",
+        "--gid-netdev",
+        "chknet",
+        "--min-mtu",
+        "256",
+    ]);
+    assert_eq!(o.code, 0, "{}{}", o.stdout, o.stderr);
+    assert_eq!(
+        o.stdout,
+        format!(
+            "{} port 1: ok (ACTIVE, {}, Ethernet)\n",
+            d.name,
+            sysfs_rate(&d.name)
+        )
+    );
+    // A condition no port meets: the rate, found as sysfs says.
+    let o = uverbs(&[
+        "check",
+        "-d",
+        &d.name,
+        "--min-width",
+        "4",
+        "--min-rate",
+        "400",
+    ]);
+    assert_eq!(o.code, 1);
+    let width = sys(&format!("/sys/class/infiniband/{}/ports/1/rate", d.name)).unwrap();
+    let lanes = width
+        .split('(')
+        .nth(1)
+        .unwrap()
+        .split('X')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        o.stdout,
+        format!(
+            "{n} port 1: width: wanted at least 4X, found {lanes}X\n{n} port 1: rate: wanted at least 400 Gb/s, found {}\n",
+            sysfs_rate(&d.name),
+            n = d.name
+        )
+    );
+    // The netdev down: the port leaves ACTIVE (as sysfs says), check fails and says so.
+    let (st, out) = run(
+        &["ip", "link", "set", &d.netdev, "down"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(st, 0, "{out}");
+    let path = format!("/sys/class/infiniband/{}/ports/1/state", d.name);
+    assert!(
+        wait_until(Duration::from_secs(10), || !sys(&path)
+            .unwrap_or_default()
+            .contains("ACTIVE")),
+        "the port stayed ACTIVE"
+    );
+    let state = sys(&path).unwrap();
+    let found = state.split_once(": ").unwrap().1.to_string();
+    let o = uverbs(&["check", "-d", &d.name]);
+    assert_eq!(o.code, 1);
+    assert_eq!(
+        o.stdout,
+        format!("{} port 1: state: wanted ACTIVE, found {found}\n", d.name)
+    );
+    let (st, out) = run(
+        &["ip", "link", "set", &d.netdev, "up"],
+        Duration::from_secs(30),
+    );
+    assert_eq!(st, 0, "{out}");
+    assert!(wait_until(Duration::from_secs(10), || sys(&path)
+        .unwrap_or_default()
+        .contains("ACTIVE")));
+    let o = uverbs(&["check", "-d", &d.name]);
+    assert_eq!(o.code, 0, "{}", o.stdout);
+    // A device that does not exist: one line, exit 1.
+    let o = uverbs(&["check", "-d", "nosuchdev9"]);
+    assert_eq!(o.code, 1);
+    assert_eq!(o.stdout.lines().count(), 1, "{}", o.stdout);
+    assert!(o.stdout.contains("nosuchdev9"), "{}", o.stdout);
+    println!(
+        "check (kernel {}): ok while ACTIVE, '{found}' after ip link set down",
+        common::kernel()
+    );
+}
+
+#[test]
+fn check_and_gids_usage_errors() {
+    for (args, want) in [
+        (
+            &["check", "--state", "up"][..],
+            "uverbs check: bad port state 'up' (try 'uverbs check --help')\n",
+        ),
+        (
+            &["check", "--min-width", "3"],
+            "uverbs check: bad width '3' (1, 2, 4, 8 or 12) (try 'uverbs check --help')\n",
+        ),
+        (
+            &["check", "--gid-netdev", "eth0"],
+            "uverbs check: --gid-netdev needs --gid (try 'uverbs check --help')\n",
+        ),
+        (
+            &["gids", "--select", "v3"],
+            "uverbs gids: bad GID type 'v3' (ib, roce-v1 or roce-v2) (try 'uverbs gids --help')\n",
+        ),
+        (
+            &["gids", "--ipv4", "1.2.3"],
+            "uverbs gids: bad IPv4 address '1.2.3' (try 'uverbs gids --help')\n",
+        ),
+    ] {
+        let o = uverbs(args);
+        assert_eq!((o.code, o.stderr.as_str()), (2, want), "{args:?}");
+    }
+}
