@@ -362,3 +362,186 @@ fn check_and_gids_usage_errors() {
         assert_eq!((o.code, o.stderr.as_str()), (2, want), "{args:?}");
     }
 }
+
+// ------------------------------------------------------------------ the exporter's HTTP side
+
+/// A running `uverbs exporter`, killed when dropped.
+struct Exporter {
+    child: std::process::Child,
+    addr: std::net::SocketAddr,
+}
+
+impl Exporter {
+    /// Starts `uverbs exporter --listen 127.0.0.1:0 ARGS` and reads the address it
+    /// bound from its first line on stderr.
+    fn start(args: &[&str]) -> Exporter {
+        use std::io::BufRead;
+        let mut child = Command::new(bin())
+            .args(["exporter", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start uverbs exporter");
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        err.read_line(&mut line).unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|r| r.split("/metrics").next())
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        // Keep reading stderr so that the exporter never blocks on it.
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            while err.read_line(&mut rest).is_ok_and(|n| n > 0) {
+                print!("exporter: {rest}");
+                rest.clear();
+            }
+        });
+        Exporter { child, addr }
+    }
+
+    /// One request on a new connection; the whole response (the server closes).
+    fn request(&self, req: &[u8]) -> String {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(req).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    fn scrape(&self) -> String {
+        let r = self.request(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+        assert!(
+            r.contains("\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"),
+            "{r}"
+        );
+        r.split_once("\r\n\r\n").unwrap().1.to_string()
+    }
+}
+
+impl Drop for Exporter {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn exporter_http_survives_garbage_and_idle_clients() {
+    use std::io::{Read, Write};
+    let ex = Exporter::start(&["--sysfs-only", "-d", "none-such"]);
+    let body = ex.scrape();
+    assert!(
+        body.contains("# TYPE uverbs_scrape_duration_seconds gauge\n"),
+        "{body}"
+    );
+
+    // Clients that hold their connection without a request, or stop mid-request: other
+    // scrapes are answered at once.
+    let mut idle = Vec::new();
+    for partial in [
+        &b""[..],
+        b"GET /metr",
+        b"GET /metrics HTTP/1.1\r\nHost: x\r\n",
+    ] {
+        let mut s = std::net::TcpStream::connect(ex.addr).unwrap();
+        s.write_all(partial).unwrap();
+        idle.push(s);
+    }
+    let t = std::time::Instant::now();
+    for _ in 0..3 {
+        ex.scrape();
+    }
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "3 scrapes beside 3 stalled clients took {:?}",
+        t.elapsed()
+    );
+
+    // Garbage: 400 and the connection closed; a request head over 8 KiB: 431.
+    for (req, status) in [
+        (&b"\x00\xff\xfe garbage\r\n\r\n"[..], "400 Bad Request"),
+        (b"GET /metrics HTTP/9\r\n\r\n", "400 Bad Request"),
+        (
+            b"GET /metrics HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
+            "400 Bad Request",
+        ),
+        (b"POST /metrics HTTP/1.1\r\n\r\n", "405 Method Not Allowed"),
+        (
+            b"GET /nothing HTTP/1.1\r\nConnection: close\r\n\r\n",
+            "404 Not Found",
+        ),
+    ] {
+        let r = ex.request(req);
+        assert!(
+            r.starts_with(&format!("HTTP/1.1 {status}\r\n")),
+            "{:?}: {r}",
+            String::from_utf8_lossy(req)
+        );
+    }
+    let mut big = b"GET /metrics HTTP/1.1\r\nX: ".to_vec();
+    big.extend(vec![b'a'; 9000]);
+    assert!(ex.request(&big).starts_with("HTTP/1.1 431 "));
+
+    // Keep-alive: two requests on one connection, pipelined; HEAD has no body.
+    let mut s = std::net::TcpStream::connect(ex.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(b"HEAD /metrics HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).unwrap();
+    assert_eq!(out.matches("HTTP/1.1 200 OK\r\n").count(), 2, "{out}");
+    assert!(out.ends_with("at /metrics\n"), "{out}");
+    drop(idle);
+    ex.scrape();
+}
+
+#[test]
+fn exporter_bad_input_is_one_line_and_a_nonzero_exit() {
+    // A port someone else holds.
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = held.local_addr().unwrap().to_string();
+    let o = uverbs(&["exporter", "--sysfs-only", "--listen", &addr]);
+    assert_eq!(o.code, 1);
+    assert_eq!(o.stderr.lines().count(), 1, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .starts_with(&format!("uverbs exporter: cannot listen on {addr}: "))
+            && o.stderr.contains("in use"),
+        "{}",
+        o.stderr
+    );
+    // A bad address.
+    for bad in ["9550", "example.com:80", "1.2.3.4:99999"] {
+        let o = uverbs(&["exporter", "--listen", bad]);
+        assert_eq!(o.code, 2, "{bad}");
+        assert_eq!(
+            o.stderr,
+            format!("uverbs exporter: bad listen address '{bad}': expected IP:PORT, [IPv6]:PORT, localhost:PORT or :PORT (try 'uverbs exporter --help')\n")
+        );
+    }
+    // A textfile that cannot be written.
+    let dir = std::env::temp_dir().join(format!("uverbs-ro-{}", std::process::id()));
+    let path = dir.join("no/such/dir/rdma.prom");
+    let o = uverbs(&[
+        "exporter",
+        "--sysfs-only",
+        "--textfile",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 1);
+    assert_eq!(
+        o.stderr,
+        format!(
+            "uverbs exporter: cannot write {}: No such file or directory (os error 2)\n",
+            path.display()
+        )
+    );
+}

@@ -134,7 +134,7 @@ fn guid(g: Guid) -> J {
     J::s(g.to_string())
 }
 
-fn driver_name(id: u32) -> Option<&'static str> {
+pub fn driver_name(id: u32) -> Option<&'static str> {
     const NAMES: &[&str] = &[
         "RDMA_DRIVER_UNKNOWN",
         "RDMA_DRIVER_MLX5",

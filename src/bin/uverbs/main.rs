@@ -11,8 +11,10 @@ mod check;
 mod devices;
 mod devinfo;
 mod devlist;
+mod exporter;
 mod getopt;
 mod gids;
+mod http;
 mod ibca;
 mod ibstat;
 mod ibstatus;
@@ -25,6 +27,7 @@ mod printer_diff;
 #[cfg(test)]
 mod printer_table;
 mod probe;
+mod prom;
 mod report;
 mod text;
 mod watch;
@@ -56,6 +59,11 @@ const COMMANDS: &[Command] = &[
         name: "devices",
         summary: "RDMA devices and their node GUIDs (ibv_devices's output; --json)",
         run: devices::uverbs,
+    },
+    Command {
+        name: "exporter",
+        summary: "Prometheus metrics of RDMA devices and ports over HTTP, or as a textfile",
+        run: exporter::uverbs,
     },
     Command {
         name: "gids",
