@@ -116,25 +116,39 @@ if [ -w /proc/sys/kernel/randomize_va_space ]; then
 fi
 
 phase process
-# spawn_floor: a static Rust program that exits at once
+# spawn_floor: a static Rust program that exits at once; true_floor: a static C `true`
+# (musl), the least a process costs
 # first_answer: a whole process that discovers, opens and queries one port (the cold
 # programs above, timed from spawn to exit: libibverbs' dynamic loading included)
+# pie_*: the CLI built as a static PIE (the target's default), for reference
 set -- "ibv_devinfo_v=/usr/bin/ibv_devinfo -v" "ibv_devinfo=/usr/bin/ibv_devinfo" "ibv_devices=/usr/bin/ibv_devices" \
   "spawn_floor=$B/bench_proc --noop" \
   "uverbs_first_answer=$B/bench_loops cold $FIRST once" "ibv_first_answer=$B/ibv_loops cold $FIRST once"
+[ -x $B/true ] && set -- "$@" "true_floor=$B/true"
 if [ -x $B/uverbs ]; then
-  set -- "uverbs_devinfo_v=$B/uverbs devinfo -v" "uverbs_devinfo=$B/uverbs devinfo" "$@" "uverbs_devices=$B/uverbs devices"
+  set -- "uverbs_devinfo_v=$B/uverbs devinfo -v" "uverbs_devinfo=$B/uverbs devinfo" \
+    "uverbs_devinfo_json=$B/uverbs devinfo --json" "$@" \
+    "uverbs_devices=$B/uverbs devices" "uverbs_devices_json=$B/uverbs devices --json"
   # the outputs, for the record: same devices, same lines?
   echo "I lines ibv_devinfo_v $(/usr/bin/ibv_devinfo -v 2>&1 | wc -l) uverbs_devinfo_v $($B/uverbs devinfo -v 2>&1 | wc -l)"
+  echo "I lines ibv_devices $(/usr/bin/ibv_devices 2>&1 | wc -l) uverbs_devices $($B/uverbs devices 2>&1 | wc -l)"
+fi
+if [ -x $B/uverbs_pie ]; then
+  set -- "$@" "pie_devinfo_v=$B/uverbs_pie devinfo -v" "pie_devinfo_json=$B/uverbs_pie devinfo --json" \
+    "pie_devices=$B/uverbs_pie devices" "pie_devices_json=$B/uverbs_pie devices --json"
 fi
 if [ -x $B/rusage ]; then RSS="--rss-helper $B/rusage"; else RSS="--busybox /bin/busybox"; fi
 $B/bench_proc --runs "$RUNS" --rss-runs 3 $RSS "$@"
-# the devinfo commands again with ASLR off (see cold-noaslr above): labels *_noaslr
+# the commands again with ASLR off (see cold-noaslr above): labels *_noaslr
 if [ "$MODE" = scale ] && [ -w /proc/sys/kernel/randomize_va_space ]; then
   aslr=$(cat /proc/sys/kernel/randomize_va_space)
   echo 0 > /proc/sys/kernel/randomize_va_space
-  set -- "ibv_devinfo_v=/usr/bin/ibv_devinfo -v" "ibv_devinfo=/usr/bin/ibv_devinfo" "spawn_floor=$B/bench_proc --noop"
-  [ -x $B/uverbs ] && set -- "uverbs_devinfo_v=$B/uverbs devinfo -v" "uverbs_devinfo=$B/uverbs devinfo" "$@"
+  set -- "ibv_devinfo_v=/usr/bin/ibv_devinfo -v" "ibv_devinfo=/usr/bin/ibv_devinfo" "ibv_devices=/usr/bin/ibv_devices" \
+    "spawn_floor=$B/bench_proc --noop"
+  [ -x $B/true ] && set -- "$@" "true_floor=$B/true"
+  [ -x $B/uverbs ] && set -- "uverbs_devinfo_v=$B/uverbs devinfo -v" "uverbs_devinfo=$B/uverbs devinfo" \
+    "uverbs_devinfo_json=$B/uverbs devinfo --json" "uverbs_devices=$B/uverbs devices" \
+    "uverbs_devices_json=$B/uverbs devices --json" "$@"
   $B/bench_proc --runs "$RUNS" --rss-runs 0 "$@" | sed 's/^\([PE]\) \([^ ]*\)/\1 \2_noaslr/'
   echo "$aslr" > /proc/sys/kernel/randomize_va_space
 fi
@@ -151,8 +165,14 @@ if [ -x $B/strace ]; then
       echo "E strace-$l failed"
     fi
   }
-  [ -x $B/uverbs ] && sc uverbs_devinfo_v $B/uverbs devinfo -v
+  if [ -x $B/uverbs ]; then
+    sc uverbs_devinfo_v $B/uverbs devinfo -v
+    sc uverbs_devinfo_json $B/uverbs devinfo --json
+    sc uverbs_devices $B/uverbs devices
+    sc uverbs_devices_json $B/uverbs devices --json
+  fi
   sc ibv_devinfo_v /usr/bin/ibv_devinfo -v
+  sc ibv_devices /usr/bin/ibv_devices
   sc uverbs_first_answer $B/bench_loops cold "$FIRST" once
   sc uverbs_first_answer_all $B/bench_loops cold-all "$FIRST" once
   sc ibv_first_answer $B/ibv_loops cold "$FIRST" once

@@ -19,8 +19,10 @@
 #  2. builds, for x86_64-unknown-linux-musl (static, runs in the guest as is):
 #     the CLI (cargo build --release --bin uverbs), examples/bench_loops.rs and
 #     examples/bench_proc.rs (release), the criterion device bench (cargo bench
-#     --bench device --no-run), tests/alloc.rs (cargo test --no-run); and
-#     bench/ibv_loops.c with gcc against libibverbs. A part that does not build is
+#     --bench device --no-run), tests/alloc.rs (cargo test --no-run), the CLI
+#     again as the target's default static PIE (reference rows); bench/true.c
+#     with musl-gcc (the start-up floor); and bench/ibv_loops.c with gcc
+#     against libibverbs. A part that does not build is
 #     reported as pending; the rest still runs. The host's strace, when there is
 #     one, goes into the guest too (system-call counts for the report);
 #  3. runs benches/decode.rs on the host (criterion, no device);
@@ -137,9 +139,20 @@ if build alloc-test test --target "$TARGET" --test alloc --no-run; then
 else
   pending "allocation test: does not build ($RES/build-alloc-test.log)"
 fi
+# the same CLI as the musl target's default static PIE (RUSTFLAGS overrides the
+# relocation model of .cargo/config.toml), for the reference rows
+if (export RUSTFLAGS="-C relocation-model=pic" CARGO_TARGET_DIR="$CRATE/target/pie"
+    build cli-pie build --release --target "$TARGET" --bin uverbs); then
+  cp "$(artifact uverbs bin < "$RES/build-cli-pie.json")" "$STAGE/uverbs_pie"
+  file -b "$STAGE/uverbs_pie" > "$RES/uverbs_pie.file" 2>/dev/null || true
+else
+  pending "uverbs CLI as a static PIE: does not build ($RES/build-cli-pie.log)"
+fi
 gcc -O2 -Wall -o "$STAGE/ibv_loops" "$HERE/ibv_loops.c" -libverbs
 # the peak-RSS helper: static and small (its pre-exec image counts in ru_maxrss)
 musl-gcc -static -O2 -Wall -o "$STAGE/rusage" "$HERE/rusage.c" || pending "rusage helper: musl-gcc failed (RSS through busybox time)"
+# the start-up floor: a static C program that exits at once
+musl-gcc -static -O2 -Wall -o "$STAGE/true" "$HERE/true.c" && strip "$STAGE/true" || pending "static true: musl-gcc failed (no C start-up floor)"
 cp "$HERE/guest.sh" "$STAGE/guest.sh"
 # strace for the system-call counts (the rig adds the shared libraries it needs)
 if command -v strace >/dev/null; then cp "$(command -v strace)" "$STAGE/strace"; else pending "strace: not on the host (no system-call counts)"; fi
@@ -332,6 +345,7 @@ for k in "${KERNELS[@]}"; do
     row "query_port / ibv_query_port" query_port query_port
     row "floor: bare INVOKE_WRITE (extended QUERY_DEVICE)" floor_qd floor_qd
     row "query_device / ibv_query_device_ex" query_device query_device
+    row "query_device_into (a DeviceAnswer reused, decoded when read) / ibv_query_device_ex" query_device_into query_device
     row "query_gid_table(gid_tbl_len) / ibv_query_gid_table (floor: QUERY_GID_TABLE into a min(gid_tbl_len, 64)-entry buffer allocated once, the call query_gid_table makes first)" gid_table gid_table floor_gid_table
     row "floor: QUERY_GID_TABLE into a gid_tbl_len-entry buffer (the size libibverbs is given) / ibv_query_gid_table" floor_gid_table_full gid_table
     row "query_gid (one entry) / ibv_query_gid_ex" gid_entry gid_entry
@@ -454,8 +468,10 @@ for k in "${KERNELS[@]}"; do
   for d in $DEVS; do
     r=$(med "$S" "Q:uverbs:$d:query_port"); r=$(awk -v v="$r" 'BEGIN { if (v == "-") print "-"; else printf "%.3f", v }')
     TARGETS+=("| $k | fresh query_port ≤ 1.03× the bare QUERY_PORT ioctl ($d) | $r× | $(verdict le "$r" 1.03) |")
+    r=$(med "$S" "Q:uverbs:$d:query_device_into"); r=$(awk -v v="$r" 'BEGIN { if (v == "-") print "-"; else printf "%.3f", v }')
+    TARGETS+=("| $k | fresh query_device ≤ 1.03× the bare INVOKE_WRITE, \`query_device_into\` (the answer decoded when read) ($d) | $r× | $(verdict le "$r" 1.03) |")
     r=$(med "$S" "Q:uverbs:$d:query_device"); r=$(awk -v v="$r" 'BEGIN { if (v == "-") print "-"; else printf "%.3f", v }')
-    TARGETS+=("| $k | query_device ≤ 1.03× the bare INVOKE_WRITE ($d) | $r× | $(verdict le "$r" 1.03) |")
+    TARGETS+=("| $k | the same, every field decoded into a \`DeviceAttr\` (\`query_device\`) ($d) | $r× | $(verdict le "$r" 1.03) |")
     wq=$(med "$S" "R:uverbs:$d:watched_reader"); cq=$(med "$S" "R:uverbs:$d:cached_qp"); lq=$(med "$S" "R:libibverbs:$d:query_port")
     r=$(ratio1 "$lq" "$wq")
     TARGETS+=("| $k | cached query_port ≥ 100× faster than ibv_query_port: \`PortReader::query_port\` of a \`WatchedPortCache\` ($d) | $r× faster | $(verdict ge "$r" 100) |")
@@ -498,46 +514,71 @@ for k in "${KERNELS[@]}"; do
   echo "/dev/null), and peak RSS: \`ru_maxrss\` of \`wait4\` through bench/rusage.c (static musl, so"
   echo "the pre-exec image the kernel also counts is small), checked against a child's own VmHWM"
   echo "(factor $(awk '$1 == "F" { print $2; exit }' "$S"), 1 = exact); median of 3 runs. examples/bench_proc.rs."
+  echo "uverbs is the static file the project ships (linked at a fixed address, see"
+  echo "\`.cargo/config.toml\`); the *static PIE* rows are the same source built as the musl"
+  echo "target's default static PIE, for reference. The start-up floors are a static C \`true\`"
+  echo "(musl-gcc) and a static Rust program that exits at once."
   echo
   echo "| command | devices | uverbs ms | libibverbs ms | uverbs / libibverbs | uverbs peak RSS KiB | libibverbs peak RSS KiB |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
+  declare -A SMALL_RATIO=()
   for pass in small scale; do
     K=$RES/$k-$pass.keys
     [ -s "$K" ] || continue
     nd=$(awk '$1 == "I" && $2 == "ndevices" { print $3; exit }' "$RES/$k-$pass.out")
-    for pair in "\`uverbs devinfo -v\` / \`ibv_devinfo -v\`|uverbs_devinfo_v|ibv_devinfo_v" \
-                "\`uverbs devinfo\` / \`ibv_devinfo\`|uverbs_devinfo|ibv_devinfo" \
-                "\`uverbs devices\` / \`ibv_devices\`|uverbs_devices|ibv_devices" \
-                "first answer: \`bench_loops cold\` / \`ibv_loops cold\` (discover, open, query one port; exit)|uverbs_first_answer|ibv_first_answer"; do
-      IFS='|' read -r lab ol tl <<<"$pair"
+    for pair in "\`uverbs devices\` / \`ibv_devices\`|uverbs_devices|ibv_devices|t" \
+                "\`uverbs devices --json\` / \`ibv_devices\`|uverbs_devices_json|ibv_devices|t" \
+                "\`uverbs devinfo -v\` / \`ibv_devinfo -v\`|uverbs_devinfo_v|ibv_devinfo_v|t" \
+                "\`uverbs devinfo --json\` / \`ibv_devinfo -v\`|uverbs_devinfo_json|ibv_devinfo_v|t" \
+                "\`uverbs devinfo\` / \`ibv_devinfo\`|uverbs_devinfo|ibv_devinfo|" \
+                "first answer: \`bench_loops cold\` / \`ibv_loops cold\` (discover, open, query one port; exit)|uverbs_first_answer|ibv_first_answer|" \
+                "static PIE: \`uverbs devices\` / \`ibv_devices\`|pie_devices|ibv_devices|" \
+                "static PIE: \`uverbs devices --json\` / \`ibv_devices\`|pie_devices_json|ibv_devices|" \
+                "static PIE: \`uverbs devinfo -v\` / \`ibv_devinfo -v\`|pie_devinfo_v|ibv_devinfo_v|" \
+                "static PIE: \`uverbs devinfo --json\` / \`ibv_devinfo -v\`|pie_devinfo_json|ibv_devinfo_v|"; do
+      IFS='|' read -r lab ol tl tg <<<"$pair"
       o=$(med "$K" "P:$ol"); t=$(med "$K" "P:$tl")
+      case $ol in pie_*) [ "$o" = - ] && continue ;; esac
       mo=$(med "$K" "M:$ol"); mt=$(med "$K" "M:$tl")
       if [ "$o" = - ]; then o_s=pending; else o_s=$(fmt_ms "$o"); fi
       echo "| $lab | $nd | $o_s | $(fmt_ms "$t") | $(ratio "$o" "$t") | $mo | $mt |"
-      if [ "$pass" = scale ] && [ "$ol" = uverbs_devinfo_v ]; then
+      if [ -n "$tg" ]; then
         r=$(ratio "$o" "$t")
         if [ "$o" = - ]; then v=pending; else v=$(verdict le "$r" 0.25); fi
-        TARGETS+=("| $k | \`uverbs devinfo -v\` ≤ 0.25× \`ibv_devinfo -v\` ($nd devices, whole process) | $r× | $v |")
+        if [ "$pass" = small ]; then
+          SMALL_RATIO[$ol]="$r× ($(fmt_ms "$o") / $(fmt_ms "$t") ms)"
+        else
+          fl="start-up floors: C \`true\` $(fmt_ms "$(med "$K" "P:true_floor")") ms, Rust $(fmt_ms "$(med "$K" "P:spawn_floor")") ms"
+          TARGETS+=("| $k | ${lab/ \/ / ≤ 0.25× } ($nd devices, whole process) | $r× ($(fmt_ms "$o") / $(fmt_ms "$t") ms; 2 devices: ${SMALL_RATIO[$ol]:--}; $fl) | $v |")
+        fi
       fi
     done
+    o=$(med "$K" "P:true_floor"); mo=$(med "$K" "M:true_floor")
+    [ "$o" != - ] && echo "| start-up floor: a static C \`true\` (musl) | $nd | $(fmt_ms "$o") | | | $mo | |"
     o=$(med "$K" "P:spawn_floor"); mo=$(med "$K" "M:spawn_floor")
-    echo "| spawn floor: a static Rust program that exits at once | $nd | $(fmt_ms "$o") | | | $mo | |"
+    echo "| start-up floor: a static Rust program that exits at once | $nd | $(fmt_ms "$o") | | | $mo | |"
     if [ "$(med "$K" "P:ibv_devinfo_v_noaslr")" != - ]; then
-      for pair in "\`uverbs devinfo -v\` / \`ibv_devinfo -v\`, ASLR off|uverbs_devinfo_v_noaslr|ibv_devinfo_v_noaslr" \
+      for pair in "\`uverbs devices\` / \`ibv_devices\`, ASLR off|uverbs_devices_noaslr|ibv_devices_noaslr" \
+                  "\`uverbs devices --json\` / \`ibv_devices\`, ASLR off|uverbs_devices_json_noaslr|ibv_devices_noaslr" \
+                  "\`uverbs devinfo -v\` / \`ibv_devinfo -v\`, ASLR off|uverbs_devinfo_v_noaslr|ibv_devinfo_v_noaslr" \
+                  "\`uverbs devinfo --json\` / \`ibv_devinfo -v\`, ASLR off|uverbs_devinfo_json_noaslr|ibv_devinfo_v_noaslr" \
                   "\`uverbs devinfo\` / \`ibv_devinfo\`, ASLR off|uverbs_devinfo_noaslr|ibv_devinfo_noaslr"; do
         IFS='|' read -r lab ol tl <<<"$pair"
         o=$(med "$K" "P:$ol"); t=$(med "$K" "P:$tl")
+        [ "$o" = - ] && continue
         echo "| $lab | $nd | $(fmt_ms "$o") | $(fmt_ms "$t") | $(ratio "$o" "$t") | | |"
       done
-      echo "| spawn floor, ASLR off | $nd | $(fmt_ms "$(med "$K" "P:spawn_floor_noaslr")") | | | | |"
+      o=$(med "$K" "P:true_floor_noaslr")
+      [ "$o" != - ] && echo "| start-up floor, C \`true\`, ASLR off | $nd | $(fmt_ms "$o") | | | | |"
+      echo "| start-up floor, Rust, ASLR off | $nd | $(fmt_ms "$(med "$K" "P:spawn_floor_noaslr")") | | | | |"
     fi
   done
-  lines=$(awk '$1 == "I" && $2 == "lines" { print "`ibv_devinfo -v` prints " $4 " lines, `uverbs devinfo -v` " $6; exit }' "$RES/$k-small.out")
+  lines=$(awk '$1 == "I" && $2 == "lines" && $3 == "ibv_devinfo_v" { print "`ibv_devinfo -v` prints " $4 " lines, `uverbs devinfo -v` " $6; exit }' "$RES/$k-small.out")
   [ -n "$lines" ] && { echo; echo "Same work (2 devices): $lines."; }
   if [ "$(med "$X" "P:ibv_devinfo_v_noaslr")" != - ]; then
     echo "*ASLR off*: the same commands with address-space randomisation off in the guest, so"
-    echo "that the emulator reuses the code translations of earlier runs (see the cold tables);"
-    echo "not the verdict."
+    echo "that the emulator reuses the code translations of earlier runs for libibverbs too (see"
+    echo "the cold tables); not the verdict."
   fi
   echo
 
@@ -545,24 +586,30 @@ for k in "${KERNELS[@]}"; do
     echo "## Linux $k: system calls per process (strace -c)"
     echo
     echo "Counts from \`strace -f -c\` of one run (exact; strace's own times are not used: tracing"
-    echo "slows every call). The five most frequent calls follow the total."
+    echo "slows every call). *opens* counts open, openat and readlinkat; *reads* read, recvfrom"
+    echo "and getdents64. The five most frequent calls follow."
     echo
-    echo "| command | devices | system calls | most frequent |"
-    echo "|---|---:|---:|---|"
+    echo "| command | devices | system calls | per device | opens | reads | ioctls | most frequent |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---|"
     for pass in small scale; do
       K=$RES/$k-$pass.keys
       grep -q '^S:' "$K" 2>/dev/null || continue
       nd=$(awk '$1 == "I" && $2 == "ndevices" { print $3; exit }' "$RES/$k-$pass.out")
-      for l in "uverbs_devinfo_v:\`uverbs devinfo -v\`" "ibv_devinfo_v:\`ibv_devinfo -v\`" \
+      for l in "uverbs_devices:\`uverbs devices\`" "uverbs_devices_json:\`uverbs devices --json\`" \
+               "ibv_devices:\`ibv_devices\`" \
+               "uverbs_devinfo_v:\`uverbs devinfo -v\`" "uverbs_devinfo_json:\`uverbs devinfo --json\`" \
+               "ibv_devinfo_v:\`ibv_devinfo -v\`" \
                "uverbs_first_answer:\`bench_loops cold\` (Discovery::device + open + query_port, once)" \
                "uverbs_first_answer_all:\`bench_loops cold-all\` (Discovery::devices + open + query_port, once)" \
                "ibv_first_answer:\`ibv_loops cold\` (list + open + query, once)"; do
         lab=${l#*:}; l=${l%%:*}
         tot=$(awk -v k="S:$l:total" '$1 == k { print $2; exit }' "$K")
         [ -n "$tot" ] || continue
+        cnt() { awk -v p="S:$l:" -v names="$1" 'BEGIN { split(names, n, ","); for (i in n) want[p n[i]] = 1 }
+                  want[$1] { s += $2 } END { print s + 0 }' "$K"; }
         top=$(awk -v p="S:$l:" 'index($1, p) == 1 && $1 != p "total" { n = $1; sub(/^S:[^:]*:/, "", n); print $2, n }' "$K" |
           sort -k1,1nr | head -n 5 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')
-        echo "| $lab | $nd | $tot | $top |"
+        echo "| $lab | $nd | $tot | $(awk -v a="$tot" -v b="$nd" 'BEGIN { printf "%.1f", a / b }') | $(cnt open,openat,readlinkat) | $(cnt read,recvfrom,recvmsg,getdents64) | $(cnt ioctl) | $top |"
       done
     done
     echo
@@ -699,29 +746,20 @@ if [ -s "$S" ]; then
   echo
 
   # --- query_device
-  fd=$(v "$S" "R:uverbs:$d:floor_qd"); qd=$(v "$S" "R:uverbs:$d:query_device")
+  fd=$(v "$S" "R:uverbs:$d:floor_qd"); qd=$(v "$S" "R:uverbs:$d:query_device"); qi=$(v "$S" "R:uverbs:$d:query_device_into")
   bd=$(v "$S" "R:uverbs:$d:build_qd"); dd=$(v "$S" "R:uverbs:$d:decode_device")
-  rd=$(q3 "$(v "$S" "Q:uverbs:$d:query_device")"); rld=$(q3 "$(v "$S" "Q:libibverbs:$d:query_device")")
-  gap=$(sub_ "$qd" "$fd"); budget=$(awk -v f="$fd" 'BEGIN { if (f == "-") print "-"; else print f * 0.03 }')
-  echo "**query_device** ($rd× the floor, target ≤ 1.03×: $(verdict le "$rd" 1.03); libibverbs' ibv_query_device_ex is at $rld×"
-  echo "its own). The firmware text is now formatted once per context and the answer decoded in"
-  echo "place, so per call \`Context::query_device\` spends, over the bare INVOKE_WRITE ($(fmt_us "$fd") µs): a zeroed"
-  echo "response buffer and the request ($(fmt_ns "$bd") ns here) and the decode into \`DeviceAttr\`, a"
-  echo "$(sizeof DeviceAttr)-byte struct returned by value ($(fmt_ns "$dd") ns). Together $(fmt_ns "$(add_ "$bd" "$dd")") ns against a gap of"
-  echo "$(fmt_ns "$gap") ns between the two medians (the pairs' ratio is the verdict; the medians come from"
-  echo "separate batches and differ by noise)."
-  if le "$rd" 1.03; then
-    echo "Met: nothing left to close."
-  else
-    echo "1.03× leaves $(fmt_ns "$budget") ns of user space per call here; the decode alone is $(fmt_ns "$dd") ns."
-    echo "Natively it is $(nat 'decode/DeviceAttr::from_ex_bytes') (benches/decode.rs, with a copy), against an ioctl of a few hundred"
-    echo "ns, so real hardware is likely above 1.03× too. What would close it: not decoding"
-    echo "every field on every call, e.g. a \`query_device_raw()\` returning the kernel's response"
-    echo "with accessors that decode a field when asked (the fields are plain integers and"
-    echo "flags), or caching the decoded \`DeviceAttr\` per context for callers that want the"
-    echo "constant capabilities and keeping the fresh query for the rest. \`query_device_into(&mut"
-    echo "DeviceAttr)\` would only save the move of the result, not the decode."
-  fi
+  rd=$(q3 "$(v "$S" "Q:uverbs:$d:query_device")"); ri=$(q3 "$(v "$S" "Q:uverbs:$d:query_device_into")")
+  rld=$(q3 "$(v "$S" "Q:libibverbs:$d:query_device")")
+  echo "**query_device**: \`query_device_into\` at $ri× the bare INVOKE_WRITE (target ≤ 1.03×: $(verdict le "$ri" 1.03));"
+  echo "\`query_device\` at $rd× ($(verdict le "$rd" 1.03)); libibverbs' ibv_query_device_ex is at $rld× its own."
+  echo "Both issue the extended QUERY_DEVICE inline (the fallback helper only after an error) into a"
+  echo "response buffer that is kept, not zeroed per call. \`query_device_into\` stops there: the"
+  echo "kernel writes its answer into the caller's \`DeviceAnswer\`, whose fields are decoded when"
+  echo "read ($(fmt_us "$qi") µs against the floor's $(fmt_us "$fd") µs). \`query_device\` then decodes every field into the"
+  echo "$(sizeof DeviceAttr)-byte \`DeviceAttr\` it returns: $(fmt_ns "$dd") ns here (\`DeviceAttr::from_ex\`; natively"
+  echo "$(nat 'decode/DeviceAttr::from_ex_bytes') with a copy, benches/decode.rs), about a hundred loads and stores, each of which"
+  echo "goes through the emulator's software TLB; 3% of the floor is $(fmt_ns "$(awk -v f="$fd" 'BEGIN { if (f == "-") print "-"; else print f * 0.03 }')") ns. On hardware the same"
+  echo "decode is a few dozen nanoseconds against an ioctl of a few hundred."
   echo
 
   # --- cached query_port
@@ -781,8 +819,7 @@ if [ -s "$S" ]; then
   lt_=$(v "$S" "C:uverbs:$d:lean_open_query_second")
   echo "What the path does once translated (the hand-built path's second round, $(fmt_us "$lt_") µs; the"
   echo "library's path in its second round $(fmt_us "$cs") µs, $(ratio "$cs" "$lt_")× that): opening the netlink socket"
-  echo "$(fmt_us "$ls_") µs (socket, bind, SO_RCVTIMEO and SO_SNDTIMEO, getpid for the sequence number,"
-  echo "and musl mapping a fresh 36 KiB region for the 32 KiB receive buffer), the dump $(fmt_us "$ld_") µs (the"
+  echo "$(fmt_us "$ls_") µs (one \`socket\` call; the receive buffer is part of the socket), the dump $(fmt_us "$ld_") µs (the"
   echo "kernel puts one device in each datagram: one recvfrom per device), GET_CHARDEV $(fmt_us "$lc_") µs,"
   echo "open + fstat + GET_CONTEXT $(fmt_us "$lo_") µs, and the rest (the query, closing the socket,"
   echo "unmapping the buffer)."
@@ -797,15 +834,10 @@ if [ -s "$S" ]; then
     echo "$(fmt_ms "$xna") against $(fmt_ms "$xnt") ms ($(ratio "$xna" "$xnt")×)."
   fi
   if ! le "$cr" 0.2 || { [ -s "$X" ] && ! le "$xr" 0.2; }; then
-    echo "What would close it, in the library: fewer system calls per discovery (strace of the"
-    echo "whole \`bench_loops cold\` process, 2 devices: $(sc "$S" uverbs_first_answer total) calls, of which socket"
-    echo "$(sc "$S" uverbs_first_answer socket), bind $(sc "$S" uverbs_first_answer bind), setsockopt $(sc "$S" uverbs_first_answer setsockopt), getpid $(sc "$S" uverbs_first_answer getpid), mmap $(sc "$S" uverbs_first_answer mmap), munmap $(sc "$S" uverbs_first_answer munmap)): keep the"
-    echo "receive buffer instead of a fresh 32 KiB allocation per \`NlSocket\` (musl maps and"
-    echo "unmaps it every time), drop \`bind\` (the kernel binds on the first send), \`getpid\` (any"
-    echo "per-process counter will do) and the two timeout \`setsockopt\`s (RDMA netlink answers"
-    echo "synchronously: read with MSG_DONTWAIT and poll with the timeout only on EAGAIN); and,"
-    echo "for many devices, stop reading the dump once the"
-    echo "named device has come (closing the socket abandons the rest; the saving depends on the"
+    echo "What is left, in the library: the \`bench_loops cold\` process (2 devices) makes"
+    echo "$(sc "$S" uverbs_first_answer total) system calls (mmap $(sc "$S" uverbs_first_answer mmap), munmap $(sc "$S" uverbs_first_answer munmap): musl's allocator maps and unmaps"
+    echo "as the heap grows and shrinks); for many devices, the dump could stop once the named"
+    echo "device has come (closing the socket abandons the rest; the saving depends on the"
     echo "device's position). The first-execution share is the emulator's: less code on the"
     echo "path shrinks it, but real hardware pays page faults and cache misses there, not"
     echo "translation, so the ASLR-off ratio ($nr× here) is the better guide to hardware; whether"
@@ -813,49 +845,72 @@ if [ -s "$S" ]; then
   fi
   echo
 
-  # --- devinfo -v, whole process
+  # --- the whole-process commands with many devices
   if [ -s "$X" ]; then
-    po=$(v "$X" "P:uverbs_devinfo_v"); pt=$(v "$X" "P:ibv_devinfo_v"); sf=$(v "$X" "P:spawn_floor")
-    pn=$(v "$X" "P:uverbs_devinfo"); pnt=$(v "$X" "P:ibv_devinfo")
+    xnd=$(awk '$1 == "I" && $2 == "ndevices" { print $3; exit }' "$RES/$k0-scale.out")
+    tf=$(v "$X" "P:true_floor"); sf=$(v "$X" "P:spawn_floor")
     xd=$(v "$X" "R:uverbs:$d:disc"); xdd=$(v "$X" "R:uverbs:$d:disc_details")
-    pr=$(ratio "$po" "$pt")
-    echo "**Whole process, \`devinfo -v\` with 32 devices** ($(fmt_ms "$po") ms against $(fmt_ms "$pt") ms, $pr×; target ≤ 0.25×:"
-    echo "$(verdict le "$pr" 0.25)). The GID loop is gone: uverbs reads each device's GIDs with one"
-    echo "QUERY_GID_TABLE, so the run makes $(sc "$X" uverbs_devinfo_v total) system calls ($(sc "$X" uverbs_devinfo_v ioctl) ioctl) against"
-    echo "\`ibv_devinfo -v\`'s $(sc "$X" ibv_devinfo_v total) ($(sc "$X" ibv_devinfo_v ioctl) ioctl, 1024 QUERY_GID_ENTRY per rxe port)."
-    echo "0.25× of $(fmt_ms "$pt") ms is $(fmt_ms "$(awk -v a="$pt" 'BEGIN { print a / 4 }')") ms. Where uverbs' time goes: starting a static Rust program,"
-    echo "$(fmt_ms "$sf") ms (the spawn floor); the discovery the CLI asks for, \`Discovery::sysfs_details(true)\`:"
-    echo "$(fmt_ms "$xdd") ms warm in-process for 32 devices against $(fmt_ms "$xd") ms without the details (strace: $(sc "$X" uverbs_devinfo_v open) open,"
-    echo "$(sc "$X" uverbs_devinfo_v read) read, $(sc "$X" uverbs_devinfo_v close) close in the run, ~11 sysfs files per device), though the text"
-    echo "output prints none of those attributes (\`node_desc\`, \`hca_type\`, \`hw_rev\`, \`kernel_driver\` and"
-    echo "\`parent\` appear only in \`--json\`; \`board_id\` the report reads itself); then, per device,"
-    echo "open + GET_CONTEXT, query_device, query_port, QUERY_GID_TABLE and the output."
-    if ! le "$pr" 0.25; then
-      est=$(awk -v a="$po" -v b="$xdd" -v c="$xd" 'BEGIN { if (a == "-" || b == "-" || c == "-") print "-"; else print a - (b - c) }')
-      echo "To close (in the CLI, src/bin/uverbs/devlist.rs): ask for the sysfs details only in"
-      echo "\`--json\` mode. Taking the warm difference off this run's median gives about"
-      echo "$(fmt_ms "$est") ms ($(ratio "$est" "$pt")×; the first-of-process difference is larger under TCG); the spawn"
-      echo "floor and the per-device calls stay."
-    fi
-    echo "Without \`-v\` it is $(ratio "$pn" "$pnt")× ($(fmt_ms "$pn") against $(fmt_ms "$pnt") ms), for the same reason: the details."
-    pa=$(v "$X" "P:uverbs_devinfo_v_noaslr"); pat=$(v "$X" "P:ibv_devinfo_v_noaslr")
-    if [ "$pa" != - ]; then
-      pna=$(v "$X" "P:uverbs_devinfo_noaslr"); pnta=$(v "$X" "P:ibv_devinfo_noaslr")
-      esta=$(awk -v a="$pa" -v b="$xdd" -v c="$xd" 'BEGIN { if (a == "-" || b == "-" || c == "-") print "-"; else print a - (b - c) }')
-      echo "With ASLR off in the guest (the emulator's translations reused): $(fmt_ms "$pa") against $(fmt_ms "$pat") ms"
-      echo "($(ratio "$pa" "$pat")×), and without \`-v\` $(fmt_ms "$pna") against $(fmt_ms "$pnta") ms ($(ratio "$pna" "$pnta")×); less the details' warm"
-      echo "cost, about $(fmt_ms "$esta") ms ($(ratio "$esta" "$pat")×). Each sysfs file costs six system calls through"
-      echo "\`std::fs::read\` on musl (open, fcntl(F_SETFD) as musl's O_CLOEXEC fallback, fstat for"
-      echo "the size hint, two reads, close: $(sc "$X" uverbs_devinfo_v fcntl) fcntl and $(sc "$X" uverbs_devinfo_v fstat) fstat in the run); reading"
-      echo "them with rustix into a stack buffer (open with O_CLOEXEC, one read, close) would halve"
-      echo "that for whatever sysfs reads remain (\`board_id\`, \`--json\`)."
+    xdump=$(v "$X" "C:uverbs:$d:lean_dump_second")
+    echo "**Whole process with $xnd devices** (the verdicts above: ratios of medians, the commands taking"
+    echo "turns in one boot):"
+    echo
+    MISSED=''
+    for l in "devices|uverbs_devices|ibv_devices" "devices --json|uverbs_devices_json|ibv_devices" \
+             "devinfo -v|uverbs_devinfo_v|ibv_devinfo_v" "devinfo --json|uverbs_devinfo_json|ibv_devinfo_v"; do
+      IFS='|' read -r c ol tl <<<"$l"
+      o=$(v "$X" "P:$ol"); t=$(v "$X" "P:$tl"); r=$(ratio "$o" "$t")
+      po=$(v "$X" "P:${ol/uverbs_/pie_}")
+      le "$r" 0.25 || MISSED+=" $c"
+      echo "- \`uverbs $c\`: $(fmt_ms "$o") ms against \`${tl//_v/ -v}\`'s $(fmt_ms "$t") ms, $r× ($(verdict le "$r" 0.25)); as a static PIE $(fmt_ms "$po") ms ($(ratio "$po" "$t")×);"
+      echo "  $(sc "$X" "$ol" total) system calls ($(awk -v a="$(sc "$X" "$ol" total)" -v b="$xnd" 'BEGIN { if (a == "") print "-"; else printf "%.1f", a / b }') per device) against $(sc "$X" "$tl" total)."
+    done
+    echo
+    echo "Where the time goes: a process that does nothing costs $(fmt_ms "$tf") ms (static C \`true\`) or $(fmt_ms "$sf") ms"
+    echo "(static Rust). Then the kernel work \`ibv_devices\` does too: the nldev dump, one datagram per"
+    echo "device ($(fmt_ms "$xdump") ms of the hand-built path's second round above), and one GET_CHARDEV per device;"
+    echo "then the nodes are checked (one listing of \`/dev/infiniband\`, where libibverbs \`stat\`s each node)."
+    echo "\`--json\` adds the sysfs attributes netlink lacks (\`node_desc\`, \`parent\`, ...):"
+    echo "$(fmt_ms "$xdd") ms warm in-process for $xnd devices against $(fmt_ms "$xd") ms without them (one directory opened and"
+    echo "listed per device, then only the files it has: $(sc "$X" uverbs_devices_json openat) openat, $(sc "$X" uverbs_devices_json getdents64) getdents64 in the run). \`devinfo\`"
+    echo "opens each device (open, fstat, GET_CONTEXT) and asks QUERY_DEVICE, QUERY_PORT and one"
+    echo "QUERY_GID_TABLE ($(sc "$X" uverbs_devinfo_v ioctl) ioctls in the run, where \`ibv_devinfo -v\` makes $(sc "$X" ibv_devinfo_v ioctl): one QUERY_GID_ENTRY per"
+    echo "table slot); \`--json\` adds the P_Keys (sysfs) and one SIOCGIFNAME per GID with a netdev"
+    echo "($(sc "$X" uverbs_devinfo_json ioctl) ioctls). musl's allocator maps and unmaps memory as the heap grows and shrinks:"
+    echo "$(sc "$X" uverbs_devinfo_v mmap) mmap and $(sc "$X" uverbs_devinfo_v munmap) munmap in \`devinfo -v\` (the text renderer builds one \`String\` per device),"
+    echo "$(sc "$X" uverbs_devices_json mmap) and $(sc "$X" uverbs_devices_json munmap) in \`devices --json\` (the JSON renderer builds a tree of small values first)."
+    echo
+    echo "The static PIE rows are the same code: each process finds its code at a new address, and"
+    echo "the emulator translates it anew, as it does libibverbs' shared objects. Linked at a fixed"
+    echo "address, uverbs' translations are reused from run to run, as with ASLR off; the ASLR-off"
+    echo "rows give libibverbs the same treatment (\`devinfo -v\` $(ratio "$(v "$X" P:uverbs_devinfo_v_noaslr)" "$(v "$X" P:ibv_devinfo_v_noaslr)")×, \`devices\` $(ratio "$(v "$X" P:uverbs_devices_noaslr)" "$(v "$X" P:ibv_devices_noaslr)")× there), the closest this rig"
+    echo "comes to what hardware pays."
+    if [ -n "$MISSED" ]; then
+      echo "Missed here:$MISSED. The sysfs attributes are the largest part of what \`--json\` adds"
+      echo "($(fmt_ms "$(sub_ "$xdd" "$xd")") ms warm for $xnd devices, above): each file costs tens of microseconds of"
+      echo "kernel work under the emulator (opening a kernfs file allocates and frees its buffers),"
+      echo "and these are already the fewest files the output needs (a directory listing instead"
+      echo "of a failed open for each attribute a driver lacks). What is left to take: in the CLI's"
+      echo "renderers, one output buffer written as it goes instead of a value per field (the JSON"
+      echo "tree, then dropped value by value) or a \`String\` per device (the text), which would"
+      echo "spare musl's allocator most of its mmap/munmap pairs; and the \`Ident\` copy of each"
+      echo "\`DeviceInfo\` the CLI makes before rendering (issue 12's section 4 removes it)."
     fi
     mo=$(v "$X" "M:uverbs_devinfo_v"); mt=$(v "$X" "M:ibv_devinfo_v")
-    echo "Peak RSS: $mo KiB against $mt KiB ($(ratio "$mo" "$mt")×): no ld.so, libibverbs, libnl or providers mapped."
+    echo "Peak RSS (\`devinfo -v\`): $mo KiB against $mt KiB ($(ratio "$mo" "$mt")×): no ld.so, libibverbs, libnl or providers mapped."
     echo
   fi
 fi
 } > "$OUT.tmp"
+# Other benchmarks' sections (between their markers, e.g. bench/objects.sh's) are kept.
+if [ -e "$OUT" ]; then
+  # (markers "<!-- NAME:begin -->" ... "<!-- NAME:end -->", or "<!-- bench/X.sh -->" ...
+  # "<!-- end bench/X.sh -->")
+  awk '/^<!-- [a-z]+:begin -->$/ || /^<!-- bench\/[^ ]+ -->$/ { keep = 1 }
+       keep { print }
+       /^<!-- [a-z]+:end -->$/ || /^<!-- end bench\/[^ ]+ -->$/ { keep = 0; print "" }' "$OUT" > "$OUT.keep"
+  if [ -s "$OUT.keep" ]; then { echo; sed '$ { /^$/d }' "$OUT.keep"; } >> "$OUT.tmp"; fi
+  rm -f "$OUT.keep"
+fi
 mv "$OUT.tmp" "$OUT"
 say "wrote $OUT in $(secs_since "$T_ALL") total"
 exit "$FAILED"

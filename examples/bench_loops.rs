@@ -23,13 +23,15 @@
 //!     lean_open_query_cold, lean_open_query_second, lean_open_query_cold_minflt
 //! ```
 //!
-//! `floor_qp`/`query_port` and `floor_qd`/`query_device` run as back-to-back pairs of
-//! short batches, and each pair also prints `Q uverbs DEV OP RATIO` (op / floor).
+//! `floor_qp`/`query_port`, `floor_qd`/`query_device` and `floor_qd`/`query_device_into`
+//! run as back-to-back pairs of short batches, and each pair also prints
+//! `Q uverbs DEV OP RATIO` (op / floor).
 //!
 //! Ops: `floor_qp` (a QUERY_PORT ioctl built once with `method::query_port` and issued
 //! again and again through `VerbsFile::call` on the context's fd: no building, no
 //! decoding), `query_port`, `floor_qd` (the same for INVOKE_WRITE of the extended
-//! QUERY_DEVICE), `query_device`, `gid_table` (`query_gid_table(gid_tbl_len)`),
+//! QUERY_DEVICE), `query_device`, `query_device_into` (the same query into a
+//! `DeviceAnswer` reused from call to call, decoded only when read), `gid_table` (`query_gid_table(gid_tbl_len)`),
 //! `gid_entry`, `gid_scan` (`query_gid` of every index of port 1, as `ibv_devinfo -v`
 //! does), `cached_qp` (`PortCache::query_port`, the strict cache: one `read(2)` per
 //! query), `cache_peek` (`PortCache::peek`, no system call), `watched_qp`
@@ -67,8 +69,8 @@ use uverbs::raw::abi::{
     ib_uverbs_query_port_resp_ex,
 };
 use uverbs::{
-    raw::method, Context, DeviceAttr, DeviceInfo, Discovery, FwVersion, OpenTarget, PortAttr,
-    PortCache, WatchedPortCache,
+    raw::method, Context, DeviceAnswer, DeviceAttr, DeviceInfo, Discovery, FwVersion, OpenTarget,
+    PortAttr, PortCache, WatchedPortCache,
 };
 
 /// The entries `Context::query_gid_table` asks the kernel for first (its stack buffer).
@@ -305,6 +307,9 @@ fn loops(b: &Bench, batches: u32) {
         .query_port(1)
         .unwrap_or_else(|e| fail("WatchedPortCache::query_port", e));
 
+    let mut answer = DeviceAnswer::default();
+    ctx.query_device_into(&mut answer)
+        .unwrap_or_else(|e| fail("query_device_into", e));
     let own: Vec<Option<PortAttr>> = vec![Some(port)];
     let lock = std::sync::RwLock::new(own.clone());
     let generation = std::sync::atomic::AtomicU64::new(0);
@@ -357,6 +362,22 @@ fn loops(b: &Bench, batches: u32) {
                     std::hint::black_box(d);
                 }
                 Err(e) => fail("query_device", e),
+            },
+        );
+        b.pair(
+            "floor_qd",
+            "query_device_into",
+            20,
+            || {
+                if let Err(e) = ctx.raw().call(&mut qd_req) {
+                    fail("floor INVOKE_WRITE", e)
+                }
+            },
+            || match ctx.query_device_into(&mut answer) {
+                Ok(()) => {
+                    std::hint::black_box(&answer);
+                }
+                Err(e) => fail("query_device_into", e),
             },
         );
         b.batch("build_qd", 20_000, || {

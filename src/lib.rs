@@ -70,7 +70,7 @@ pub mod verbs;
 pub use error::{Error, Op, Result};
 pub use verbs::cache::{PortCache, PortEvents, PortReader, WatchedPortCache};
 pub use verbs::context::{CallPath, Context, ContextAttr, OpenOptions, OpenTarget};
-pub use verbs::device_attr::{DeviceAttr, FwVersion};
+pub use verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
 pub use verbs::discover::{DeviceInfo, Discovery};
 pub use verbs::event::{Event, EventStream, Next};
 pub use verbs::gid::{Gid, GidEntry};

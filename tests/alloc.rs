@@ -125,6 +125,18 @@ fn hot_queries_do_not_allocate() {
         assert_eq!(ok, N, "{name}: query_device failed");
         assert_eq!(n, 0, "{name}: {N} x query_device made {n} heap allocations");
 
+        let mut answer = uverbs::DeviceAnswer::default();
+        let mut ok = 0usize;
+        let n = allocations_of(N, || {
+            ok += ctx.query_device_into(&mut answer).is_ok() as usize;
+            std::hint::black_box(answer.max_qp());
+        });
+        assert_eq!(ok, N, "{name}: query_device_into failed");
+        assert_eq!(
+            n, 0,
+            "{name}: {N} x query_device_into made {n} heap allocations"
+        );
+
         let mut found = 0usize;
         let n = allocations_of(N, || {
             if let Ok(Some(e)) = ctx.query_gid(1, 0) {
@@ -165,8 +177,8 @@ fn hot_queries_do_not_allocate() {
         );
 
         println!(
-            "{name} (kernel {}): 0 allocations in {N} x query_port, query_device, query_gid, \
-             WatchedPortCache::query_port",
+            "{name} (kernel {}): 0 allocations in {N} x query_port, query_device, \
+             query_device_into, query_gid, WatchedPortCache::query_port",
             common::kernel()
         );
     }

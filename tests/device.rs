@@ -10,7 +10,7 @@ mod common;
 
 use common::{compare, compare_with, oracle, oracle_64, our_lines};
 
-use uverbs::{CallPath, Context, CoreSupport, Discovery, Error, OpenOptions};
+use uverbs::{CallPath, Context, CoreSupport, DeviceAnswer, Discovery, Error, OpenOptions};
 
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
@@ -30,6 +30,44 @@ fn every_attribute_matches_libibverbs() {
         }
         compare_with(dev, "libibverbs 64.0", &ours, &theirs_64, &[]);
     }
+}
+
+/// `query_device_into` (the answer kept as the kernel wrote it, decoded when read) gives
+/// what `query_device` gives, which `every_attribute_matches_libibverbs` checks against
+/// libibverbs; one answer reused across devices carries each device's own firmware text
+/// and values (nothing of the previous device's answer is left over).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn device_answer_matches_query_device() {
+    let devs = common::devices();
+    let mut reused = DeviceAnswer::default();
+    for dev in &devs {
+        let ctx = Context::open_by_name(dev).expect("open");
+        let attr = ctx.query_device().expect("query_device");
+        let mut fresh = DeviceAnswer::default();
+        ctx.query_device_into(&mut fresh)
+            .expect("query_device_into");
+        assert_eq!(fresh.attr(), attr, "{dev}: fresh answer");
+        ctx.query_device_into(&mut reused)
+            .expect("query_device_into");
+        assert_eq!(reused.attr(), attr, "{dev}: reused answer");
+        assert_eq!(reused.fw_ver(), attr.fw_ver, "{dev}: firmware text");
+        assert_eq!(reused.phys_port_cnt(), ctx.port_count(), "{dev}: ports");
+        assert_eq!(
+            u64::from(reused.raw().response_length),
+            u64::from(attr.ex_response_length),
+            "{dev}"
+        );
+        // Through the forced paths, the same.
+        for path in [CallPath::Ioctl, CallPath::Write] {
+            assert_eq!(
+                ctx.query_device_via(path).expect("query_device_via"),
+                attr,
+                "{dev}: {path:?}"
+            );
+        }
+    }
+    println!("{} device(s): query_device_into agrees", devs.len());
 }
 
 #[test]

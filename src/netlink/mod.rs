@@ -12,6 +12,7 @@ pub mod link;
 pub mod nldev;
 pub mod uevent;
 
+use core::sync::atomic::{AtomicU32, Ordering};
 use std::os::fd::{AsFd, OwnedFd};
 use std::time::Duration;
 
@@ -409,9 +410,13 @@ fn errno_result(op: &'static str, code: i32) -> Result<()> {
 
 /// How long to wait for each answer datagram.
 pub const RECV_TIMEOUT: Duration = Duration::from_secs(2);
-/// The receive buffer: the kernel never sends a datagram larger than 32 KiB to a reader
-/// of this size.
-const RECV_BUF: usize = 32 * 1024;
+/// The receive buffer, part of the socket (no heap allocation, which musl's allocator
+/// would map and unmap for each socket). Answers to requests are small (the kernel
+/// allocates them at `NLMSG_DEFAULT_SIZE`, under a page), and a dump never sends a
+/// datagram larger than the reader's largest receive buffer (`netlink_dump` sizes its
+/// buffers to `max_recvmsg_len`, at least `NLMSG_GOODSIZE`, under a page); a larger
+/// datagram would be reported as truncated, not misread.
+const RECV_BUF: usize = 8 * 1024;
 /// At most this many datagrams per answer.
 const MAX_DATAGRAMS: usize = 4096;
 
@@ -419,7 +424,9 @@ const MAX_DATAGRAMS: usize = 4096;
 #[derive(Debug)]
 pub struct NlSocket {
     fd: OwnedFd,
-    buf: Vec<u8>,
+    buf: [u8; RECV_BUF],
+    /// How much of `buf` a receive offers the kernel ([`NlSocket::set_recv_buffer`]).
+    buf_len: usize,
     seq: u32,
 }
 
@@ -431,13 +438,15 @@ pub(crate) fn os(what: &'static str) -> impl FnOnce(rustix::io::Errno) -> Error 
 }
 
 impl NlSocket {
-    /// Opens and binds a `NETLINK_RDMA` socket, with a receive timeout of
-    /// [`RECV_TIMEOUT`].
+    /// Opens a `NETLINK_RDMA` socket: one system call. The kernel binds it on the first
+    /// request (no `bind`), answers synchronously (no send timeout), and an answer that
+    /// is not queued yet is waited for with `poll` for at most [`RECV_TIMEOUT`] (no
+    /// socket options).
     ///
     /// # Errors
     ///
-    /// [`Error::Os`] with the errno of `socket`, `bind` or `setsockopt`;
-    /// `EPROTONOSUPPORT` when `ib_core` is not loaded.
+    /// [`Error::Os`] with the errno of `socket`; `EPROTONOSUPPORT` when `ib_core` is not
+    /// loaded.
     pub fn open() -> Result<Self> {
         const PROTO: core::num::NonZeroU32 = match core::num::NonZeroU32::new(NETLINK_RDMA) {
             Some(p) => p,
@@ -450,17 +459,20 @@ impl NlSocket {
             Some(Protocol::from_raw(PROTO)),
         )
         .map_err(os("netlink socket"))?;
-        net::bind(&fd, &SocketAddrNetlink::new(0, 0)).map_err(os("netlink bind"))?;
-        net::sockopt::set_socket_timeout(&fd, net::sockopt::Timeout::Recv, Some(RECV_TIMEOUT))
-            .map_err(os("netlink setsockopt"))?;
-        net::sockopt::set_socket_timeout(&fd, net::sockopt::Timeout::Send, Some(RECV_TIMEOUT))
-            .map_err(os("netlink setsockopt"))?;
-        // Start from a per-process value so that answers to another socket's requests
-        // cannot be mistaken for ours.
-        let seq = std::process::id().wrapping_mul(0x9e37_79b9) | 1;
+        // Start from a value that differs between processes (the stack's address, which
+        // address-space randomisation moves) and between the sockets of one process, so
+        // that answers to another socket's requests cannot be mistaken for ours; no
+        // system call for it.
+        static SOCKETS: AtomicU32 = AtomicU32::new(0);
+        let here = 0u8;
+        let seq = ((core::ptr::addr_of!(here) as usize >> 4) as u32)
+            .wrapping_add(SOCKETS.fetch_add(1, Ordering::Relaxed))
+            .wrapping_mul(0x9e37_79b9)
+            | 1;
         Ok(NlSocket {
             fd,
-            buf: vec![0; RECV_BUF],
+            buf: [0; RECV_BUF],
+            buf_len: RECV_BUF,
             seq,
         })
     }
@@ -491,17 +503,19 @@ impl NlSocket {
     /// Datagrams from other senders are dropped.
     fn recv(&mut self, what: &'static str) -> Result<usize> {
         for _ in 0..MAX_DATAGRAMS {
-            let (got, full, from) = net::recvfrom(&self.fd, &mut self.buf[..], RecvFlags::TRUNC)
-                .map_err(|e| {
-                    if e == rustix::io::Errno::AGAIN {
-                        Error::Os {
-                            op: Op::new(what, ""),
-                            errno: rustix::io::Errno::TIMEDOUT,
-                        }
-                    } else {
-                        os(what)(e)
-                    }
-                })?;
+            let got = net::recvfrom(
+                &self.fd,
+                &mut self.buf[..self.buf_len],
+                RecvFlags::TRUNC | RecvFlags::DONTWAIT,
+            );
+            let (got, full, from) = match got {
+                // Nothing queued yet: wait for it, at most RECV_TIMEOUT.
+                Err(rustix::io::Errno::AGAIN) => {
+                    self.wait(what)?;
+                    continue;
+                }
+                other => other.map_err(os(what))?,
+            };
             let from_kernel = match from.map(SocketAddrNetlink::try_from) {
                 Some(Ok(a)) => a.pid() == 0,
                 // No address: on a netlink socket that cannot come from a peer.
@@ -520,6 +534,31 @@ impl NlSocket {
             return Ok(got);
         }
         Err(proto(what, "too many foreign datagrams"))
+    }
+
+    /// Waits until a datagram is queued, at most [`RECV_TIMEOUT`]; `ETIMEDOUT` then.
+    fn wait(&self, what: &'static str) -> Result<()> {
+        let timeout = rustix::event::Timespec {
+            tv_sec: RECV_TIMEOUT.as_secs() as _,
+            tv_nsec: RECV_TIMEOUT.subsec_nanos() as _,
+        };
+        let mut fds = [rustix::event::PollFd::new(
+            &self.fd,
+            rustix::event::PollFlags::IN,
+        )];
+        loop {
+            match rustix::event::poll(&mut fds, Some(&timeout)) {
+                Ok(0) => {
+                    return Err(Error::Os {
+                        op: Op::new(what, ""),
+                        errno: rustix::io::Errno::TIMEDOUT,
+                    })
+                }
+                Ok(_) => return Ok(()),
+                Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(os(what)(e)),
+            }
+        }
     }
 
     /// Sends `req` (whose header carries `seq`) and feeds each answer datagram to
@@ -551,7 +590,7 @@ impl NlSocket {
     /// Reads and drops whatever is queued, without waiting.
     pub(crate) fn drain(&mut self) {
         for _ in 0..MAX_DATAGRAMS {
-            match net::recv(&self.fd, &mut self.buf[..], RecvFlags::DONTWAIT) {
+            match net::recv(&self.fd, &mut self.buf[..self.buf_len], RecvFlags::DONTWAIT) {
                 Ok((n, _)) if n > 0 => {}
                 _ => break,
             }
@@ -581,14 +620,14 @@ impl NlSocket {
         Ok(out)
     }
 
-    /// Sets the size of the receive buffer (default 32 KiB). The kernel sizes the
-    /// datagrams of a dump to the reader's buffer: with 32 KiB it allocates 32 KiB for
-    /// each datagram, even for the nldev device dump, which sends one device (about
-    /// 100 bytes) per datagram; a small buffer makes a dump of many devices cheaper. A
-    /// datagram larger than the buffer is an error, never silently cut.
+    /// Sets the size of the receive buffer (default and largest 8 KiB, the buffer the
+    /// socket holds). The kernel sizes the datagrams of a dump to the reader's buffer:
+    /// with 32 KiB it allocates 32 KiB for each datagram, even for the nldev device
+    /// dump, which sends one device (about 100 bytes) per datagram; a small buffer makes
+    /// a dump of many devices cheaper. A datagram larger than the buffer is an error,
+    /// never silently cut.
     pub fn set_recv_buffer(&mut self, len: usize) {
-        self.buf.resize(len.max(64), 0);
-        self.buf.shrink_to_fit();
+        self.buf_len = len.clamp(64, RECV_BUF);
     }
 
     /// A fresh sequence number for a request built by the caller.

@@ -226,7 +226,9 @@ impl NlSocket {
         for _ in 0..DUMP_RETRIES {
             let seq = self.next_seq();
             let req = get_dump_request(seq);
-            let mut out = Vec::new();
+            // Room for a few dozen devices at once: growing by doubling would copy and
+            // free buffers that musl's allocator maps and unmaps.
+            let mut out = Vec::with_capacity(32);
             let r = self.transact(req.bytes(), seq, TYPE_GET, OP_GET, |p| {
                 if out.len() >= MAX_DEVICES {
                     return Err(proto(OP_GET, "too many devices"));

@@ -1,10 +1,21 @@
-//! Sysfs discovery: `<root>/class/infiniband/<dev>/...` for the devices and
-//! `<root>/class/infiniband_verbs/uverbsN/{ibdev,abi_version,dev}` for their uverbs nodes.
+//! Sysfs: `<root>/class/infiniband/<dev>/...` for the devices, their ports, GIDs and
+//! P_Keys, `<root>/class/infiniband_verbs/uverbsN/{ibdev,abi_version,dev}` for their
+//! uverbs nodes, and `<root>/class/net/<netdev>/...` for network devices.
+//!
+//! Every read goes through one reader, [`SysDir`]: a directory is opened once and each
+//! file under it is read relative to its descriptor with one `read(2)` (see
+//! [`dir`]). The root is a parameter everywhere (`/sys` on a live system, a fixture
+//! tree in tests), and only the files the caller asks for are read.
 //!
 //! The value parsers are pure functions over `&str`, public for tests and fuzzing.
 
-use std::io;
-use std::path::{Path, PathBuf};
+pub mod dir;
+
+use std::path::Path;
+
+use rustix::io::Errno;
+
+pub use dir::{is_absent, read_file, NumName, SysDir, ATTR_MAX};
 
 use crate::error::{Error, Op, Result};
 use crate::verbs::gid::{Gid, GidEntry};
@@ -60,180 +71,219 @@ pub(crate) struct SysDevice {
     pub parent: Option<String>,
 }
 
-fn errno_of(e: &io::Error) -> rustix::io::Errno {
-    rustix::io::Errno::from_io_error(e).unwrap_or(rustix::io::Errno::IO)
+/// Which attributes of a device [`read_device`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wanted {
+    /// `node_type`, `node_guid`, `sys_image_guid`, `fw_ver` (netlink has them).
+    pub ids: bool,
+    /// The highest entry of `ports/` (netlink has it).
+    pub ports: bool,
+    /// What only sysfs has: `node_desc`, `hca_type`, `hw_rev`, `board_id`, the
+    /// `device/driver` link and `parent`.
+    pub details: bool,
 }
 
-fn bad(dev: &str, path: &Path, what: &str, raw: &str) -> Error {
+impl Wanted {
+    /// Everything (discovery from sysfs alone).
+    pub const ALL: Wanted = Wanted {
+        ids: true,
+        ports: true,
+        details: true,
+    };
+    /// What netlink does not report.
+    pub const DETAILS: Wanted = Wanted {
+        ids: false,
+        ports: false,
+        details: true,
+    };
+}
+
+fn os_err(dev: &str) -> impl FnOnce(Errno) -> Error + '_ {
+    move |errno| Error::Os {
+        op: Op::new("read sysfs", dev),
+        errno,
+    }
+}
+
+/// `<root>/class/infiniband/<dev>/<file>`, for messages.
+fn dev_path(root: &Path, dev: &str, file: &str) -> String {
+    root.join("class/infiniband")
+        .join(dev)
+        .join(file)
+        .display()
+        .to_string()
+}
+
+fn bad(dev: &str, path: String, what: &str, raw: &str) -> Error {
     Error::Protocol {
         op: Op::new("read sysfs", dev),
-        detail: format!(
-            "malformed {what} in {}: {:?}",
-            path.display(),
-            raw.trim_end()
-        ),
+        detail: format!("malformed {what} in {path}: {:?}", raw.trim_end()),
     }
 }
 
-/// Reads a small text attribute without its trailing newline; `None` when absent.
-fn read_attr(dev: &str, path: &Path) -> Result<Option<String>> {
-    match std::fs::read(path) {
-        Ok(b) => {
-            // sysfs text is ASCII; keep anything else readable rather than failing.
-            let s = String::from_utf8_lossy(&b);
-            Ok(Some(s.trim_end_matches(['\n', '\0']).to_owned()))
-        }
-        // ENOENT, ENOTDIR (by errno: ErrorKind::NotADirectory needs Rust 1.83).
-        Err(e)
-            if matches!(
-                errno_of(&e),
-                rustix::io::Errno::NOENT | rustix::io::Errno::NOTDIR
-            ) =>
-        {
-            Ok(None)
-        }
-        // Some attributes exist but cannot be read for a given driver (EOPNOTSUPP,
-        // ENODATA, EINVAL from the show function): treat those as absent too.
-        Err(e)
-            if matches!(
-                errno_of(&e),
-                rustix::io::Errno::OPNOTSUPP
-                    | rustix::io::Errno::NODATA
-                    | rustix::io::Errno::INVAL
-                    | rustix::io::Errno::NODEV
-            ) =>
-        {
-            Ok(None)
-        }
-        Err(e) => Err(Error::Os {
-            op: Op::new("read sysfs", dev),
-            errno: errno_of(&e),
-        }),
+fn missing(dev: &str, path: String) -> Error {
+    Error::Protocol {
+        op: Op::new("read sysfs", dev),
+        detail: format!("{path} is missing"),
     }
 }
 
-fn link_basename(path: &Path) -> Option<String> {
-    let target = std::fs::read_link(path).ok()?;
-    Some(target.file_name()?.to_string_lossy().into_owned())
-}
-
-/// `<root>/class/infiniband`.
-pub(crate) fn class_dir(root: &Path) -> PathBuf {
-    root.join("class").join("infiniband")
-}
-
-/// `<root>/class/infiniband_verbs`.
-pub(crate) fn verbs_dir(root: &Path) -> PathBuf {
-    root.join("class").join("infiniband_verbs")
-}
-
-/// Lists directory entry names (files, directories, symlinks); an absent directory is
-/// empty.
-fn list_dir(dev: &str, dir: &Path) -> Result<Vec<String>> {
-    let rd = match std::fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => {
-            return Err(Error::Os {
-                op: Op::new("read sysfs", dev),
-                errno: errno_of(&e),
-            })
-        }
-    };
-    let mut out = Vec::new();
-    for ent in rd {
-        let ent = ent.map_err(|e| Error::Os {
-            op: Op::new("read sysfs", dev),
-            errno: errno_of(&e),
-        })?;
-        if let Some(n) = ent.file_name().to_str() {
-            if !n.starts_with('.') {
-                out.push(n.to_owned());
-            }
-        }
+/// Opens `<root>/class/infiniband`; `Ok(None)` when it does not exist (no `ib_core`).
+///
+/// # Errors
+///
+/// Any other errno of `open(2)`.
+pub fn open_class(root: &Path) -> Result<Option<SysDir>> {
+    match SysDir::open(&root.join("class/infiniband")) {
+        Ok(d) => Ok(Some(d)),
+        Err(Errno::NOENT | Errno::NOTDIR) => Ok(None),
+        Err(e) => Err(os_err("")(e)),
     }
-    out.sort();
-    Ok(out)
 }
 
-/// The device names under `<root>/class/infiniband`, sorted.
+/// The device names under `<root>/class/infiniband`, sorted; empty when the class is
+/// absent.
 pub(crate) fn device_names(root: &Path) -> Result<Vec<String>> {
-    list_dir("", &class_dir(root))
+    match open_class(root)? {
+        Some(class) => class.names().map_err(os_err("")),
+        None => Ok(Vec::new()),
+    }
 }
 
-/// Reads what sysfs has about device `name`. With `strict`, a missing or malformed
-/// `node_type` or `node_guid` (or a malformed `sys_image_guid`) is an error; without,
-/// it is left out.
-pub(crate) fn read_device(root: &Path, name: &str, strict: bool) -> Result<SysDevice> {
-    let dir = class_dir(root).join(name);
-    let mut d = SysDevice::default();
+/// One attribute of a strictly or loosely read device: parsed, absent, or malformed.
+fn field<T>(
+    dir: &SysDir,
+    root: &Path,
+    dev: &str,
+    file: &str,
+    strict: bool,
+    required: bool,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> Result<Option<T>> {
+    let got = dir
+        .with_attr(file, |s| parse(s).ok_or_else(|| s.to_owned()))
+        .map_err(os_err(dev))?;
+    match got {
+        Some(Ok(v)) => Ok(Some(v)),
+        Some(Err(raw)) if strict => Err(bad(dev, dev_path(root, dev, file), file, &raw)),
+        None if strict && required => Err(missing(dev, dev_path(root, dev, file))),
+        _ => Ok(None),
+    }
+}
 
-    let p = dir.join("node_type");
-    match read_attr(name, &p)? {
-        Some(s) => match parse_node_type(&s) {
-            Some(t) => d.node_type = Some(t),
-            None if strict => return Err(bad(name, &p, "node_type", &s)),
-            None => {}
-        },
-        None if strict => return Err(missing(name, &p)),
-        None => {}
+/// The entries of a device directory that [`Wanted::details`] reads (`device` for its
+/// `driver` link).
+const DETAILS: [&str; 6] = [
+    "node_desc",
+    "hca_type",
+    "hw_rev",
+    "board_id",
+    "parent",
+    "device",
+];
+
+/// Reads what `want` asks of device `name` (a directory of `class`, the open
+/// `<root>/class/infiniband`). With `strict`, a missing or malformed `node_type` or
+/// `node_guid` (or a malformed `sys_image_guid`) is an error; without, it is left out.
+/// A device directory that cannot be opened reads as empty, or, with `strict`, as a
+/// missing `node_type`.
+pub(crate) fn read_device(
+    root: &Path,
+    class: &SysDir,
+    name: &str,
+    strict: bool,
+    want: Wanted,
+) -> Result<SysDevice> {
+    let mut d = SysDevice::default();
+    let dir = match class.dir(name) {
+        Ok(dir) => dir,
+        Err(e) if is_absent(e) => {
+            if strict && want.ids {
+                return Err(missing(name, dev_path(root, name, "node_type")));
+            }
+            return Ok(d);
+        }
+        Err(e) => return Err(os_err(name)(e)),
+    };
+    if want.ids {
+        d.node_type = field(&dir, root, name, "node_type", strict, true, parse_node_type)?;
+        d.node_guid = field(&dir, root, name, "node_guid", strict, true, parse_guid)?;
+        d.sys_image_guid = field(
+            &dir,
+            root,
+            name,
+            "sys_image_guid",
+            strict,
+            false,
+            parse_guid,
+        )?;
+        d.fw_ver = dir.attr("fw_ver").map_err(os_err(name))?;
     }
-    let p = dir.join("node_guid");
-    match read_attr(name, &p)? {
-        Some(s) => match parse_guid(&s) {
-            Some(g) => d.node_guid = Some(g),
-            None if strict => return Err(bad(name, &p, "node_guid", &s)),
-            None => {}
-        },
-        None if strict => return Err(missing(name, &p)),
-        None => {}
-    }
-    let p = dir.join("sys_image_guid");
-    if let Some(s) = read_attr(name, &p)? {
-        match parse_guid(&s) {
-            Some(g) => d.sys_image_guid = Some(g),
-            None if strict => return Err(bad(name, &p, "sys_image_guid", &s)),
-            None => {}
+    if want.details {
+        // Most of these are driver-specific (software devices have few of them): one
+        // listing of the directory says which to open, cheaper than a failed open each.
+        let mut present = [false; DETAILS.len()];
+        dir.for_each_name(|n| {
+            if let Some(i) = DETAILS.iter().position(|f| *f == n) {
+                present[i] = true;
+            }
+        })
+        .map_err(os_err(name))?;
+        let get = |i: usize| -> Result<Option<String>> {
+            if present[i] {
+                dir.attr(DETAILS[i]).map_err(os_err(name))
+            } else {
+                Ok(None)
+            }
+        };
+        d.node_desc = get(0)?;
+        d.hca_type = get(1)?;
+        d.hw_rev = get(2)?;
+        d.board_id = get(3)?;
+        d.parent = get(4)?;
+        if present[5] {
+            d.kernel_driver = dir.link_name("device/driver");
         }
     }
-    d.fw_ver = read_attr(name, &dir.join("fw_ver"))?;
-    d.node_desc = read_attr(name, &dir.join("node_desc"))?;
-    d.hca_type = read_attr(name, &dir.join("hca_type"))?;
-    d.hw_rev = read_attr(name, &dir.join("hw_rev"))?;
-    d.board_id = read_attr(name, &dir.join("board_id"))?;
-    d.parent = read_attr(name, &dir.join("parent"))?;
-    d.kernel_driver = link_basename(&dir.join("device").join("driver"));
-
-    let ports = list_dir(name, &dir.join("ports"))?;
-    if !ports.is_empty() || dir.join("ports").is_dir() {
+    if want.ports {
         // The last port number, as netlink's PORT_INDEX (ports are 1..=N on a channel
         // adapter, 0 alone on a switch).
-        d.port_count = Some(
+        if let Ok(ports) = dir.dir("ports") {
+            let mut last = 0;
             ports
-                .iter()
-                .filter_map(|p| p.parse::<u32>().ok())
-                .max()
-                .unwrap_or(0),
-        );
+                .for_each_name(|p| {
+                    if let Ok(n) = p.parse::<u32>() {
+                        last = last.max(n);
+                    }
+                })
+                .map_err(os_err(name))?;
+            d.port_count = Some(last);
+        }
     }
     Ok(d)
 }
 
-fn missing(dev: &str, path: &Path) -> Error {
-    Error::Protocol {
-        op: Op::new("read sysfs", dev),
-        detail: format!("{} is missing", path.display()),
-    }
-}
-
 /// The class-wide core uverbs ABI version (`class/infiniband_verbs/abi_version`).
 pub(crate) fn core_abi_version(root: &Path) -> Result<Option<u32>> {
-    let p = verbs_dir(root).join("abi_version");
-    match read_attr("", &p)? {
+    let verbs = match SysDir::open(&root.join("class/infiniband_verbs")) {
+        Ok(d) => d,
+        Err(e) if is_absent(e) => return Ok(None),
+        Err(e) => return Err(os_err("")(e)),
+    };
+    match verbs
+        .with_attr("abi_version", |s| parse_u32(s).ok_or_else(|| s.to_owned()))
+        .map_err(os_err(""))?
+    {
         None => Ok(None),
-        Some(s) => parse_u32(&s)
-            .map(Some)
-            .ok_or_else(|| bad("", &p, "abi_version", &s)),
+        Some(Ok(v)) => Ok(Some(v)),
+        Some(Err(raw)) => Err(bad(
+            "",
+            root.join("class/infiniband_verbs/abi_version")
+                .display()
+                .to_string(),
+            "abi_version",
+            &raw,
+        )),
     }
 }
 
@@ -257,25 +307,33 @@ pub(crate) struct UverbsNode {
 /// class-wide core ABI. Entries without a readable `ibdev`, `dev` or `abi_version` are
 /// skipped (they are being created or removed).
 pub(crate) fn uverbs_nodes(root: &Path) -> Result<Vec<UverbsNode>> {
-    let dir = verbs_dir(root);
+    let verbs = match SysDir::open(&root.join("class/infiniband_verbs")) {
+        Ok(d) => d,
+        Err(e) if is_absent(e) => return Ok(Vec::new()),
+        Err(e) => return Err(os_err("")(e)),
+    };
     let mut out = Vec::new();
-    for n in list_dir("", &dir)? {
+    for n in verbs.names().map_err(os_err(""))? {
         if !n.starts_with("uverbs") {
             continue;
         }
-        let d = dir.join(&n);
-        let Some(ibdev) = read_attr(&n, &d.join("ibdev"))? else {
+        let Ok(node) = verbs.dir(&n) else {
             continue;
         };
-        let Some((major, minor)) = read_attr(&n, &d.join("dev"))?
-            .as_deref()
-            .and_then(parse_dev)
+        let Some(ibdev) = node.attr("ibdev").map_err(os_err(&n))? else {
+            continue;
+        };
+        let Some((major, minor)) = node
+            .with_attr("dev", parse_dev)
+            .map_err(os_err(&n))?
+            .flatten()
         else {
             continue;
         };
-        let Some(abi_version) = read_attr(&n, &d.join("abi_version"))?
-            .as_deref()
-            .and_then(parse_u32)
+        let Some(abi_version) = node
+            .with_attr("abi_version", parse_u32)
+            .map_err(os_err(&n))?
+            .flatten()
         else {
             continue;
         };
@@ -290,35 +348,70 @@ pub(crate) fn uverbs_nodes(root: &Path) -> Result<Vec<UverbsNode>> {
     Ok(out)
 }
 
+/// A name that can be one path component: not empty, no `/`, not `.` or `..`, no NUL.
+fn one_component(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\0'])
+}
+
+/// `<root>/class/infiniband/<device>/ports/<port>`, open.
+fn port_dir(root: &Path, device: &str, port: u32) -> std::result::Result<SysDir, Errno> {
+    if !one_component(device) {
+        return Err(Errno::NOENT);
+    }
+    SysDir::open(
+        &root
+            .join("class/infiniband")
+            .join(device)
+            .join("ports")
+            .join(NumName::new(port).as_str()),
+    )
+}
+
 /// The valid GIDs of a port from a sysfs tree rooted at `sysfs_root`: nonzero entries,
 /// with the type from `gid_attrs/types` and the netdev from `gid_attrs/ndevs`.
+///
+/// # Errors
+///
+/// [`Error::Os`] when the port's `gids` directory cannot be read.
 pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>> {
-    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}"));
     let op = || Op::port("read GIDs", device, port);
-    let rd = std::fs::read_dir(dir.join("gids")).map_err(|e| Error::Os {
-        op: op(),
-        errno: rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO),
-    })?;
+    let os = |errno| Error::Os { op: op(), errno };
+    let pdir = port_dir(sysfs_root, device, port).map_err(os)?;
+    let gdir = pdir.dir("gids").map_err(os)?;
+    let types = pdir.dir("gid_attrs/types").ok();
+    let ndevs = pdir.dir("gid_attrs/ndevs").ok();
+    let mut net = None;
+    let mut link_layer = None;
+    let mut indexes = Vec::new();
+    gdir.for_each_name(|n| {
+        if let Ok(i) = n.parse::<u32>() {
+            indexes.push(i);
+        }
+    })
+    .map_err(os)?;
+    indexes.sort_unstable();
     let mut out = Vec::new();
-    for ent in rd.flatten() {
-        let Some(index) = ent.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(text) = std::fs::read_to_string(ent.path()) else {
-            continue;
-        };
-        let Some(gid) = Gid::parse_sysfs(&text) else {
+    for index in indexes {
+        let name = NumName::new(index);
+        let Some(gid) = gdir.parse(name.as_str(), Gid::parse_sysfs) else {
             continue;
         };
         if gid.is_zero() {
             continue;
         }
-        let gid_type = match std::fs::read_to_string(dir.join(format!("gid_attrs/types/{index}"))) {
-            Ok(t) if t.trim() == "RoCE v2" => GidType::RoceV2,
-            Ok(t) if t.trim() == "IB/RoCE v1" => {
+        let gid_type = match types
+            .as_ref()
+            .and_then(|t| t.attr_trim(name.as_str()))
+            .as_deref()
+        {
+            Some("RoCE v2") => GidType::RoceV2,
+            Some("IB/RoCE v1") => {
                 // The same name serves IB GIDs and RoCE v1: the link layer decides.
-                let ll = std::fs::read_to_string(dir.join("link_layer")).unwrap_or_default();
-                if ll.trim() == "Ethernet" {
+                let ethernet = *link_layer.get_or_insert_with(|| {
+                    pdir.parse("link_layer", |s| Some(s == "Ethernet"))
+                        .unwrap_or(false)
+                });
+                if ethernet {
                     GidType::RoceV1
                 } else {
                     GidType::Ib
@@ -326,9 +419,14 @@ pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>>
             }
             _ => GidType::Ib,
         };
-        let netdev_ifindex = std::fs::read_to_string(dir.join(format!("gid_attrs/ndevs/{index}")))
-            .ok()
-            .and_then(|n| ifindex_of(sysfs_root, n.trim()))
+        let netdev_ifindex = ndevs
+            .as_ref()
+            .and_then(|d| d.attr_trim(name.as_str()))
+            .and_then(|n| {
+                let net =
+                    net.get_or_insert_with(|| SysDir::open(&sysfs_root.join("class/net")).ok());
+                net.as_ref().and_then(|net| ifindex_in(net, &n))
+            })
             .unwrap_or(0);
         out.push(GidEntry {
             gid,
@@ -338,60 +436,87 @@ pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>>
             netdev_ifindex,
         });
     }
-    out.sort_by_key(|e| e.index);
     Ok(out)
 }
 
-/// The P_Keys of a port from a sysfs tree rooted at `sysfs_root`.
+/// The P_Keys of a port from a sysfs tree rooted at `sysfs_root`, in index order,
+/// stopping at the first index that cannot be read (empty when the port has no `pkeys`
+/// directory).
+///
+/// # Errors
+///
+/// [`Error::Protocol`] for an entry that is not a 16-bit hex number.
 pub fn pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
-    let dir = sysfs_root.join(format!("class/infiniband/{device}/ports/{port}/pkeys"));
+    if !one_component(device) {
+        return Ok(Vec::new());
+    }
+    let path = sysfs_root
+        .join("class/infiniband")
+        .join(device)
+        .join("ports")
+        .join(NumName::new(port).as_str())
+        .join("pkeys");
+    let Ok(dir) = SysDir::open(&path) else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
-    for i in 0..=u16::MAX as u32 {
-        let Ok(text) = std::fs::read_to_string(dir.join(i.to_string())) else {
-            break;
-        };
-        let t = text.trim();
-        let v = t.strip_prefix("0x").unwrap_or(t);
-        match u16::from_str_radix(v, 16) {
-            Ok(p) => out.push(p),
-            Err(_) => {
+    for i in 0..=u32::from(u16::MAX) {
+        let got = dir.with_attr(NumName::new(i).as_str(), |t| {
+            let t = t.trim();
+            let v = t.strip_prefix("0x").unwrap_or(t);
+            u16::from_str_radix(v, 16).map_err(|_| t.to_owned())
+        });
+        match got {
+            Ok(Some(Ok(p))) => out.push(p),
+            Ok(Some(Err(t))) => {
                 return Err(Error::Protocol {
                     op: Op::port("read P_Keys", device, port),
                     detail: format!("P_Key {i} is not a 16-bit hex number: {t:?}"),
                 })
             }
+            Ok(None) | Err(_) => break,
         }
     }
     Ok(out)
 }
 
-/// The ifindex of a network interface from sysfs (`class/net/NAME/ifindex`).
-pub fn ifindex_of(sysfs_root: &Path, name: &str) -> Option<u32> {
-    if name.is_empty() || name.contains('/') {
+/// The ifindex of network interface `name` under an open `class/net`.
+fn ifindex_in(net: &SysDir, name: &str) -> Option<u32> {
+    if !one_component(name) {
         return None;
     }
-    std::fs::read_to_string(sysfs_root.join(format!("class/net/{name}/ifindex")))
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
+    let mut path = String::with_capacity(name.len() + 8);
+    path.push_str(name);
+    path.push_str("/ifindex");
+    net.parse(&path, |s| s.parse().ok())
 }
 
-/// The name of the network interface with `ifindex`, from sysfs.
+/// The ifindex of a network interface from sysfs (`class/net/NAME/ifindex`).
+pub fn ifindex_of(sysfs_root: &Path, name: &str) -> Option<u32> {
+    if !one_component(name) {
+        return None;
+    }
+    ifindex_in(&SysDir::open(&sysfs_root.join("class/net")).ok()?, name)
+}
+
+/// The name of the network interface with `ifindex`, from sysfs: `class/net` is listed
+/// once and the `ifindex` of each interface read until one matches.
 pub fn netdev_name(sysfs_root: &Path, ifindex: u32) -> Option<String> {
     if ifindex == 0 {
         return None;
     }
-    for ent in std::fs::read_dir(sysfs_root.join("class/net"))
-        .ok()?
-        .flatten()
-    {
-        let name = ent.file_name().to_string_lossy().into_owned();
-        if ifindex_of(sysfs_root, &name) == Some(ifindex) {
-            return Some(name);
-        }
+    netdev_name_in(&SysDir::open(&sysfs_root.join("class/net")).ok()?, ifindex)
+}
+
+/// [`netdev_name`] under an open `class/net`.
+pub(crate) fn netdev_name_in(net: &SysDir, ifindex: u32) -> Option<String> {
+    if ifindex == 0 {
+        return None;
     }
-    None
+    let names = net.names().ok()?;
+    names
+        .into_iter()
+        .find(|n| ifindex_in(net, n) == Some(ifindex))
 }
 
 /// Every network interface under `<sysfs_root>/class/net` with its ifindex, sorted by

@@ -15,7 +15,7 @@ use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface,
 use crate::raw::lifeline::RevocableFd;
 use crate::raw::method;
 use crate::raw::VerbsFile;
-use crate::verbs::device_attr::{DeviceAttr, FwVersion};
+use crate::verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
 use crate::verbs::discover::{DeviceInfo, Discovery};
 use crate::verbs::port::{EffectiveSpeed, PortAttr};
 use crate::verbs::types::CoreSupport;
@@ -146,7 +146,9 @@ pub struct ContextAttr {
 /// An open device with its kernel context (`struct ibv_context` without the provider).
 ///
 /// `Context` is `Send + Sync`: every query is a single system call on the shared file
-/// descriptor with its own stack buffers, which the kernel serialises as needed.
+/// descriptor with its own buffers, which the kernel serialises as needed
+/// ([`Context::query_device`] keeps one response buffer, taken without waiting: a
+/// caller that finds it taken uses a fresh one).
 #[derive(Debug)]
 #[doc(alias = "ibv_context")]
 pub struct Context {
@@ -158,9 +160,17 @@ pub struct Context {
     core_support: CoreSupport,
     fw_text: FwVersion,
     fw_cache: std::sync::OnceLock<(u64, FwVersion)>,
+    /// This context's number in the process (from 1), for [`DeviceAnswer`]'s firmware
+    /// text.
+    id: u64,
     /// The async event fd that the `write()` GET_CONTEXT creates; kept for the event
     /// stream, closed with the context.
     write_async_fd: Mutex<Option<RevocableFd>>,
+    /// The QUERY_DEVICE answer of [`Context::query_device`], kept so that its buffer is
+    /// not zeroed on every call (the kernel writes `response_length` bytes and
+    /// zero-fills the rest; what it says it did not write is zeroed here). A caller that
+    /// finds it taken uses a fresh one.
+    qd_answer: Mutex<DeviceAnswer>,
     get_context_path: CallPath,
     sysfs_root: PathBuf,
     /// The interface of the object methods ([`OpenOptions::objects`]).
@@ -233,7 +243,13 @@ impl Context {
             core_support: CoreSupport::empty(),
             fw_text: FwVersion::new(&t.fw_text),
             fw_cache: std::sync::OnceLock::new(),
+            id: {
+                static CONTEXTS: std::sync::atomic::AtomicU64 =
+                    std::sync::atomic::AtomicU64::new(1);
+                CONTEXTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             write_async_fd: Mutex::new(None),
+            qd_answer: Mutex::new(DeviceAnswer::default()),
             get_context_path: CallPath::Auto,
             sysfs_root: t.sysfs_root.clone(),
             objects_path: opts.objects,
@@ -455,6 +471,7 @@ impl Context {
     /// # Errors
     ///
     /// [`Error::NoSuchPort`] for 0 or a number past the last port.
+    #[inline]
     pub fn check_port(&self, what: &'static str, port: u32) -> Result<u8> {
         if port == 0 || port > u32::from(self.port_count) {
             return Err(Error::NoSuchPort {
@@ -495,6 +512,20 @@ impl Context {
     /// ([`Error::DeviceGone`] for `ENODEV`/`EIO`).
     #[doc(alias = "ibv_query_port")]
     pub fn query_port(&self, port: u32) -> Result<PortAttr> {
+        // The usual case inline: the ioctl, unless the kernel said it lacks it. Any
+        // error goes the whole way through query_port_via (which asks again and falls
+        // back), so that every answer is handled in one place.
+        if !self.file.caps().is_missing(Interface::QueryPortIoctl) {
+            let p = self.check_port("QUERY_PORT", port)?;
+            let mut resp = ib_uverbs_query_port_resp_ex::default();
+            if self
+                .file
+                .call(&mut method::query_port(self.file.driver_id(), p, &mut resp))
+                .is_ok()
+            {
+                return Ok(PortAttr::from_resp(&resp));
+            }
+        }
         self.query_port_via(port, CallPath::Auto)
     }
 
@@ -602,7 +633,42 @@ impl Context {
     #[doc(alias = "ibv_query_device")]
     #[doc(alias = "ibv_query_device_ex")]
     pub fn query_device(&self) -> Result<DeviceAttr> {
-        self.query_device_via(CallPath::Auto)
+        match self.qd_answer.try_lock() {
+            Ok(mut a) => {
+                self.query_device_into(&mut a)?;
+                Ok(a.attr())
+            }
+            Err(_) => self.query_device_via(CallPath::Auto),
+        }
+    }
+
+    /// [`Context::query_device`] into `out`, decoded only when its fields are read
+    /// ([`DeviceAnswer`]): the kernel writes its answer into `out` in place. The
+    /// cheapest fresh query, for callers that ask often.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::query_device`].
+    pub fn query_device_into(&self, out: &mut DeviceAnswer) -> Result<()> {
+        // The usual case inline: the extended command through INVOKE_WRITE, unless the
+        // kernel said it lacks it. Any error goes the whole way through the fallback
+        // (which asks again), so that every answer is handled in one place.
+        if !self.file.caps().is_missing(Interface::QueryDeviceEx) {
+            let cmd = ib_uverbs_ex_query_device::default();
+            if self
+                .file
+                .call(&mut method::query_device_ex(
+                    self.file.driver_id(),
+                    &cmd,
+                    &mut out.resp,
+                ))
+                .is_ok()
+            {
+                self.finish_ex(out);
+                return Ok(());
+            }
+        }
+        self.answer_via(CallPath::Auto, out)
     }
 
     /// [`Context::query_device`] through the chosen interface.
@@ -611,6 +677,14 @@ impl Context {
     ///
     /// As [`Context::query_device`].
     pub fn query_device_via(&self, path: CallPath) -> Result<DeviceAttr> {
+        let mut a = DeviceAnswer::default();
+        self.answer_via(path, &mut a)?;
+        Ok(a.attr())
+    }
+
+    /// The extended QUERY_DEVICE through INVOKE_WRITE, falling back to the plain one,
+    /// then to the `write()` commands; the answer into `out`.
+    fn answer_via(&self, path: CallPath, out: &mut DeviceAnswer) -> Result<()> {
         let file = &self.file;
         let id = file.driver_id();
         let cmd = ib_uverbs_ex_query_device::default();
@@ -622,28 +696,36 @@ impl Context {
         fn no_ex_write(e: Errno) -> bool {
             e == Errno::OPNOTSUPP || e == Errno::NOSYS || e == Errno::INVAL
         }
+        let out = core::cell::RefCell::new(out);
+        // The legacy answer: the extended part stays zero.
+        let legacy = |r: ib_uverbs_query_device_resp| {
+            let mut o = out.borrow_mut();
+            o.resp = ib_uverbs_ex_query_device_resp::default();
+            o.resp.base = r;
+            false
+        };
         let mut ex_ioctl = || {
-            let mut resp = ib_uverbs_ex_query_device_resp::default();
-            file.call(&mut method::query_device_ex(id, &cmd, &mut resp))?;
-            Ok(self.device_attr_ex(&mut resp))
+            let mut o = out.borrow_mut();
+            file.call(&mut method::query_device_ex(id, &cmd, &mut o.resp))?;
+            Ok(true)
         };
         let mut plain_ioctl = || {
             let mut resp = ib_uverbs_query_device_resp::default();
             let req = ib_uverbs_query_device::default();
             file.call(&mut method::query_device(id, &req, &mut resp))?;
-            Ok(self.device_attr_legacy(&resp))
+            Ok(legacy(resp))
         };
         let mut ex_write = || {
-            let mut resp = ib_uverbs_ex_query_device_resp::default();
-            file.write(&mut method::write_query_device_ex(&cmd, &mut resp))?;
-            Ok(self.device_attr_ex(&mut resp))
+            let mut o = out.borrow_mut();
+            file.write(&mut method::write_query_device_ex(&cmd, &mut o.resp))?;
+            Ok(true)
         };
         let mut plain_write = || {
             let mut resp = ib_uverbs_query_device_resp::default();
             file.write(&mut method::write_query_device(&mut resp))?;
-            Ok(self.device_attr_legacy(&resp))
+            Ok(legacy(resp))
         };
-        first_supported(
+        let ex = first_supported(
             file.caps(),
             path,
             &mut [
@@ -673,7 +755,14 @@ impl Context {
                 },
             ],
         )
-        .map_err(|e: Errno| self.kernel_error(Op::new("QUERY_DEVICE", &self.name), e))
+        .map_err(|e: Errno| self.kernel_error(Op::new("QUERY_DEVICE", &self.name), e))?;
+        let out = out.into_inner();
+        if ex {
+            self.finish_ex(out);
+        } else {
+            self.set_fw(out);
+        }
+        Ok(())
     }
 
     /// The firmware version for the kernel's raw number, formatted once per context as
@@ -692,20 +781,31 @@ impl Context {
         }
     }
 
-    fn device_attr_ex(&self, r: &mut ib_uverbs_ex_query_device_resp) -> DeviceAttr {
-        let fw = self.fw_ver(r.base.fw_ver);
-        // Zero what the kernel did not fill (it leaves the rest of our buffer as it was,
-        // which is zero already; this guards against a kernel that says less).
-        let filled = (r.response_length as usize).clamp(
+    /// Completes an extended answer: zeroes what the kernel did not fill (it zero-fills
+    /// our buffer past its answer on current kernels; this guards against one that says
+    /// less), and adds the firmware text.
+    #[inline(always)]
+    fn finish_ex(&self, a: &mut DeviceAnswer) {
+        let size = core::mem::size_of::<ib_uverbs_ex_query_device_resp>();
+        let filled = (a.resp.response_length as usize).clamp(
             core::mem::size_of::<ib_uverbs_query_device_resp>() + 8,
-            core::mem::size_of::<ib_uverbs_ex_query_device_resp>(),
+            size,
         );
-        zerocopy::IntoBytes::as_mut_bytes(r)[filled..].fill(0);
-        DeviceAttr::from_ex(r, fw)
+        if filled < size {
+            zerocopy::IntoBytes::as_mut_bytes(&mut a.resp)[filled..].fill(0);
+        }
+        self.set_fw(a);
     }
 
-    fn device_attr_legacy(&self, r: &ib_uverbs_query_device_resp) -> DeviceAttr {
-        DeviceAttr::from_legacy(r, self.fw_ver(r.fw_ver))
+    /// The firmware text of an answer, formatted unless it holds this context's text of
+    /// the same number already.
+    #[inline(always)]
+    fn set_fw(&self, a: &mut DeviceAnswer) {
+        let key = (self.id, a.resp.base.fw_ver);
+        if a.fw_key != key {
+            a.fw_ver = self.fw_ver(key.1);
+            a.fw_key = key;
+        }
     }
 }
 

@@ -238,87 +238,14 @@ pub struct DeviceAttr {
 impl DeviceAttr {
     /// Decodes the legacy QUERY_DEVICE response.
     pub fn from_legacy(r: &ib_uverbs_query_device_resp, fw_ver: FwVersion) -> Self {
-        DeviceAttr {
-            fw_ver,
-            node_guid: Guid::from_be(r.node_guid),
-            sys_image_guid: Guid::from_be(r.sys_image_guid),
-            max_mr_size: r.max_mr_size,
-            page_size_cap: r.page_size_cap,
-            vendor_id: r.vendor_id,
-            vendor_part_id: r.vendor_part_id,
-            hw_ver: r.hw_ver,
-            max_qp: r.max_qp,
-            max_qp_wr: r.max_qp_wr,
-            device_cap_flags: DeviceCapFlags::from_bits_retain(u64::from(r.device_cap_flags)),
-            max_sge: r.max_sge,
-            max_sge_rd: r.max_sge_rd,
-            max_cq: r.max_cq,
-            max_cqe: r.max_cqe,
-            max_mr: r.max_mr,
-            max_pd: r.max_pd,
-            max_qp_rd_atom: r.max_qp_rd_atom,
-            max_ee_rd_atom: r.max_ee_rd_atom,
-            max_res_rd_atom: r.max_res_rd_atom,
-            max_qp_init_rd_atom: r.max_qp_init_rd_atom,
-            max_ee_init_rd_atom: r.max_ee_init_rd_atom,
-            atomic_cap: AtomicCap::from_raw(r.atomic_cap),
-            max_ee: r.max_ee,
-            max_rdd: r.max_rdd,
-            max_mw: r.max_mw,
-            max_raw_ipv6_qp: r.max_raw_ipv6_qp,
-            max_raw_ethy_qp: r.max_raw_ethy_qp,
-            max_mcast_grp: r.max_mcast_grp,
-            max_mcast_qp_attach: r.max_mcast_qp_attach,
-            max_total_mcast_qp_attach: r.max_total_mcast_qp_attach,
-            max_ah: r.max_ah,
-            max_fmr: r.max_fmr,
-            max_map_per_fmr: r.max_map_per_fmr,
-            max_srq: r.max_srq,
-            max_srq_wr: r.max_srq_wr,
-            max_srq_sge: r.max_srq_sge,
-            max_pkeys: r.max_pkeys,
-            local_ca_ack_delay: r.local_ca_ack_delay,
-            phys_port_cnt: r.phys_port_cnt,
-            ..DeviceAttr::default()
-        }
+        // Every extended field is 0: the legacy fields, then the zero extension.
+        Self::decode(r, fw_ver, &ib_uverbs_ex_query_device_resp::default())
     }
 
     /// Decodes the extended QUERY_DEVICE response. Fields past the kernel's
     /// `response_length` must be zero in `r` (they are, when `r` started zeroed).
     pub fn from_ex(r: &ib_uverbs_ex_query_device_resp, fw_ver: FwVersion) -> Self {
-        DeviceAttr {
-            ex_response_length: r.response_length,
-            odp_caps: OdpCaps {
-                general_caps: OdpGeneralCaps::from_bits_retain(r.odp_caps.general_caps),
-                rc_odp_caps: OdpTransportCaps::from_bits_retain(r.odp_caps.rc_odp_caps),
-                uc_odp_caps: OdpTransportCaps::from_bits_retain(r.odp_caps.uc_odp_caps),
-                ud_odp_caps: OdpTransportCaps::from_bits_retain(r.odp_caps.ud_odp_caps),
-            },
-            completion_timestamp_mask: r.timestamp_mask,
-            hca_core_clock: r.hca_core_clock,
-            device_cap_flags_ex: DeviceCapFlags::from_bits_retain(r.device_cap_flags_ex),
-            rss_caps: RssCaps {
-                supported_qpts: r.rss_caps.supported_qpts,
-                max_rwq_indirection_tables: r.rss_caps.max_rwq_indirection_tables,
-                max_rwq_indirection_table_size: r.rss_caps.max_rwq_indirection_table_size,
-            },
-            max_wq_type_rq: r.max_wq_type_rq,
-            raw_packet_caps: RawPacketCaps::from_bits_retain(r.raw_packet_caps),
-            tm_caps: TmCaps {
-                max_rndv_hdr_size: r.tm_caps.max_rndv_hdr_size,
-                max_num_tags: r.tm_caps.max_num_tags,
-                flags: r.tm_caps.flags,
-                max_ops: r.tm_caps.max_ops,
-                max_sge: r.tm_caps.max_sge,
-            },
-            cq_mod_caps: CqModerationCaps {
-                max_cq_count: r.cq_moderation_caps.max_cq_moderation_count,
-                max_cq_period: r.cq_moderation_caps.max_cq_moderation_period,
-            },
-            max_dm_size: r.max_dm_size,
-            xrc_odp_caps: OdpTransportCaps::from_bits_retain(r.xrc_odp_caps),
-            ..Self::from_legacy(&r.base, fw_ver)
-        }
+        Self::decode(&r.base, fw_ver, r)
     }
 
     /// Decodes an extended response from raw bytes: shorter buffers leave the missing
@@ -337,4 +264,212 @@ impl DeviceAttr {
         zerocopy::IntoBytes::as_mut_bytes(&mut r)[filled..].fill(0);
         Self::from_ex(&r, fw_ver)
     }
+}
+
+/// The kernel's answer to QUERY_DEVICE, kept as it came (`ib_uverbs_ex_query_device_resp`)
+/// and decoded field by field when read: each method has the name, type and meaning of
+/// the [`DeviceAttr`] field, and [`DeviceAnswer::attr`] decodes them all.
+///
+/// [`Context::query_device_into`](crate::Context::query_device_into) writes the next
+/// answer into the same value: the kernel fills it in place, and nothing is decoded
+/// until a field is read. For callers that ask often and read a few fields.
+#[derive(Clone, Default)]
+pub struct DeviceAnswer {
+    pub(crate) resp: ib_uverbs_ex_query_device_resp,
+    pub(crate) fw_ver: FwVersion,
+    /// Which context's formatting of which raw firmware number `fw_ver` holds (context
+    /// ids start at 1): a repeated query leaves it as it is.
+    pub(crate) fw_key: (u64, u64),
+}
+
+impl PartialEq for DeviceAnswer {
+    fn eq(&self, other: &Self) -> bool {
+        self.resp == other.resp && self.fw_ver == other.fw_ver
+    }
+}
+
+impl Eq for DeviceAnswer {}
+
+impl fmt::Debug for DeviceAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.attr(), f)
+    }
+}
+
+impl DeviceAnswer {
+    /// Every field, decoded: what [`Context::query_device`](crate::Context::query_device)
+    /// returns.
+    pub fn attr(&self) -> DeviceAttr {
+        DeviceAttr::decode(&self.resp.base, self.fw_ver, &self.resp)
+    }
+
+    /// The kernel's response as it came (the legacy part alone, the rest zero, when only
+    /// the legacy command answered).
+    pub fn raw(&self) -> &ib_uverbs_ex_query_device_resp {
+        &self.resp
+    }
+
+    /// Firmware version (sysfs `fw_ver`; empty when the driver has none).
+    pub fn fw_ver(&self) -> FwVersion {
+        self.fw_ver
+    }
+}
+
+/// The decoding of every field but `fw_ver`, once: as [`DeviceAttr::decode`]'s struct
+/// literal (the value written in place, where a 344-byte `DeviceAttr` copied as a whole
+/// costs more than the decode under an emulator that runs `rep movs` one iteration at a
+/// time) and as the accessors of [`DeviceAnswer`]. `$r` is the legacy part of the
+/// response, `$x` the extended response (zero past the legacy part when only the legacy
+/// command answered).
+macro_rules! device_fields {
+    ($r:ident, $x:ident; $( $(#[doc = $doc:literal])* $name:ident: $ty:ty = $e:expr, )*) => {
+        impl DeviceAttr {
+            #[inline(always)]
+            fn decode(
+                $r: &ib_uverbs_query_device_resp,
+                fw_ver: FwVersion,
+                $x: &ib_uverbs_ex_query_device_resp,
+            ) -> Self {
+                DeviceAttr { fw_ver, $( $name: $e, )* }
+            }
+        }
+
+        impl DeviceAnswer {
+            $(
+                $(#[doc = $doc])*
+                #[inline]
+                pub fn $name(&self) -> $ty {
+                    let $r = &self.resp.base;
+                    let $x = &self.resp;
+                    let _ = ($r, $x);
+                    $e
+                }
+            )*
+        }
+    };
+}
+
+device_fields! { r, x;
+    /// Node GUID.
+    node_guid: Guid = Guid::from_be(r.node_guid),
+    /// System image GUID.
+    sys_image_guid: Guid = Guid::from_be(r.sys_image_guid),
+    /// Largest memory region in bytes.
+    max_mr_size: u64 = r.max_mr_size,
+    /// Supported page sizes (bit n = 2^n bytes).
+    page_size_cap: u64 = r.page_size_cap,
+    /// IEEE vendor id.
+    vendor_id: u32 = r.vendor_id,
+    /// Vendor part id.
+    vendor_part_id: u32 = r.vendor_part_id,
+    /// Hardware version.
+    hw_ver: u32 = r.hw_ver,
+    /// Max QPs.
+    max_qp: u32 = r.max_qp,
+    /// Max outstanding work requests per queue.
+    max_qp_wr: u32 = r.max_qp_wr,
+    /// Capability flags (the 32-bit field).
+    device_cap_flags: DeviceCapFlags =
+        DeviceCapFlags::from_bits_retain(u64::from(r.device_cap_flags)),
+    /// Max scatter/gather entries per WR (non RDMA-read).
+    max_sge: u32 = r.max_sge,
+    /// Max scatter/gather entries per RDMA read WR.
+    max_sge_rd: u32 = r.max_sge_rd,
+    /// Max CQs.
+    max_cq: u32 = r.max_cq,
+    /// Max entries per CQ.
+    max_cqe: u32 = r.max_cqe,
+    /// Max MRs.
+    max_mr: u32 = r.max_mr,
+    /// Max PDs.
+    max_pd: u32 = r.max_pd,
+    /// Max outstanding RDMA read/atomic per QP as target.
+    max_qp_rd_atom: u32 = r.max_qp_rd_atom,
+    /// Max outstanding RDMA read/atomic per EEC as target.
+    max_ee_rd_atom: u32 = r.max_ee_rd_atom,
+    /// Max RDMA read/atomic resources as target.
+    max_res_rd_atom: u32 = r.max_res_rd_atom,
+    /// Max RDMA read/atomic depth per QP as initiator.
+    max_qp_init_rd_atom: u32 = r.max_qp_init_rd_atom,
+    /// Max RDMA read/atomic depth per EEC as initiator.
+    max_ee_init_rd_atom: u32 = r.max_ee_init_rd_atom,
+    /// Atomic operation support.
+    atomic_cap: AtomicCap = AtomicCap::from_raw(r.atomic_cap),
+    /// Max EE contexts.
+    max_ee: u32 = r.max_ee,
+    /// Max RD domains.
+    max_rdd: u32 = r.max_rdd,
+    /// Max memory windows.
+    max_mw: u32 = r.max_mw,
+    /// Max raw IPv6 datagram QPs.
+    max_raw_ipv6_qp: u32 = r.max_raw_ipv6_qp,
+    /// Max raw Ethertype datagram QPs.
+    max_raw_ethy_qp: u32 = r.max_raw_ethy_qp,
+    /// Max multicast groups.
+    max_mcast_grp: u32 = r.max_mcast_grp,
+    /// Max QPs per multicast group.
+    max_mcast_qp_attach: u32 = r.max_mcast_qp_attach,
+    /// Max QPs attached to multicast groups in total.
+    max_total_mcast_qp_attach: u32 = r.max_total_mcast_qp_attach,
+    /// Max address handles.
+    max_ah: u32 = r.max_ah,
+    /// Max FMRs.
+    max_fmr: u32 = r.max_fmr,
+    /// Max remaps per FMR.
+    max_map_per_fmr: u32 = r.max_map_per_fmr,
+    /// Max SRQs.
+    max_srq: u32 = r.max_srq,
+    /// Max WRs per SRQ.
+    max_srq_wr: u32 = r.max_srq_wr,
+    /// Max scatter/gather entries per SRQ WR.
+    max_srq_sge: u32 = r.max_srq_sge,
+    /// Max partitions.
+    max_pkeys: u16 = r.max_pkeys,
+    /// Local CA ack delay.
+    local_ca_ack_delay: u8 = r.local_ca_ack_delay,
+    /// Number of physical ports.
+    phys_port_cnt: u8 = r.phys_port_cnt,
+    /// Bytes of the extended response the kernel filled (0: only the legacy attributes
+    /// were available, and every extended field is 0).
+    ex_response_length: u32 = x.response_length,
+    /// On-demand paging capabilities.
+    odp_caps: OdpCaps = OdpCaps {
+        general_caps: OdpGeneralCaps::from_bits_retain(x.odp_caps.general_caps),
+        rc_odp_caps: OdpTransportCaps::from_bits_retain(x.odp_caps.rc_odp_caps),
+        uc_odp_caps: OdpTransportCaps::from_bits_retain(x.odp_caps.uc_odp_caps),
+        ud_odp_caps: OdpTransportCaps::from_bits_retain(x.odp_caps.ud_odp_caps),
+    },
+    /// Completion timestamp mask (`completion_timestamp_mask`).
+    completion_timestamp_mask: u64 = x.timestamp_mask,
+    /// HCA core clock in kHz.
+    hca_core_clock: u64 = x.hca_core_clock,
+    /// The full 64-bit capability flags.
+    device_cap_flags_ex: DeviceCapFlags = DeviceCapFlags::from_bits_retain(x.device_cap_flags_ex),
+    /// RSS capabilities.
+    rss_caps: RssCaps = RssCaps {
+        supported_qpts: x.rss_caps.supported_qpts,
+        max_rwq_indirection_tables: x.rss_caps.max_rwq_indirection_tables,
+        max_rwq_indirection_table_size: x.rss_caps.max_rwq_indirection_table_size,
+    },
+    /// Max WQs of type RQ.
+    max_wq_type_rq: u32 = x.max_wq_type_rq,
+    /// Raw packet capabilities.
+    raw_packet_caps: RawPacketCaps = RawPacketCaps::from_bits_retain(x.raw_packet_caps),
+    /// Tag matching capabilities.
+    tm_caps: TmCaps = TmCaps {
+        max_rndv_hdr_size: x.tm_caps.max_rndv_hdr_size,
+        max_num_tags: x.tm_caps.max_num_tags,
+        flags: x.tm_caps.flags,
+        max_ops: x.tm_caps.max_ops,
+        max_sge: x.tm_caps.max_sge,
+    },
+    /// CQ moderation capabilities.
+    cq_mod_caps: CqModerationCaps = CqModerationCaps {
+        max_cq_count: x.cq_moderation_caps.max_cq_moderation_count,
+        max_cq_period: x.cq_moderation_caps.max_cq_moderation_period,
+    },
+    /// Max device memory in bytes.
+    max_dm_size: u64 = x.max_dm_size,
+    /// XRC on-demand paging capabilities.
+    xrc_odp_caps: OdpTransportCaps = OdpTransportCaps::from_bits_retain(x.xrc_odp_caps),
 }

@@ -363,12 +363,17 @@ impl Discovery {
                 return v.into_iter().next().ok_or_else(|| no_such(name));
             }
         }
-        let dir = sysfs::class_dir(&self.sysfs_root).join(name);
-        if name.is_empty() || name.contains('/') || name.starts_with('.') || !dir.exists() {
+        if name.is_empty() || name.contains(['/', '\0']) || name.starts_with('.') {
+            return Err(no_such(name));
+        }
+        let Some(class) = sysfs::open_class(&self.sysfs_root)? else {
+            return Err(no_such(name));
+        };
+        if !class.exists(name) {
             return Err(no_such(name));
         }
         let nodes = self.sysfs_uverbs_nodes()?;
-        self.sysfs_device(name, &nodes)
+        self.sysfs_device(&class, name, &nodes)
     }
 
     /// The devices as RDMA netlink reports them (completed from sysfs), sorted by name,
@@ -383,6 +388,8 @@ impl Discovery {
         let mut sock = netlink::NlSocket::open()?;
         let devs = sock.devices()?;
         let mut nodes = None;
+        // `<root>/class/infiniband`, opened on first use (`None` inside: unreadable).
+        let mut class: Option<Option<sysfs::SysDir>> = None;
         let mut out = Vec::with_capacity(devs.len());
         for d in devs {
             if only.is_some_and(|n| n != d.name) {
@@ -391,7 +398,7 @@ impl Discovery {
             let (uverbs, driver_id) = match sock.uverbs_chardev(d.index) {
                 Ok(c) => (
                     Some(UverbsDev {
-                        path: self.dev_root.join("infiniband").join(&c.name),
+                        path: self.node_path(&c.name),
                         name: c.name,
                         major: c.major,
                         minor: c.minor,
@@ -416,7 +423,19 @@ impl Discovery {
             };
             // Best effort: sysfs may be absent or another namespace's.
             let sys = if self.details || driver_id.is_none() {
-                sysfs::read_device(&self.sysfs_root, &d.name, false).unwrap_or_default()
+                let class =
+                    class.get_or_insert_with(|| sysfs::open_class(&self.sysfs_root).ok().flatten());
+                match class {
+                    Some(c) => sysfs::read_device(
+                        &self.sysfs_root,
+                        c,
+                        &d.name,
+                        false,
+                        sysfs::Wanted::DETAILS,
+                    )
+                    .unwrap_or_default(),
+                    None => Default::default(),
+                }
             } else {
                 Default::default()
             };
@@ -444,7 +463,9 @@ impl Discovery {
                 parent: sys.parent,
             });
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        // In place: device names are unique, and a stable sort of these 360-byte values
+        // would take a scratch buffer (an mmap and an munmap in musl's allocator).
+        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
@@ -452,18 +473,31 @@ impl Discovery {
     /// `node_type`, `node_guid` or `sys_image_guid` is an [`Error::Protocol`] naming the
     /// file.
     pub fn devices_from_sysfs(&self) -> Result<Vec<DeviceInfo>> {
-        let names = sysfs::device_names(&self.sysfs_root)?;
+        let Some(class) = sysfs::open_class(&self.sysfs_root)? else {
+            return Ok(Vec::new());
+        };
+        let names = class.names().map_err(|errno| Error::Os {
+            op: Op::new("read sysfs", ""),
+            errno,
+        })?;
         let nodes = self.sysfs_uverbs_nodes()?;
         let mut out = Vec::with_capacity(names.len());
         for n in names {
-            out.push(self.sysfs_device(&n, &nodes)?);
+            out.push(self.sysfs_device(&class, &n, &nodes)?);
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        // In place: device names are unique, and a stable sort of these 360-byte values
+        // would take a scratch buffer (an mmap and an munmap in musl's allocator).
+        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
-    fn sysfs_device(&self, name: &str, nodes: &[(String, UverbsDev)]) -> Result<DeviceInfo> {
-        let s = sysfs::read_device(&self.sysfs_root, name, true)?;
+    fn sysfs_device(
+        &self,
+        class: &sysfs::SysDir,
+        name: &str,
+        nodes: &[(String, UverbsDev)],
+    ) -> Result<DeviceInfo> {
+        let s = sysfs::read_device(&self.sysfs_root, class, name, true, sysfs::Wanted::ALL)?;
         let node_type = s.node_type.unwrap_or(NodeType::Unspecified);
         Ok(DeviceInfo {
             name: name.to_owned(),
@@ -491,13 +525,24 @@ impl Discovery {
         })
     }
 
+    /// `<dev_root>/infiniband/<node>`, built in one allocation (a temporary freed per
+    /// device makes musl's allocator map and unmap a page each time).
+    fn node_path(&self, node: &str) -> PathBuf {
+        let root = self.dev_root.as_os_str();
+        let mut p = PathBuf::with_capacity(root.len() + node.len() + 12);
+        p.push(root);
+        p.push("infiniband");
+        p.push(node);
+        p
+    }
+
     /// The uverbs nodes sysfs lists, with the RDMA device each belongs to.
     fn sysfs_uverbs_nodes(&self) -> Result<Vec<(String, UverbsDev)>> {
         Ok(sysfs::uverbs_nodes(&self.sysfs_root)?
             .into_iter()
             .map(|n| {
                 let dev = UverbsDev {
-                    path: self.dev_root.join("infiniband").join(&n.name),
+                    path: self.node_path(&n.name),
                     name: n.name,
                     major: n.major,
                     minor: n.minor,

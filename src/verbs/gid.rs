@@ -87,6 +87,48 @@ pub struct GidEntry {
     pub netdev_ifindex: u32,
 }
 
+/// Names of network interfaces by ifindex (a GID entry's `netdev_ifindex`): one
+/// `SIOCGIFNAME` ioctl per name on a socket opened once, where sysfs would take a listing
+/// of `class/net` and an `ifindex` file read per interface tried
+/// ([`sysfs::netdev_name`](crate::sysfs::netdev_name)). The names are those of this
+/// process's network namespace.
+#[derive(Debug)]
+pub struct NetdevNames {
+    fd: std::os::fd::OwnedFd,
+}
+
+impl NetdevNames {
+    /// Opens the socket the queries go through (`AF_UNIX`, datagram).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`](crate::Error::Os) with the errno of `socket(2)`.
+    pub fn new() -> Result<Self> {
+        let fd = rustix::net::socket_with(
+            rustix::net::AddressFamily::UNIX,
+            rustix::net::SocketType::DGRAM,
+            rustix::net::SocketFlags::CLOEXEC,
+            None,
+        )
+        .map_err(|errno| crate::Error::Os {
+            op: Op::new("netdev names socket", ""),
+            errno,
+        })?;
+        Ok(NetdevNames { fd })
+    }
+
+    /// The name of the interface with `ifindex`; `None` for 0 or an index no interface
+    /// has.
+    pub fn name(&self, ifindex: u32) -> Option<String> {
+        if ifindex == 0 {
+            return None;
+        }
+        rustix::net::netdevice::index_to_name_inlined(&self.fd, ifindex)
+            .ok()
+            .map(|n| n.as_str().to_owned())
+    }
+}
+
 impl GidEntry {
     /// The entry `index` of port `port`'s table holding `gid`, of type
     /// [`GidType::Ib`], without a netdev (`netdev_ifindex` 0).

@@ -34,9 +34,10 @@
 //! group's MTU (the kernel warns about drops when the interface MTU exceeds it).
 
 use core::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::{Error, Op, Result};
+use crate::sysfs::{NumName, SysDir};
 use crate::verbs::gid::Gid;
 use crate::verbs::port::PortAttr;
 use crate::verbs::types::{LinkLayer, Mtu};
@@ -256,13 +257,15 @@ impl Ipoib {
                 reason: "not a network interface name".into(),
             });
         }
-        let dir = net_dir(sysfs_root, name);
+        let path = sysfs_root.join("class/net").join(name);
         let bad = |file: &str, why: &str| Error::Protocol {
             op: op(),
-            detail: format!("{}: {why}", dir.join(file).display()),
+            detail: format!("{}: {why}", path.join(file).display()),
         };
-        let ty =
-            read_trim(&dir.join("type")).ok_or_else(|| bad("type", "missing or unreadable"))?;
+        let net = Net::open(sysfs_root);
+        let dir = net.netdev(name);
+        let read = |file: &str| dir.as_ref().and_then(|d| d.attr_trim(file));
+        let ty = read("type").ok_or_else(|| bad("type", "missing or unreadable"))?;
         let ty: u32 = ty.parse().map_err(|_| bad("type", "not a number"))?;
         if ty != ARPHRD_INFINIBAND {
             return Err(Error::BadArgument {
@@ -271,30 +274,29 @@ impl Ipoib {
             });
         }
         let num = |file: &str| -> Result<u32> {
-            read_trim(&dir.join(file))
+            read(file)
                 .ok_or_else(|| bad(file, "missing or unreadable"))?
                 .parse()
                 .map_err(|_| bad(file, "not a number"))
         };
         let ifindex = num("ifindex")?;
         let mtu = num("mtu")?;
-        let pkey_text =
-            read_trim(&dir.join("pkey")).ok_or_else(|| bad("pkey", "missing or unreadable"))?;
+        let pkey_text = read("pkey").ok_or_else(|| bad("pkey", "missing or unreadable"))?;
         let pkey =
             parse_hex_u16(&pkey_text).ok_or_else(|| bad("pkey", "not a 16-bit hex number"))?;
-        let addr_text = read_trim(&dir.join("address"))
-            .ok_or_else(|| bad("address", "missing or unreadable"))?;
+        let addr_text = read("address").ok_or_else(|| bad("address", "missing or unreadable"))?;
         let hw_addr = IpoibHwAddr::parse(&addr_text)
             .ok_or_else(|| bad("address", "not a 20-byte IPoIB link address"))?;
-        let mode = IpoibMode::parse(&read_trim(&dir.join("mode")).unwrap_or_default());
-        let operstate = OperState::parse(&read_trim(&dir.join("operstate")).unwrap_or_default());
-        let umcast = match read_trim(&dir.join("umcast")).as_deref() {
+        let mode = IpoibMode::parse(&read("mode").unwrap_or_default());
+        let operstate = OperState::parse(&read("operstate").unwrap_or_default());
+        let umcast = match read("umcast").as_deref() {
             Some("0") => Some(false),
             Some("1") => Some(true),
             _ => None,
         };
-        let parent = parent_of(sysfs_root, name, ifindex);
-        let (device, port) = match ib_port_of(sysfs_root, name, None, 0) {
+        let dir = dir.ok_or_else(|| bad("type", "missing or unreadable"))?;
+        let parent = net.parent_of(&dir, name, ifindex);
+        let (device, port) = match net.ib_port_of(&dir, name, None, 0) {
             Some((d, p)) => (Some(d), Some(p)),
             None => (None, None),
         };
@@ -346,9 +348,14 @@ impl Ipoib {
 /// for an IPoIB interface whose files are malformed. Interfaces of other types are
 /// skipped.
 pub fn ipoib_interfaces(sysfs_root: &Path) -> Result<Vec<Ipoib>> {
+    let net = Net::open(sysfs_root);
     let mut out = Vec::new();
-    for name in net_names(sysfs_root)? {
-        if read_u32(&net_dir(sysfs_root, &name).join("type")) != Some(ARPHRD_INFINIBAND) {
+    for name in net.names()? {
+        if net
+            .netdev(&name)
+            .and_then(|d| d.parse("type", |t| t.parse().ok()))
+            != Some(ARPHRD_INFINIBAND)
+        {
             continue;
         }
         out.push(Ipoib::read(sysfs_root, &name)?);
@@ -534,37 +541,47 @@ impl fmt::Display for NetdevLink {
 /// Malformed files are skipped (a netdev whose port cannot be told is left out).
 #[doc(alias = "ibdev2netdev")]
 pub fn netdevs(sysfs_root: &Path, device: &str) -> Result<Vec<NetdevLink>> {
-    let ibdir = sysfs_root.join("class/infiniband").join(device);
-    if !valid_name(device) || !ibdir.is_dir() {
-        return Err(Error::NoSuchDevice {
-            name: device.to_owned(),
-        });
+    let no_such = || Error::NoSuchDevice {
+        name: device.to_owned(),
+    };
+    if !valid_name(device) {
+        return Err(no_such());
     }
-    let ports = port_numbers(&ibdir);
+    let ib =
+        SysDir::open(&sysfs_root.join("class/infiniband").join(device)).map_err(|_| no_such())?;
+    let ports = port_numbers(&ib);
     let port_ok = |p: u32| ports.is_empty() || ports.contains(&p);
     let mut found: Vec<(u32, String, LinkSource)> = Vec::new();
 
     // rxe: the parent netdev, on its only port.
-    if let Some(parent) = read_trim(&ibdir.join("parent")).filter(|n| valid_name(n)) {
+    if let Some(parent) = ib.attr_trim("parent").filter(|n| valid_name(n)) {
         add(&mut found, 1, parent, LinkSource::SoftParent);
     }
 
     // Netdevs sharing the device's parent, then IPoIB children of those.
-    let names = net_names(sysfs_root).unwrap_or_default();
-    for name in &names {
-        if let Some((d, p)) = parent_device_port(sysfs_root, name, Some(device)) {
+    let net = Net::open(sysfs_root);
+    let names = net.names().unwrap_or_default();
+    // Each netdev's directory, opened once.
+    let dirs: Vec<Option<SysDir>> = names.iter().map(|n| net.netdev(n)).collect();
+    for (name, dir) in names.iter().zip(&dirs) {
+        let Some(dir) = dir else { continue };
+        if let Some((d, p)) = parent_device_port(dir, Some(device)) {
             if d == device && port_ok(p) {
                 add(&mut found, p, name.clone(), LinkSource::ParentDevice);
             }
         }
     }
-    for name in &names {
+    for (name, dir) in names.iter().zip(&dirs) {
+        let Some(dir) = dir else { continue };
         if found.iter().any(|(_, n, _)| n == name) {
             continue;
         }
-        let ifindex = read_u32(&net_dir(sysfs_root, name).join("ifindex")).unwrap_or(0);
-        if let Some(parent) = parent_of(sysfs_root, name, ifindex) {
-            if let Some((d, p)) = ib_port_of(sysfs_root, &parent, Some(device), 1) {
+        let ifindex = dir.parse("ifindex", |t| t.parse().ok()).unwrap_or(0);
+        if let Some(parent) = net.parent_of(dir, name, ifindex) {
+            let Some(pdir) = net.netdev(&parent) else {
+                continue;
+            };
+            if let Some((d, p)) = net.ib_port_of(&pdir, &parent, Some(device), 1) {
                 if d == device && port_ok(p) {
                     add(&mut found, p, name.clone(), LinkSource::IpoibChild);
                 }
@@ -574,10 +591,15 @@ pub fn netdevs(sysfs_root: &Path, device: &str) -> Result<Vec<NetdevLink>> {
 
     // GID tables: the netdev of each entry.
     for &p in &ports {
-        let dir = ibdir.join(format!("ports/{p}/gid_attrs/ndevs"));
-        for (_, ndev) in numbered_files(&dir) {
-            if valid_name(&ndev) && net_dir(sysfs_root, &ndev).is_dir() {
-                add(&mut found, p, ndev, LinkSource::GidTable);
+        let port = NumName::new(p);
+        let Ok(pdir) = ib.dir("ports").and_then(|d| d.dir(port.as_str())) else {
+            continue;
+        };
+        if let Ok(ndevs) = pdir.dir("gid_attrs/ndevs") {
+            for (_, ndev) in numbered_files(&ndevs) {
+                if valid_name(&ndev) && net.netdev(&ndev).is_some() {
+                    add(&mut found, p, ndev, LinkSource::GidTable);
+                }
             }
         }
     }
@@ -587,8 +609,14 @@ pub fn netdevs(sysfs_root: &Path, device: &str) -> Result<Vec<NetdevLink>> {
         if found.iter().any(|(fp, _, _)| *fp == p) {
             continue;
         }
-        let gids = numbered_files(&ibdir.join(format!("ports/{p}/gids")));
-        for (_, text) in gids {
+        let port = NumName::new(p);
+        let Ok(gdir) = ib
+            .dir("ports")
+            .and_then(|d| d.dir(port.as_str())?.dir("gids"))
+        else {
+            continue;
+        };
+        for (_, text) in numbered_files(&gdir) {
             let Some(gid) = Gid::parse_sysfs(&text) else {
                 continue;
             };
@@ -596,39 +624,45 @@ pub fn netdevs(sysfs_root: &Path, device: &str) -> Result<Vec<NetdevLink>> {
             if gid.0[6..].iter().any(|b| *b != 0) || mac.iter().all(|b| *b == 0) {
                 continue;
             }
-            for name in &names {
-                let dir = net_dir(sysfs_root, name);
-                if read_u32(&dir.join("addr_len")) != Some(6) {
+            for (name, dir) in names.iter().zip(&dirs) {
+                let Some(dir) = dir else { continue };
+                if dir.parse("addr_len", |t| t.parse::<u32>().ok()) != Some(6) {
                     continue;
                 }
-                if read_trim(&dir.join("address"))
-                    .and_then(|a| parse_mac(&a))
-                    .as_deref()
-                    == Some(mac)
-                {
+                if dir.parse("address", parse_mac).as_deref() == Some(mac) {
                     add(&mut found, p, name.clone(), LinkSource::GidMac);
                 }
             }
         }
     }
 
-    let mut out: Vec<NetdevLink> = found
-        .into_iter()
-        .map(|(port, netdev, source)| {
-            let dir = net_dir(sysfs_root, &netdev);
-            NetdevLink {
-                device: device.to_owned(),
-                port,
-                ifindex: read_u32(&dir.join("ifindex")),
-                operstate: OperState::parse(&read_trim(&dir.join("operstate")).unwrap_or_default()),
-                admin_up: read_trim(&dir.join("flags"))
-                    .and_then(|f| parse_hex_u32(&f))
-                    .map(|f| f & 1 != 0),
-                netdev,
-                source,
+    let mut out: Vec<NetdevLink> = Vec::with_capacity(found.len());
+    for (port, netdev, source) in found {
+        let listed = names
+            .iter()
+            .position(|n| *n == netdev)
+            .and_then(|i| dirs[i].as_ref());
+        let other;
+        let dir = match listed {
+            Some(d) => Some(d),
+            None => {
+                other = net.netdev(&netdev);
+                other.as_ref()
             }
-        })
-        .collect();
+        };
+        let read = |file: &str| dir.and_then(|d| d.attr_trim(file));
+        out.push(NetdevLink {
+            device: device.to_owned(),
+            port,
+            ifindex: read("ifindex").and_then(|t| t.parse().ok()),
+            operstate: OperState::parse(&read("operstate").unwrap_or_default()),
+            admin_up: read("flags")
+                .and_then(|f| parse_hex_u32(&f))
+                .map(|f| f & 1 != 0),
+            netdev,
+            source,
+        });
+    }
     out.sort_by(|a, b| (a.port, a.source, &a.netdev).cmp(&(b.port, b.source, &b.netdev)));
     Ok(out)
 }
@@ -642,10 +676,6 @@ fn add(found: &mut Vec<(u32, String, LinkSource)>, port: u32, netdev: String, so
     }
 }
 
-fn net_dir(sysfs_root: &Path, name: &str) -> PathBuf {
-    sysfs_root.join("class/net").join(name)
-}
-
 /// A name that is safe to join to a directory: not empty, no `/`, not `.` or `..`, no
 /// control characters or whitespace.
 fn valid_name(name: &str) -> bool {
@@ -656,20 +686,6 @@ fn valid_name(name: &str) -> bool {
         && !name
             .chars()
             .any(|c| c == '/' || c.is_whitespace() || c.is_control())
-}
-
-/// A small sysfs file, trimmed; `None` if unreadable or not UTF-8.
-fn read_trim(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let f = std::fs::File::open(path).ok()?;
-    let mut buf = Vec::new();
-    // Sysfs attributes are at most a page; a bound keeps garbage trees harmless.
-    f.take(8192).read_to_end(&mut buf).ok()?;
-    String::from_utf8(buf).ok().map(|s| s.trim().to_owned())
-}
-
-fn read_u32(path: &Path) -> Option<u32> {
-    read_trim(path)?.parse().ok()
 }
 
 fn parse_hex_u16(text: &str) -> Option<u16> {
@@ -706,116 +722,136 @@ fn parse_mac(text: &str) -> Option<Vec<u8>> {
     (out.len() == 6).then_some(out)
 }
 
-/// The names under `class/net`, sorted.
-fn net_names(sysfs_root: &Path) -> Result<Vec<String>> {
-    let dir = sysfs_root.join("class/net");
-    let rd = std::fs::read_dir(&dir).map_err(|e| Error::Os {
-        op: Op::new("list network interfaces", ""),
-        errno: rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO),
-    })?;
-    let mut names: Vec<String> = rd
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| valid_name(n))
-        .collect();
-    names.sort();
-    Ok(names)
+/// `<root>/class/net`, open (`None` inside when it cannot be opened).
+struct Net {
+    dir: Option<SysDir>,
+}
+
+impl Net {
+    fn open(sysfs_root: &Path) -> Net {
+        Net {
+            dir: SysDir::open(&sysfs_root.join("class/net")).ok(),
+        }
+    }
+
+    /// The valid interface names, sorted.
+    fn names(&self) -> Result<Vec<String>> {
+        let dir = self.dir.as_ref().ok_or(Error::Os {
+            op: Op::new("list network interfaces", ""),
+            errno: rustix::io::Errno::NOENT,
+        })?;
+        let mut names = dir.names().map_err(|errno| Error::Os {
+            op: Op::new("list network interfaces", ""),
+            errno,
+        })?;
+        names.retain(|n| valid_name(n));
+        Ok(names)
+    }
+
+    /// The directory of interface `name`.
+    fn netdev(&self, name: &str) -> Option<SysDir> {
+        if !valid_name(name) {
+            return None;
+        }
+        self.dir.as_ref()?.dir(name).ok()
+    }
+
+    /// The parent interface of an IPoIB child (`dir` is its directory): its `parent`
+    /// file, else its `iflink` when that is another interface's index.
+    fn parent_of(&self, dir: &SysDir, name: &str, ifindex: u32) -> Option<String> {
+        if let Some(p) = dir.attr_trim("parent") {
+            return (valid_name(&p) && p != name).then_some(p);
+        }
+        let iflink: u32 = dir.parse("iflink", |t| t.parse().ok())?;
+        if iflink == 0
+            || iflink == ifindex
+            || dir.parse("type", |t| t.parse().ok()) != Some(ARPHRD_INFINIBAND)
+        {
+            return None;
+        }
+        crate::sysfs::netdev_name_in(self.dir.as_ref()?, iflink).filter(|p| p != name)
+    }
+
+    /// The RDMA device and port of a netdev (`dir` is its directory): its own parent
+    /// device, else its parent interface's (IPoIB children), following at most a few
+    /// parents.
+    fn ib_port_of(
+        &self,
+        dir: &SysDir,
+        name: &str,
+        want: Option<&str>,
+        depth: u32,
+    ) -> Option<(String, u32)> {
+        if let Some(r) = parent_device_port(dir, want) {
+            return Some(r);
+        }
+        if depth >= 4 {
+            return None;
+        }
+        let ifindex = dir.parse("ifindex", |t| t.parse().ok()).unwrap_or(0);
+        let parent = self.parent_of(dir, name, ifindex)?;
+        let pdir = self.netdev(&parent)?;
+        self.ib_port_of(&pdir, &parent, want, depth + 1)
+    }
 }
 
 /// The numbered ports of an RDMA device directory, sorted.
-fn port_numbers(ibdir: &Path) -> Vec<u32> {
-    let mut v: Vec<u32> = std::fs::read_dir(ibdir.join("ports"))
-        .map(|rd| {
-            rd.flatten()
-                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-                .filter(|p| *p > 0)
-                .collect()
-        })
-        .unwrap_or_default();
+fn port_numbers(ib: &SysDir) -> Vec<u32> {
+    let mut v = Vec::new();
+    if let Ok(ports) = ib.dir("ports") {
+        let _ = ports.for_each_name(|n| {
+            if let Ok(p) = n.parse::<u32>() {
+                if p > 0 {
+                    v.push(p);
+                }
+            }
+        });
+    }
     v.sort_unstable();
     v
 }
 
 /// The readable files of a directory named by a number, with their trimmed text, sorted
 /// by number (a bounded count: GID tables have at most a few hundred entries).
-fn numbered_files(dir: &Path) -> Vec<(u32, String)> {
-    let mut v: Vec<(u32, String)> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .filter_map(|e| {
-                    let i = e.file_name().to_str()?.parse::<u32>().ok()?;
-                    Some((i, read_trim(&e.path())?))
-                })
-                .take(4096)
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
+fn numbered_files(dir: &SysDir) -> Vec<(u32, String)> {
+    let mut idx = Vec::new();
+    let _ = dir.for_each_name(|n| {
+        if idx.len() < 4096 {
+            if let Ok(i) = n.parse::<u32>() {
+                idx.push(i);
+            }
+        }
+    });
+    idx.sort_unstable();
+    idx.into_iter()
+        .filter_map(|i| Some((i, dir.attr_trim(NumName::new(i).as_str())?)))
+        .collect()
 }
 
-/// The parent interface of an IPoIB child: its `parent` file, else its `iflink` when
-/// that is another interface's index.
-fn parent_of(sysfs_root: &Path, name: &str, ifindex: u32) -> Option<String> {
-    let dir = net_dir(sysfs_root, name);
-    if let Some(p) = read_trim(&dir.join("parent")) {
-        return (valid_name(&p) && p != name).then_some(p);
-    }
-    let iflink = read_u32(&dir.join("iflink"))?;
-    if iflink == 0 || iflink == ifindex || read_u32(&dir.join("type")) != Some(ARPHRD_INFINIBAND) {
-        return None;
-    }
-    crate::sysfs::netdev_name(sysfs_root, iflink).filter(|p| p != name)
-}
-
-/// The RDMA device and port of a netdev that shares the device's parent: the device
-/// listed in `device/infiniband/` (`want` if listed, else the only one), the port from
-/// `dev_port` (or `dev_id` when `dev_port` is 0, for kernels before `dev_port`).
-fn parent_device_port(sysfs_root: &Path, name: &str, want: Option<&str>) -> Option<(String, u32)> {
-    let dir = net_dir(sysfs_root, name);
-    let mut devs: Vec<String> = std::fs::read_dir(dir.join("device/infiniband"))
-        .ok()?
-        .flatten()
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| valid_name(n))
-        .collect();
-    devs.sort();
+/// The RDMA device and port of a netdev that shares the device's parent (`dir` is the
+/// netdev's directory): the device listed in `device/infiniband/` (`want` if listed,
+/// else the only one), the port from `dev_port` (or `dev_id` when `dev_port` is 0, for
+/// kernels before `dev_port`).
+fn parent_device_port(dir: &SysDir, want: Option<&str>) -> Option<(String, u32)> {
+    let mut devs = dir.dir("device/infiniband").ok()?.names().ok()?;
+    devs.retain(|n| valid_name(n));
     let dev = match want {
         Some(w) if devs.iter().any(|d| d == w) => w.to_owned(),
         _ if devs.len() == 1 => devs.pop()?,
         _ => return None,
     };
-    let dev_port = match read_trim(&dir.join("dev_port")) {
+    let dev_port = match dir.attr_trim("dev_port") {
         Some(t) => t.parse::<u32>().ok()?,
         None => 0,
     };
     let index = if dev_port == 0 {
-        read_trim(&dir.join("dev_id"))
+        dir.attr_trim("dev_id")
             .and_then(|t| parse_hex_u32(&t))
             .unwrap_or(0)
     } else {
         dev_port
     };
     Some((dev, index.checked_add(1)?))
-}
-
-/// The RDMA device and port of a netdev: its own parent device, else its parent
-/// interface's (IPoIB children), following at most a few parents.
-fn ib_port_of(
-    sysfs_root: &Path,
-    name: &str,
-    want: Option<&str>,
-    depth: u32,
-) -> Option<(String, u32)> {
-    if let Some(r) = parent_device_port(sysfs_root, name, want) {
-        return Some(r);
-    }
-    if depth >= 4 {
-        return None;
-    }
-    let ifindex = read_u32(&net_dir(sysfs_root, name).join("ifindex")).unwrap_or(0);
-    let parent = parent_of(sysfs_root, name, ifindex)?;
-    ib_port_of(sysfs_root, &parent, want, depth + 1)
 }
 
 #[cfg(test)]

@@ -42,7 +42,9 @@ pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
         Err(_) => {
             // rdma-core's fallback reads /sys/class/infiniband_verbs; without it the
             // whole call fails with ENOSYS.
-            if std::fs::read_dir(disc.sysfs_path().join("class/infiniband_verbs")).is_err() {
+            if uverbs::sysfs::SysDir::open(&disc.sysfs_path().join("class/infiniband_verbs"))
+                .is_err()
+            {
                 return Err(NoRdmaSubsystem);
             }
             disc.devices_from_sysfs().map_err(|_| NoRdmaSubsystem)?
@@ -53,12 +55,20 @@ pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
 
 /// Keeps the usable devices, in kernel index order (netlink dump order).
 pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
-    all.sort_by_key(|d| d.index.unwrap_or(u32::MAX));
-    let mut out = DeviceList::default();
+    // Netlink's index order; without indexes (sysfs), the name order discovery gave. In
+    // place: a stable sort of these 360-byte values would take a scratch buffer.
+    all.sort_unstable_by(|a, b| {
+        (a.index.unwrap_or(u32::MAX), &a.name).cmp(&(b.index.unwrap_or(u32::MAX), &b.name))
+    });
+    let mut out = DeviceList {
+        usable: Vec::with_capacity(all.len()),
+        skipped: Vec::new(),
+    };
+    let mut nodes = Nodes::default();
     for d in all {
         match &d.uverbs {
             None => out.skipped.push((d.name.clone(), Skipped::NoUverbs)),
-            Some(u) if !node_exists(&u.path) => out.skipped.push((
+            Some(u) if !nodes.exists(&u.path) => out.skipped.push((
                 d.name.clone(),
                 Skipped::NoNode(u.path.display().to_string()),
             )),
@@ -68,9 +78,33 @@ pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
     out
 }
 
-fn node_exists(p: &Path) -> bool {
-    // rdma-core only stat()s the node here; permissions are checked by open().
-    std::fs::metadata(p).is_ok()
+/// Which device nodes exist. rdma-core `stat()`s each node (permissions are checked by
+/// `open()`); the nodes all live in one directory (`/dev/infiniband`), so it is listed
+/// once instead (one `getdents64` for every device), and a node is looked up by name.
+/// A node outside the listed directory, or a directory that cannot be listed, is
+/// `stat()`ed.
+#[derive(Default)]
+struct Nodes {
+    /// The directory listed, and its entry names (sorted), if it could be listed.
+    listed: Option<(std::path::PathBuf, Option<Vec<String>>)>,
+}
+
+impl Nodes {
+    fn exists(&mut self, p: &Path) -> bool {
+        let (Some(dir), Some(name)) = (p.parent(), p.file_name().and_then(|n| n.to_str())) else {
+            return rustix::fs::stat(p).is_ok();
+        };
+        if self.listed.as_ref().map(|(d, _)| d.as_path()) != Some(dir) {
+            let names = uverbs::sysfs::SysDir::open(dir)
+                .and_then(|d| d.names())
+                .ok();
+            self.listed = Some((dir.to_owned(), names));
+        }
+        match &self.listed {
+            Some((_, Some(names))) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
+            _ => rustix::fs::stat(p).is_ok(),
+        }
+    }
 }
 
 /// A one-line explanation of why there is no usable device, for `uverbs` mode.

@@ -51,10 +51,13 @@ impl Io {
                 8192
             })
         };
-        Io {
-            mode,
-            buf: Vec::new(),
-        }
+        // The whole block at once: growing it by doubling would allocate and free (and,
+        // in musl's allocator, map and unmap) on the way.
+        let buf = match mode {
+            Mode::Block(n) => Vec::with_capacity(n),
+            Mode::Line => Vec::new(),
+        };
+        Io { mode, buf }
     }
 
     pub fn out(&mut self, b: impl AsRef<[u8]>) {

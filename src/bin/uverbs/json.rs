@@ -22,6 +22,10 @@ pub enum J {
     Null,
     /// A number, already formatted.
     Num(String),
+    /// An unsigned integer, formatted when written (no allocation per number).
+    U(u64),
+    /// A signed integer, formatted when written.
+    I(i64),
     Str(String),
     Arr(Vec<J>),
     Obj(Vec<(&'static str, J)>),
@@ -29,10 +33,10 @@ pub enum J {
 
 impl J {
     pub fn u(v: impl Into<u64>) -> J {
-        J::Num(v.into().to_string())
+        J::U(v.into())
     }
     pub fn i(v: impl Into<i64>) -> J {
-        J::Num(v.into().to_string())
+        J::I(v.into())
     }
     pub fn s(v: impl Into<String>) -> J {
         J::Str(v.into())
@@ -46,16 +50,34 @@ impl J {
 
     /// Pretty text: two-space indent, one member per line, a final newline.
     pub fn pretty(&self) -> String {
-        let mut s = String::new();
+        // Sized once (about 40 bytes a value, indent included), so that the text is not
+        // copied over and over as it grows.
+        let mut s = String::with_capacity(40 * self.values() + 16);
         self.write(&mut s, 0);
         s.push('\n');
         s
     }
 
+    /// The number of values, containers included.
+    fn values(&self) -> usize {
+        match self {
+            J::Arr(v) => 1 + v.iter().map(J::values).sum::<usize>(),
+            J::Obj(v) => 1 + v.iter().map(|(_, x)| x.values()).sum::<usize>(),
+            _ => 1,
+        }
+    }
+
     fn write(&self, s: &mut String, depth: usize) {
+        use core::fmt::Write;
         match self {
             J::Null => s.push_str("null"),
             J::Num(n) => s.push_str(n),
+            J::U(n) => {
+                let _ = write!(s, "{n}");
+            }
+            J::I(n) => {
+                let _ = write!(s, "{n}");
+            }
             J::Str(t) => escape(s, t),
             J::Arr(v) if v.is_empty() => s.push_str("[]"),
             J::Obj(v) if v.is_empty() => s.push_str("{}"),

@@ -3,13 +3,15 @@
 //! (`text.rs`) or JSON (`json.rs`). The renderers only see this model, so they are
 //! tested with fixed values.
 
+use std::mem::MaybeUninit;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use uverbs::error::Error;
 use uverbs::verbs::context::Context;
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
-use uverbs::verbs::gid::GidEntry;
+use uverbs::verbs::gid::{GidEntry, NetdevNames};
 use uverbs::verbs::port::PortAttr;
 
 /// Where gathering stopped.
@@ -139,23 +141,23 @@ pub struct Want {
 /// `board_id` exactly as `ibv_read_sysfs_file()` gives it to `ibv_devinfo`: at most 256
 /// bytes, one trailing newline dropped, printed only when something is left, cut at a NUL.
 pub fn read_board_id(sysfs_root: &Path, name: &str) -> Option<Vec<u8>> {
-    use std::io::Read;
-    let mut f = std::fs::File::open(
-        sysfs_root
+    let mut buf = [MaybeUninit::<u8>::uninit(); 256];
+    // One read(), as in C; sysfs returns the whole attribute at once.
+    let buf = uverbs::sysfs::read_file(
+        &sysfs_root
             .join("class/infiniband")
             .join(name)
             .join("board_id"),
+        &mut buf,
     )
     .ok()?;
-    let mut buf = [0u8; 256];
-    // One read(), as in C; sysfs returns the whole attribute at once.
-    let mut len = f.read(&mut buf).ok()?;
+    let mut len = buf.len();
     if len == 0 {
         return None;
     }
     if buf[len - 1] == b'\n' {
         len -= 1;
-    } else if len == buf.len() {
+    } else if len == 256 {
         return None;
     }
     if len == 0 {
@@ -164,6 +166,16 @@ pub fn read_board_id(sysfs_root: &Path, name: &str) -> Option<Vec<u8>> {
     let s = &buf[..len];
     let end = s.iter().position(|&b| b == 0).unwrap_or(len);
     Some(s[..end].to_vec())
+}
+
+/// The name of the network device with `ifindex`, through one [`NetdevNames`] kept for
+/// the process (one system call per GID).
+fn netdev_name(ifindex: u32) -> Option<String> {
+    static NAMES: OnceLock<Option<NetdevNames>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| NetdevNames::new().ok())
+        .as_ref()?
+        .name(ifindex)
 }
 
 /// Opens `info` and gathers what `want` asks, in `ibv_devinfo`'s order.
@@ -202,7 +214,10 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
         });
         return r;
     }
-    r.board_id = read_board_id(sysfs, &info.name);
+    // The text output prints it; JSON has the device's sysfs details instead.
+    if !want.extras {
+        r.board_id = read_board_id(sysfs, &info.name);
+    }
     for port in 1..=u32::from(attr.phys_port_cnt) {
         if want.port != 0 && port != u32::from(want.port) {
             continue;
@@ -257,7 +272,7 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
                     if let Some(p) = r.ports.iter_mut().find(|p| p.num == e.port) {
                         if e.index < p.attr.gid_tbl_len {
                             let netdev = if want.extras {
-                                uverbs::sysfs::netdev_name(sysfs, e.netdev_ifindex)
+                                netdev_name(e.netdev_ifindex)
                             } else {
                                 None
                             };

@@ -1,0 +1,294 @@
+//! [`SysDir`]: the one way this crate reads sysfs.
+//!
+//! A directory is opened once; every file under it is then opened relative to its
+//! descriptor (`openat(2)`), read with one `read(2)` into a buffer on the stack, and
+//! closed: three system calls per attribute, no path string built per file, no heap
+//! buffer. (Through `std::fs::read` on musl the same attribute costs six: `open`,
+//! `fcntl(F_SETFD)` as musl's `O_CLOEXEC` fallback, `fstat` for a size hint, two
+//! `read`s and `close`.) A sysfs attribute's `show` function fills at most a page, and
+//! the kernel hands the whole of it to the first `read`, as rdma-core's
+//! `ibv_read_sysfs_file()` relies on too.
+//!
+//! Directories are listed with `getdents64` into a stack buffer (no allocation per
+//! entry).
+
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::Path;
+
+use rustix::fs::{openat, Mode, OFlags, RawDir, CWD};
+use rustix::io::Errno;
+
+/// The largest attribute read: one page, the most a sysfs `show` function writes.
+pub const ATTR_MAX: usize = 4096;
+
+/// An open sysfs directory (or any directory laid out like one: the fixture trees of
+/// the tests are plain files).
+#[derive(Debug)]
+pub struct SysDir {
+    fd: OwnedFd,
+}
+
+/// Whether an errno from opening or reading an attribute means "this attribute is not
+/// there" rather than a failure: the file or a directory on the way is missing, or the
+/// attribute exists but its driver cannot show it (`EOPNOTSUPP`, `ENODATA`, `EINVAL`,
+/// `ENODEV` from the `show` function).
+pub fn is_absent(e: Errno) -> bool {
+    matches!(
+        e,
+        Errno::NOENT
+            | Errno::NOTDIR
+            | Errno::OPNOTSUPP
+            | Errno::NODATA
+            | Errno::INVAL
+            | Errno::NODEV
+    )
+}
+
+/// A decimal number as a file name, on the stack (`gids/17`, `pkeys/0`).
+#[derive(Clone, Copy)]
+pub struct NumName {
+    buf: [u8; 10],
+    start: u8,
+}
+
+impl NumName {
+    /// The decimal digits of `n`.
+    pub fn new(mut n: u32) -> Self {
+        let mut buf = [0u8; 10];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        NumName {
+            buf,
+            start: i as u8,
+        }
+    }
+
+    /// The digits.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII digits were written.
+        core::str::from_utf8(&self.buf[usize::from(self.start)..]).unwrap_or("0")
+    }
+}
+
+/// Drops the trailing newlines and NULs a `show` function ends its text with.
+fn trim_end(b: &[u8]) -> &[u8] {
+    let mut n = b.len();
+    while n > 0 && matches!(b[n - 1], b'\n' | b'\0') {
+        n -= 1;
+    }
+    &b[..n]
+}
+
+/// Reads the file at `path` with one `read(2)` into `buf` (for a single file, where
+/// opening its directory first would cost more than it saves).
+///
+/// # Errors
+///
+/// The errno of `open(2)` or `read(2)` (see [`is_absent`]).
+pub fn read_file<'b>(path: &Path, buf: &'b mut [MaybeUninit<u8>]) -> Result<&'b mut [u8], Errno> {
+    let fd = openat(CWD, path, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?;
+    let (got, _) = rustix::io::read(&fd, buf)?;
+    Ok(got)
+}
+
+impl SysDir {
+    /// Opens the directory at `path` (a sysfs root, or a directory under it).
+    ///
+    /// # Errors
+    ///
+    /// The errno of `open(2)` (`ENOENT` when it does not exist, `ENOTDIR` when it is not
+    /// a directory).
+    pub fn open(path: &Path) -> Result<SysDir, Errno> {
+        Self::open_in(CWD, path)
+    }
+
+    fn open_in<P: rustix::path::Arg>(dir: BorrowedFd<'_>, path: P) -> Result<SysDir, Errno> {
+        let fd = openat(
+            dir,
+            path,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        Ok(SysDir { fd })
+    }
+
+    /// Opens the directory `rel` under this one (`rel` may have several components,
+    /// `ports/1`).
+    ///
+    /// # Errors
+    ///
+    /// The errno of `openat(2)`.
+    pub fn dir(&self, rel: &str) -> Result<SysDir, Errno> {
+        Self::open_in(self.fd.as_fd(), rel)
+    }
+
+    /// Reads file `name` with one `read(2)` into `buf` and returns the bytes read.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `openat(2)` or `read(2)` (see [`is_absent`]).
+    pub fn read_raw<'b>(
+        &self,
+        name: &str,
+        buf: &'b mut [MaybeUninit<u8>],
+    ) -> Result<&'b mut [u8], Errno> {
+        let fd = openat(
+            self.fd.as_fd(),
+            name,
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let (got, _) = rustix::io::read(&fd, buf)?;
+        Ok(got)
+    }
+
+    /// Reads attribute `name` and hands its bytes, without the trailing newlines and
+    /// NULs, to `f`: `Ok(None)` when the attribute is absent ([`is_absent`]).
+    ///
+    /// # Errors
+    ///
+    /// Any other errno of `openat(2)` or `read(2)` (`EACCES`, `EIO`, ...).
+    pub fn with_bytes<T>(
+        &self,
+        name: &str,
+        f: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Option<T>, Errno> {
+        let mut buf = [MaybeUninit::<u8>::uninit(); ATTR_MAX];
+        match self.read_raw(name, &mut buf) {
+            Ok(b) => Ok(Some(f(trim_end(b)))),
+            Err(e) if is_absent(e) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`SysDir::with_bytes`] as text: bytes that are not UTF-8 are replaced (sysfs text
+    /// is ASCII).
+    ///
+    /// # Errors
+    ///
+    /// As [`SysDir::with_bytes`].
+    pub fn with_attr<T>(&self, name: &str, f: impl FnOnce(&str) -> T) -> Result<Option<T>, Errno> {
+        self.with_bytes(name, |b| match core::str::from_utf8(b) {
+            Ok(s) => f(s),
+            Err(_) => f(&String::from_utf8_lossy(b)),
+        })
+    }
+
+    /// Attribute `name` as a string, without its trailing newline; `Ok(None)` when absent.
+    ///
+    /// # Errors
+    ///
+    /// As [`SysDir::with_attr`].
+    pub fn attr(&self, name: &str) -> Result<Option<String>, Errno> {
+        self.with_attr(name, str::to_owned)
+    }
+
+    /// Attribute `name`, trimmed of surrounding white space, when it can be read at all
+    /// and is UTF-8 (any failure is `None`).
+    pub fn attr_trim(&self, name: &str) -> Option<String> {
+        self.parse(name, |s| Some(s.to_owned()))
+    }
+
+    /// Attribute `name` parsed by `parse` from its trimmed text; `None` when it cannot be
+    /// read, is not UTF-8, or does not parse.
+    pub fn parse<T>(&self, name: &str, parse: impl FnOnce(&str) -> Option<T>) -> Option<T> {
+        self.with_bytes(name, |b| parse(core::str::from_utf8(b).ok()?.trim()))
+            .ok()
+            .flatten()
+            .flatten()
+    }
+
+    /// The last component of the target of symbolic link `name` (`device/driver` →
+    /// `mlx5_core`); `None` when it is not a readable link.
+    pub fn link_name(&self, name: &str) -> Option<String> {
+        let mut buf = [MaybeUninit::<u8>::uninit(); 512];
+        let (target, _) = rustix::fs::readlinkat_raw(self.fd.as_fd(), name, &mut buf).ok()?;
+        let target = &*target;
+        let base = match target.iter().rposition(|&c| c == b'/') {
+            Some(p) => &target[p + 1..],
+            None => target,
+        };
+        (!base.is_empty()).then(|| String::from_utf8_lossy(base).into_owned())
+    }
+
+    /// Calls `f` with the name of every entry but `.`, `..` and other dot files, in the
+    /// kernel's order. Lists from the descriptor's current position: list a `SysDir` once.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `getdents64(2)`.
+    pub fn for_each_name(&self, mut f: impl FnMut(&str)) -> Result<(), Errno> {
+        let mut buf = [MaybeUninit::<u8>::uninit(); ATTR_MAX];
+        let mut it = RawDir::new(self.fd.as_fd(), &mut buf);
+        while let Some(e) = it.next() {
+            let e = e?;
+            let name = e.file_name().to_bytes();
+            if name.first() == Some(&b'.') {
+                continue;
+            }
+            if let Ok(n) = core::str::from_utf8(name) {
+                f(n);
+            }
+        }
+        Ok(())
+    }
+
+    /// The entry names ([`SysDir::for_each_name`]), sorted.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `getdents64(2)`.
+    pub fn names(&self) -> Result<Vec<String>, Errno> {
+        let mut v = Vec::new();
+        self.for_each_name(|n| v.push(n.to_owned()))?;
+        v.sort_unstable();
+        Ok(v)
+    }
+
+    /// Whether `name` exists under this directory (`faccessat(2)`, following links).
+    pub fn exists(&self, name: &str) -> bool {
+        rustix::fs::accessat(
+            self.fd.as_fd(),
+            name,
+            rustix::fs::Access::EXISTS,
+            rustix::fs::AtFlags::empty(),
+        )
+        .is_ok()
+    }
+}
+
+impl AsFd for SysDir {
+    fn as_fd(&self) -> BorrowedFd<'_> {
+        self.fd.as_fd()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn num_names() {
+        assert_eq!(NumName::new(0).as_str(), "0");
+        assert_eq!(NumName::new(7).as_str(), "7");
+        assert_eq!(NumName::new(1023).as_str(), "1023");
+        assert_eq!(NumName::new(u32::MAX).as_str(), "4294967295");
+    }
+
+    #[test]
+    fn trims_newlines_and_nuls() {
+        assert_eq!(trim_end(b"rxe\n"), b"rxe");
+        assert_eq!(trim_end(b"a b\n\0\n"), b"a b");
+        assert_eq!(trim_end(b""), b"");
+        assert_eq!(trim_end(b"\n"), b"");
+        assert_eq!(trim_end(b" x "), b" x ");
+    }
+}
