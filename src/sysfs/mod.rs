@@ -522,16 +522,15 @@ pub(crate) fn netdev_name_in(net: &SysDir, ifindex: u32) -> Option<String> {
 /// Every network interface under `<sysfs_root>/class/net` with its ifindex, sorted by
 /// ifindex; interfaces whose `ifindex` cannot be read are left out.
 pub fn netdevs_by_ifindex(sysfs_root: &Path) -> Vec<(u32, String)> {
-    let Ok(rd) = std::fs::read_dir(sysfs_root.join("class/net")) else {
+    let Ok(net) = SysDir::open(&sysfs_root.join("class/net")) else {
         return Vec::new();
     };
-    let mut out: Vec<(u32, String)> = rd
-        .flatten()
-        .filter_map(|ent| {
-            let name = ent.file_name().to_str()?.to_owned();
-            Some((ifindex_of(sysfs_root, &name)?, name))
-        })
-        .collect();
+    let mut out = Vec::new();
+    let _ = net.for_each_name(|n| {
+        if let Some(i) = ifindex_in(&net, n) {
+            out.push((i, n.to_owned()));
+        }
+    });
     out.sort();
     out
 }

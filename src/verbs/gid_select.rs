@@ -29,7 +29,6 @@
 //! # Ok(()) }
 //! ```
 
-use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 
@@ -42,10 +41,10 @@ use crate::verbs::types::GidType;
 /// the VLAN id of each VLAN device.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Netdevs {
-    /// ifindex → name.
-    pub names: BTreeMap<u32, String>,
-    /// VLAN device name → VLAN id.
-    pub vlans: BTreeMap<String, u16>,
+    /// (ifindex, name), sorted by ifindex.
+    pub names: Vec<(u32, String)>,
+    /// (VLAN device name, VLAN id).
+    pub vlans: Vec<(String, u16)>,
 }
 
 impl Netdevs {
@@ -53,9 +52,7 @@ impl Netdevs {
     /// `<proc_root>/net/vlan/config` (present while the 8021q module is loaded). What
     /// cannot be read is left out.
     pub fn read(sysfs_root: &Path, proc_root: &Path) -> Netdevs {
-        let names = crate::sysfs::netdevs_by_ifindex(sysfs_root)
-            .into_iter()
-            .collect();
+        let names = crate::sysfs::netdevs_by_ifindex(sysfs_root);
         let vlans = std::fs::read_to_string(proc_root.join("net/vlan/config"))
             .map(|t| parse_vlan_config(&t))
             .unwrap_or_default();
@@ -64,14 +61,22 @@ impl Netdevs {
 
     /// The name of `ifindex`, if known.
     pub fn name(&self, ifindex: u32) -> Option<&str> {
-        self.names.get(&ifindex).map(String::as_str)
+        self.names
+            .binary_search_by_key(&ifindex, |(i, _)| *i)
+            .ok()
+            .map(|i| self.names[i].1.as_str())
+    }
+
+    /// The VLAN id of netdev `name`, if it is a VLAN device.
+    pub fn vlan(&self, name: &str) -> Option<u16> {
+        self.vlans.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
     }
 }
 
 /// Parses `/proc/net/vlan/config`: two header lines, then `NAME | VID | PARENT` per VLAN
 /// device. Lines that do not parse are skipped.
-pub fn parse_vlan_config(text: &str) -> BTreeMap<String, u16> {
-    let mut out = BTreeMap::new();
+pub fn parse_vlan_config(text: &str) -> Vec<(String, u16)> {
+    let mut out = Vec::new();
     for line in text.lines() {
         let mut cols = line.split('|').map(str::trim);
         let (Some(name), Some(vid), Some(_parent)) = (cols.next(), cols.next(), cols.next()) else {
@@ -79,7 +84,7 @@ pub fn parse_vlan_config(text: &str) -> BTreeMap<String, u16> {
         };
         if let Ok(v) = vid.parse::<u16>() {
             if !name.is_empty() && v < 4096 {
-                out.insert(name.to_owned(), v);
+                out.push((name.to_owned(), v));
             }
         }
     }
@@ -115,7 +120,7 @@ impl GidRow {
             .iter()
             .map(|e| {
                 let netdev = names.name(e.netdev_ifindex).map(str::to_owned);
-                let vlan = netdev.as_ref().and_then(|n| names.vlans.get(n).copied());
+                let vlan = netdev.as_deref().and_then(|n| names.vlan(n));
                 GidRow {
                     device: device.to_owned(),
                     port: e.port,
@@ -210,7 +215,18 @@ impl GidSelector {
 
     /// The best matching row ([`GidSelector::all`]'s first), if any.
     pub fn select<'a>(&self, rows: &'a [GidRow]) -> Option<&'a GidRow> {
-        self.all(rows).into_iter().next()
+        let mut best: Option<&GidRow> = None;
+        for r in rows.iter().filter(|r| self.matches(r)) {
+            if best.map_or(true, |b| Self::before(r, b)) {
+                best = Some(r);
+            }
+        }
+        best
+    }
+
+    /// Whether `a` comes before `b` in [`GidSelector::all`]'s order.
+    fn before(a: &GidRow, b: &GidRow) -> bool {
+        (a.rank(), &a.device, a.port, a.index) < (b.rank(), &b.device, b.port, b.index)
     }
 }
 
@@ -343,17 +359,14 @@ mod tests {
         let text = "VLAN Dev name\t | VLAN ID\nName-Type: VLAN_NAME_TYPE_RAW_PLUS_VID_NO_PAD\n\
                     rnet0.7        | 7  | rnet0\nbad line\nx | 4096 | y\nvl100    | 100  | eth1\n";
         let v = parse_vlan_config(text);
-        assert_eq!(
-            v.into_iter().collect::<Vec<_>>(),
-            [("rnet0.7".to_string(), 7), ("vl100".to_string(), 100)]
-        );
+        assert_eq!(v, [("rnet0.7".to_string(), 7), ("vl100".to_string(), 100)]);
     }
 
     #[test]
     fn join_names_entries() {
         let mut names = Netdevs::default();
-        names.names.insert(3, "rnet0.7".into());
-        names.vlans.insert("rnet0.7".into(), 7);
+        names.names.push((3, "rnet0.7".into()));
+        names.vlans.push(("rnet0.7".into(), 7));
         let mut e = GidEntry::new(1, 2, Gid([0; 16]));
         e.netdev_ifindex = 3;
         let mut e2 = GidEntry::new(1, 0, Gid([0; 16]));

@@ -111,34 +111,25 @@ struct Registry {
 struct State {
     opts: Options,
     registry: Option<Arc<Registry>>,
-    /// Errors so far, per device (the `uverbs_device_scrape_errors_total` counter).
-    errors: Mutex<BTreeMap<String, u64>>,
-    /// The last error text per device and source, so that each new one is logged once.
-    logged: Mutex<BTreeMap<(String, &'static str), String>>,
+    /// Per device: the errors so far (the `uverbs_device_scrape_errors_total` counter)
+    /// and the text of the last one logged (each new text is logged once, on stderr).
+    errors: Mutex<BTreeMap<String, (u64, String)>>,
 }
 
 impl State {
-    fn error(&self, device: &str, what: &'static str, e: &dyn core::fmt::Display) {
-        *self
-            .errors
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .entry(device.to_owned())
-            .or_default() += 1;
-        let text = e.to_string();
-        let mut logged = self.logged.lock().unwrap_or_else(|p| p.into_inner());
-        let key = (device.to_owned(), what);
-        if logged.get(&key) != Some(&text) {
-            eprintln_line(&format!("uverbs exporter: {device}: {what}: {text}"));
-            logged.insert(key, text);
+    #[inline(never)]
+    fn error(&self, device: &str, what: &str, e: &uverbs::Error) {
+        let text = format!("uverbs exporter: {device}: {what}: {e}");
+        let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = errors.entry(device.to_owned()).or_default();
+        entry.0 += 1;
+        if entry.1 != text {
+            let mut v = crate::io::printable(text.as_bytes()).into_bytes();
+            v.push(b'\n');
+            let _ = rustix::io::write(std::io::stderr(), &v);
+            entry.1 = text;
         }
     }
-}
-
-fn eprintln_line(s: &str) {
-    let mut v = crate::io::printable(s.as_bytes()).into_bytes();
-    v.push(b'\n');
-    let _ = rustix::io::write(std::io::stderr(), &v);
 }
 
 fn wanted(opts: &Options, name: &str) -> bool {
@@ -155,6 +146,7 @@ fn serve_device(info: DeviceInfo) -> Served {
 }
 
 /// The monitor thread: devices added are opened, devices being removed let go of.
+#[inline(never)]
 fn follow(reg: &Registry, opts: &Options, mut monitor: DeviceMonitor) {
     let disc = Discovery::new().sysfs_details(true);
     let add = |name: &str| {
@@ -448,8 +440,8 @@ fn collect_device(e: &mut Exposition, st: &State, d: &DeviceData<'_>, names: &Ne
         }
     };
     match gids {
-        Ok(mut entries) => {
-            entries.sort_by_key(|g| (g.port, g.index));
+        // In port and index order (the kernel's, and sysfs's as read).
+        Ok(entries) => {
             for g in &entries {
                 let netdev = names.name(g.netdev_ifindex).unwrap_or("");
                 e.sample(
@@ -525,11 +517,10 @@ fn collect(st: &State) -> String {
             }
         }
     }
-    let errors = st.errors.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let mut devices: Vec<&String> = seen.iter().collect();
-    devices.extend(errors.keys().filter(|k| !k.is_empty() && !seen.contains(k)));
-    devices.sort();
-    devices.dedup();
+    let errors = st.errors.lock().unwrap_or_else(|p| p.into_inner());
+    // The devices collected (in name order), then those that had errors and are gone.
+    let gone = errors.keys().filter(|k| !k.is_empty() && !seen.contains(k));
+    let devices: Vec<&String> = seen.iter().chain(gone).collect();
     e.declare(
         "uverbs_device_scrape_errors_total",
         "Errors met while collecting a device (a file that cannot be read or parsed, a call that fails): each costs only the metrics it would have given.",
@@ -541,15 +532,16 @@ fn collect(st: &State) -> String {
             "",
             Kind::Counter,
             &[("device", d)],
-            errors.get(d).copied().unwrap_or(0),
+            errors.get(d).map_or(0, |x| x.0),
         );
     }
+    drop(errors);
     e.sample(
         "uverbs_scrape_duration_seconds",
         "How long this collection took.",
         Kind::Gauge,
         &[],
-        start.elapsed().as_secs_f64(),
+        crate::prom::seconds(start.elapsed()),
     );
     e.render()
 }
@@ -613,7 +605,6 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         opts: opts.clone(),
         registry: None,
         errors: Mutex::new(BTreeMap::new()),
-        logged: Mutex::new(BTreeMap::new()),
     };
     if one_shot {
         let text = collect(&state);

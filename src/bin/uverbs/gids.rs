@@ -103,9 +103,10 @@ pub fn rows(
             }
         };
         match entries {
+            // In port and index order: the kernel's (QUERY_GID_TABLE walks the ports,
+            // then each table), and sysfs's as read.
             Ok(mut e) => {
                 e.retain(|e| port.map_or(true, |p| e.port == p));
-                e.sort_by_key(|e| (e.port, e.index));
                 out.extend(GidRow::join(&info.name, &e, names));
             }
             Err(e) => errors.push(e),

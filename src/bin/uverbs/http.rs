@@ -321,6 +321,7 @@ fn linger(s: &mut TcpStream) {
 }
 
 /// Serves one connection until it closes, errs or times out.
+#[inline(never)]
 fn connection<H: Fn(&str) -> Response>(mut s: TcpStream, handler: &H, limits: Limits) {
     let _ = s.set_nodelay(true);
     let _ = s.set_write_timeout(Some(limits.write_timeout));

@@ -3,7 +3,6 @@
 //! appear, label values escaped.
 
 use core::fmt::Write;
-use std::collections::HashMap;
 
 /// The content type of the exposition.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -26,14 +25,16 @@ struct Family {
 #[derive(Default)]
 pub struct Exposition {
     families: Vec<Family>,
-    index: HashMap<&'static str, usize>,
+    /// The family of the last sample (samples mostly come in runs of one family).
+    last: usize,
 }
 
-/// A sample value.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A sample value: an integer, or a number already formatted (no float formatting is
+/// linked into the binary).
+#[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     U(u64),
-    F(f64),
+    Text(String),
 }
 
 impl From<u64> for Value {
@@ -46,10 +47,10 @@ impl From<u32> for Value {
         Value::U(u64::from(v))
     }
 }
-impl From<f64> for Value {
-    fn from(v: f64) -> Self {
-        Value::F(v)
-    }
+
+/// A duration in seconds, as Prometheus text (`0.000217203`).
+pub fn seconds(d: core::time::Duration) -> Value {
+    Value::Text(format!("{}.{:09}", d.as_secs(), d.subsec_nanos()))
 }
 
 /// Appends `v` escaped as a label value (backslash, double quote, newline).
@@ -80,20 +81,8 @@ impl Exposition {
         labels: &[(&str, &str)],
         value: impl Into<Value>,
     ) {
-        let i = match self.index.get(name) {
-            Some(&i) => i,
-            None => {
-                self.families.push(Family {
-                    name,
-                    help,
-                    kind,
-                    samples: String::new(),
-                });
-                self.index.insert(name, self.families.len() - 1);
-                self.families.len() - 1
-            }
-        };
-        let s = &mut self.families[i].samples;
+        self.declare(name, help, kind);
+        let s = &mut self.families[self.last].samples;
         s.push_str(name);
         if !labels.is_empty() {
             s.push('{');
@@ -113,27 +102,28 @@ impl Exposition {
             Value::U(v) => {
                 let _ = write!(s, "{v}");
             }
-            Value::F(v) if v.is_finite() => {
-                let _ = write!(s, "{v}");
-            }
-            Value::F(v) if v.is_nan() => s.push_str("NaN"),
-            Value::F(v) if v > 0.0 => s.push_str("+Inf"),
-            Value::F(_) => s.push_str("-Inf"),
+            Value::Text(t) => s.push_str(&t),
         }
         s.push('\n');
     }
 
-    /// Declares a family without samples yet (its `HELP` and `TYPE` print even if none
-    /// follows).
+    /// Declares a family (its `HELP` and `TYPE` print even if no sample follows) and
+    /// makes it the current one.
     pub fn declare(&mut self, name: &'static str, help: &'static str, kind: Kind) {
-        if !self.index.contains_key(name) {
-            self.families.push(Family {
-                name,
-                help,
-                kind,
-                samples: String::new(),
-            });
-            self.index.insert(name, self.families.len() - 1);
+        if self.families.get(self.last).is_some_and(|f| f.name == name) {
+            return;
+        }
+        match self.families.iter().position(|f| f.name == name) {
+            Some(i) => self.last = i,
+            None => {
+                self.families.push(Family {
+                    name,
+                    help,
+                    kind,
+                    samples: String::new(),
+                });
+                self.last = self.families.len() - 1;
+            }
         }
     }
 
@@ -177,7 +167,13 @@ mod tests {
     fn families_grouped_in_first_seen_order() {
         let mut e = Exposition::new();
         e.sample("a_total", "A.", Kind::Counter, &[("device", "x")], 1u64);
-        e.sample("b", "B \\ b\nc.", Kind::Gauge, &[], 2.5);
+        e.sample(
+            "b",
+            "B \\ b\nc.",
+            Kind::Gauge,
+            &[],
+            Value::Text("2.5".into()),
+        );
         e.sample(
             "a_total",
             "A.",
@@ -195,13 +191,15 @@ mod tests {
     }
 
     #[test]
-    fn float_values() {
-        let mut e = Exposition::new();
-        for v in [0.000125, 1e20, f64::NAN, f64::INFINITY, -f64::INFINITY] {
-            e.sample("x", "X.", Kind::Gauge, &[], v);
-        }
-        assert!(e
-            .render()
-            .ends_with("x 0.000125\nx 100000000000000000000\nx NaN\nx +Inf\nx -Inf\n"));
+    fn durations_in_seconds() {
+        use core::time::Duration;
+        assert_eq!(
+            seconds(Duration::from_nanos(217_203)),
+            Value::Text("0.000217203".into())
+        );
+        assert_eq!(
+            seconds(Duration::from_millis(2500)),
+            Value::Text("2.500000000".into())
+        );
     }
 }
