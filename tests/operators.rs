@@ -545,3 +545,349 @@ fn exporter_bad_input_is_one_line_and_a_nonzero_exit() {
         )
     );
 }
+
+// ------------------------------------------------------------------ against node_exporter
+
+/// One sample of the Prometheus text format.
+#[derive(Debug, Clone, PartialEq)]
+struct Sample {
+    name: String,
+    labels: Vec<(String, String)>,
+    value: f64,
+}
+
+impl Sample {
+    fn label(&self, k: &str) -> Option<&str> {
+        self.labels
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Parses the samples of a Prometheus text exposition (comments skipped).
+fn samples(text: &str) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let name_end = line.find(['{', ' ']).expect("a metric name");
+        let name = line[..name_end].to_string();
+        let mut labels = Vec::new();
+        let mut rest = &line[name_end..];
+        if let Some(r) = rest.strip_prefix('{') {
+            let mut chars = r.char_indices().peekable();
+            let mut end = None;
+            let (mut key, mut val, mut in_val, mut esc) =
+                (String::new(), String::new(), false, false);
+            while let Some((i, c)) = chars.next() {
+                match (in_val, c) {
+                    (false, '}') => {
+                        end = Some(i);
+                        break;
+                    }
+                    (false, '=') => {
+                        assert_eq!(chars.next().map(|x| x.1), Some('"'), "{line}");
+                        in_val = true;
+                    }
+                    (false, ',') => {}
+                    (false, c) => key.push(c),
+                    (true, '\\') if !esc => esc = true,
+                    (true, '"') if !esc => {
+                        labels.push((std::mem::take(&mut key), std::mem::take(&mut val)));
+                        in_val = false;
+                    }
+                    (true, c) => {
+                        val.push(if esc && c == 'n' { '\n' } else { c });
+                        esc = false;
+                    }
+                }
+            }
+            rest = &r[end.expect("closing brace") + 1..];
+        }
+        let value: f64 = rest
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("value of {line:?}"));
+        out.push(Sample {
+            name,
+            labels,
+            value,
+        });
+    }
+    out
+}
+
+/// The node_exporter binary: `UVERBS_NODE_EXPORTER`, else where scripts/setup.sh
+/// unpacks Debian's package, else `prometheus-node-exporter` on PATH.
+fn node_exporter() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("UVERBS_NODE_EXPORTER") {
+        return Some(PathBuf::from(p));
+    }
+    let cached = PathBuf::from(
+        "/var/cache/uverbs-peers/prometheus-node-exporter/usr/bin/prometheus-node-exporter",
+    );
+    if cached.is_file() {
+        return Some(cached);
+    }
+    let on_path = PathBuf::from("/usr/bin/prometheus-node-exporter");
+    on_path.is_file().then_some(on_path)
+}
+
+/// A free TCP port on the loopback.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// GET `path` from `addr` (HTTP/1.0): the body; `None` when nothing listens.
+fn http_get(addr: &str, path: &str) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    s.write_all(format!("GET {path} HTTP/1.0\r\n\r\n").as_bytes())
+        .ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    Some(out.split_once("\r\n\r\n")?.1.to_string())
+}
+
+/// node_exporter's infiniband collector alone on the sysfs tree `sys`: its samples.
+fn node_exporter_scrape(bin: &std::path::Path, sys: &std::path::Path) -> Vec<Sample> {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(bin)
+        .arg(format!("--path.sysfs={}", sys.display()))
+        .args(["--collector.disable-defaults", "--collector.infiniband"])
+        .arg(format!("--web.listen-address={addr}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run node_exporter");
+    let mut body = None;
+    for _ in 0..200 {
+        body = http_get(&addr, "/metrics");
+        if body.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    samples(&body.expect("node_exporter answered"))
+}
+
+/// The node_exporter → uverbs name table of docs/metrics.md.
+fn name_map() -> Vec<(String, String)> {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/metrics.md"))
+        .expect("docs/metrics.md");
+    let mut out = Vec::new();
+    for line in doc.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        if cells.len() >= 3
+            && cells[1].starts_with("`node_infiniband_")
+            && cells[2].starts_with("`uverbs_")
+        {
+            let ne = cells[1].trim_matches('`').to_string();
+            let uv = cells[2].split('`').nth(1).unwrap().to_string();
+            out.push((ne, uv));
+        }
+    }
+    assert!(
+        out.len() >= 30,
+        "the mapping table of docs/metrics.md: {out:?}"
+    );
+    out
+}
+
+/// Every node_infiniband sample of `ne` has its uverbs sample in `uv`: the mapped
+/// name, node_exporter's labels with the same values, the same value. Returns how
+/// many were compared.
+fn every_node_exporter_sample_in(ne: &[Sample], uv: &[Sample], tree: &str) -> usize {
+    let map = name_map();
+    let mut n = 0;
+    for s in ne.iter().filter(|s| s.name.starts_with("node_infiniband_")) {
+        let (_, want) = map
+            .iter()
+            .find(|(a, _)| *a == s.name)
+            .unwrap_or_else(|| panic!("{tree}: {} is not in docs/metrics.md's table", s.name));
+        let found = uv.iter().find(|u| {
+            u.name == *want && s.labels.iter().all(|(k, v)| u.label(k) == Some(v.as_str()))
+        });
+        match found {
+            Some(u) => assert_eq!(
+                u.value, s.value,
+                "{tree}: {} {:?} is {} in node_exporter, {} in uverbs ({want})",
+                s.name, s.labels, s.value, u.value
+            ),
+            None => panic!(
+                "{tree}: no {want} with labels {:?} for node_exporter's {}",
+                s.labels, s.name
+            ),
+        }
+        n += 1;
+    }
+    n
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for ent in std::fs::read_dir(from).unwrap().flatten() {
+        let dst = to.join(ent.file_name());
+        if ent.file_type().unwrap().is_dir() {
+            copy_tree(&ent.path(), &dst);
+        } else {
+            std::fs::copy(ent.path(), &dst).unwrap();
+        }
+    }
+}
+
+fn fixture() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/node_exporter-infiniband"
+    ))
+}
+
+#[test]
+fn exporter_matches_node_exporter_on_its_test_data() {
+    let Some(ne_bin) = node_exporter() else {
+        let why = "node_exporter is not installed (scripts/setup.sh unpacks Debian's \
+                   prometheus-node-exporter into /var/cache/uverbs-peers): not compared";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+        println!("{why}");
+        return;
+    };
+    let sys = fixture().join("sys");
+    // node_exporter on its own test data prints its own expected output.
+    let ne = node_exporter_scrape(&ne_bin, &sys);
+    let expected =
+        samples(&std::fs::read_to_string(fixture().join("expected-node_exporter.txt")).unwrap());
+    let mut got: Vec<Sample> = ne
+        .iter()
+        .filter(|s| s.name.starts_with("node_infiniband_"))
+        .cloned()
+        .collect();
+    got.sort_by(|a, b| {
+        (&a.name, &a.labels)
+            .partial_cmp(&(&b.name, &b.labels))
+            .unwrap()
+    });
+    assert_eq!(
+        got, expected,
+        "node_exporter against expected-node_exporter.txt"
+    );
+
+    let o = uverbs(&["exporter", "--once", "--sysfs", sys.to_str().unwrap()]);
+    assert_eq!(
+        (o.code, o.stderr.as_str()),
+        (0, ""),
+        "uverbs exporter --once"
+    );
+    let uv = samples(&o.stdout);
+    let n = every_node_exporter_sample_in(&ne, &uv, "node_exporter's test data");
+    assert_eq!(n, expected.len());
+
+    // SYNTHETIC: the same tree with numbers in the counters the i40iw0 port shows as
+    // N/A, so that every counter node_exporter 1.5 knows is compared too.
+    let tmp = std::env::temp_dir().join(format!("uverbs-ne-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    copy_tree(&sys, &tmp);
+    let counters = tmp.join("class/infiniband/i40iw0/ports/1/counters");
+    let mut names: Vec<String> = std::fs::read_dir(&counters)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for (i, n) in names.iter().enumerate() {
+        std::fs::write(counters.join(n), format!("{}\n", 1000 + 7 * i as u64)).unwrap();
+    }
+    let ne2 = node_exporter_scrape(&ne_bin, &tmp);
+    let o = uverbs(&["exporter", "--once", "--sysfs", tmp.to_str().unwrap()]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let n2 =
+        every_node_exporter_sample_in(&ne2, &samples(&o.stdout), "the synthetic i40iw0 counters");
+    assert!(
+        n2 >= n + names.len(),
+        "{n2} compared, {} counters added",
+        names.len()
+    );
+    println!(
+        "node_exporter 1.5 and uverbs exporter agree on {n} samples of node_exporter's test data and {n2} with synthetic i40iw0 counters"
+    );
+
+    // A tree where one port lacks its state and one counter is garbage: node_exporter
+    // exports nothing; uverbs loses only those two values and counts two errors.
+    let _ = std::fs::remove_dir_all(&tmp);
+    copy_tree(&sys, &tmp);
+    let mlx = tmp.join("class/infiniband/mlx4_0/ports");
+    std::fs::remove_file(mlx.join("2/state")).unwrap();
+    std::fs::write(mlx.join("1/counters/port_xmit_wait"), "garbage\n").unwrap();
+    let ne3 = node_exporter_scrape(&ne_bin, &tmp);
+    assert!(
+        !ne3.iter().any(|s| s.name.starts_with("node_infiniband_")),
+        "node_exporter exported infiniband metrics from a broken tree"
+    );
+    let success = ne3
+        .iter()
+        .find(|s| {
+            s.name == "node_scrape_collector_success" && s.label("collector") == Some("infiniband")
+        })
+        .expect("node_scrape_collector_success");
+    assert_eq!(success.value, 0.0);
+    let o = uverbs(&["exporter", "--once", "--sysfs", tmp.to_str().unwrap()]);
+    assert_eq!(o.code, 0);
+    assert_eq!(
+        o.stderr.lines().count(),
+        2,
+        "one line per error: {}",
+        o.stderr
+    );
+    let uv3 = samples(&o.stdout);
+    let find = |name: &str, dev: &str, port: Option<&str>| {
+        uv3.iter()
+            .find(|s| s.name == name && s.label("device") == Some(dev) && s.label("port") == port)
+            .map(|s| s.value)
+    };
+    assert_eq!(find("uverbs_port_state", "mlx4_0", Some("2")), None);
+    assert_eq!(find("uverbs_port_state", "mlx4_0", Some("1")), Some(4.0));
+    assert_eq!(
+        find("uverbs_port_physical_state", "mlx4_0", Some("2")),
+        Some(5.0)
+    );
+    assert_eq!(
+        find("uverbs_port_transmit_wait_total", "mlx4_0", Some("1")),
+        None
+    );
+    assert_eq!(
+        find("uverbs_port_transmit_discards_total", "mlx4_0", Some("1")),
+        Some(5.0)
+    );
+    assert_eq!(find("uverbs_port_state", "i40iw0", Some("1")), Some(4.0));
+    assert_eq!(
+        find("uverbs_device_scrape_errors_total", "mlx4_0", None),
+        Some(2.0)
+    );
+    assert_eq!(
+        find("uverbs_device_scrape_errors_total", "i40iw0", None),
+        Some(0.0)
+    );
+    // Everything else node_exporter gave on the intact tree is still there.
+    let kept = ne
+        .iter()
+        .filter(|s| s.name.starts_with("node_infiniband_"))
+        .filter(|s| {
+            !(s.label("device") == Some("mlx4_0")
+                && ((s.name == "node_infiniband_state_id" && s.label("port") == Some("2"))
+                    || (s.name == "node_infiniband_port_transmit_wait_total"
+                        && s.label("port") == Some("1"))))
+        })
+        .cloned()
+        .collect::<Vec<_>>();
+    every_node_exporter_sample_in(&kept, &uv3, "the broken tree");
+    let _ = std::fs::remove_dir_all(&tmp);
+}

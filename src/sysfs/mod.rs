@@ -10,6 +10,7 @@
 //! The value parsers are pure functions over `&str`, public for tests and fuzzing.
 
 pub mod dir;
+pub mod stats;
 
 use std::path::Path;
 

@@ -10,6 +10,8 @@
 //!   and the choice of a RoCE GID index.
 //! - [`event`]: the device's async events, pollable.
 //! - [`cache`]: port attributes from memory, refreshed by those events.
+//! - [`counters`]: port and driver counters (sysfs, RDMA netlink), port status from
+//!   sysfs.
 //! - [`monitor`]: devices added, removed and renamed; the guard that lets go of a
 //!   device being removed.
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
@@ -18,6 +20,7 @@
 
 pub mod cache;
 pub mod context;
+pub mod counters;
 pub mod device_attr;
 pub mod discover;
 pub mod event;

@@ -23,14 +23,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use uverbs::verbs::counters::{CounterReader, PortStatus};
 use uverbs::verbs::gid_select::Netdevs;
-use uverbs::{
-    Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, PortAttr, WatchedPortCache,
-};
+use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, WatchedPortCache};
 
 use crate::getopt::{opt, LongOpt};
 use crate::http::{self, Response};
 use crate::io::Io;
+use crate::metrics;
 use crate::prom::{Exposition, Kind};
 
 /// The default listen address.
@@ -201,192 +201,42 @@ fn follow(reg: &Registry, opts: &Options, mut monitor: DeviceMonitor) {
     }
 }
 
-// ------------------------------------------------------------------ the metrics
+// ------------------------------------------------------------------ the collection
 
-/// A port as the metrics see it: from QUERY_PORT, or from sysfs.
-#[derive(Debug, Clone, Default)]
-struct PortView {
-    state: Option<u8>,
-    phys_state: Option<u8>,
-    link_layer: Option<&'static str>,
-    active_mtu: Option<u32>,
-    max_mtu: Option<u32>,
-    lanes: Option<u32>,
-    lane_decigbps: Option<u32>,
-    rate_decigbps: Option<u32>,
-    lid: Option<u32>,
-}
-
-fn link_layer_name(l: uverbs::LinkLayer) -> &'static str {
-    match l {
-        uverbs::LinkLayer::InfiniBand => "InfiniBand",
-        uverbs::LinkLayer::Ethernet => "Ethernet",
-        _ => "Unspecified",
-    }
-}
-
-impl PortView {
-    fn from_attr(a: &PortAttr) -> PortView {
-        let ib = a.link_layer == uverbs::LinkLayer::InfiniBand;
-        PortView {
-            state: Some(a.state.as_raw()),
-            phys_state: Some(a.phys_state.as_raw()),
-            link_layer: Some(link_layer_name(a.link_layer)),
-            active_mtu: a.active_mtu.bytes(),
-            max_mtu: a.max_mtu.bytes(),
-            lanes: a.active_width.lanes(),
-            lane_decigbps: a.speed().lane_rate_decigbps(),
-            rate_decigbps: a.rate_decigbps(),
-            lid: ib.then_some(u32::from(a.lid)),
-        }
-    }
-}
-
-/// Bytes per second of a rate in tenths of Gb/s.
-fn bytes_per_second(decigbps: u32) -> u64 {
-    u64::from(decigbps) * 12_500_000
-}
-
-/// The driver's name: the kernel driver of the device's parent, else the uverbs
-/// driver id's name (`rxe`, `siw`).
-fn driver_of(info: &DeviceInfo) -> String {
-    if let Some(k) = &info.kernel_driver {
-        return k.clone();
-    }
-    info.driver_id
-        .or_else(|| info.driver_id_guess())
-        .and_then(crate::json::driver_name)
-        .map(|n| n.trim_start_matches("RDMA_DRIVER_").to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
-fn device_info(e: &mut Exposition, info: &DeviceInfo) {
-    let guid = info.node_guid.to_string();
-    let driver = driver_of(info);
-    e.sample(
-        "uverbs_device_info",
-        "An RDMA device: firmware version, node GUID, driver, HCA type and board id (sysfs; empty when the device has none).",
-        Kind::Gauge,
-        &[
-            ("device", &info.name),
-            ("firmware_version", &info.fw_ver),
-            ("node_guid", &guid),
-            ("driver", &driver),
-            ("hca_type", info.hca_type.as_deref().unwrap_or("")),
-            ("board_id", info.board_id.as_deref().unwrap_or("")),
-        ],
-        1u64,
-    );
-}
-
-fn port_metrics(e: &mut Exposition, dev: &str, port: u32, v: &PortView) {
-    let p = port.to_string();
-    let l: &[(&str, &str)] = &[("device", dev), ("port", &p)];
-    if let Some(s) = v.state {
-        e.sample(
-            "uverbs_port_state",
-            "The port's logical state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER.",
-            Kind::Gauge,
-            l,
-            u64::from(s),
-        );
-    }
-    if let Some(s) = v.phys_state {
-        e.sample(
-            "uverbs_port_physical_state",
-            "The port's physical state: 1 Sleep, 2 Polling, 3 Disabled, 4 PortConfigurationTraining, 5 LinkUp, 6 LinkErrorRecovery, 7 PhyTest.",
-            Kind::Gauge,
-            l,
-            u64::from(s),
-        );
-    }
-    if let Some(ll) = v.link_layer {
-        e.sample(
-            "uverbs_port_link_layer_info",
-            "The port's link layer: InfiniBand, Ethernet or Unspecified.",
-            Kind::Gauge,
-            &[("device", dev), ("port", &p), ("link_layer", ll)],
-            1u64,
-        );
-    }
-    if let Some(m) = v.active_mtu {
-        e.sample(
-            "uverbs_port_active_mtu_bytes",
-            "The port's active MTU (uverbs only).",
-            Kind::Gauge,
-            l,
-            m,
-        );
-    }
-    if let Some(m) = v.max_mtu {
-        e.sample(
-            "uverbs_port_max_mtu_bytes",
-            "The port's largest MTU (uverbs only).",
-            Kind::Gauge,
-            l,
-            m,
-        );
-    }
-    if let Some(w) = v.lanes {
-        e.sample(
-            "uverbs_port_width_lanes",
-            "The port's active width in lanes (1X, 2X, 4X, 8X, 12X).",
-            Kind::Gauge,
-            l,
-            w,
-        );
-    }
-    if let Some(s) = v.lane_decigbps {
-        e.sample(
-            "uverbs_port_speed_bytes_per_second",
-            "The port's active lane speed (SDR 2.5 Gb/s ... XDR 200 Gb/s), in bytes per second.",
-            Kind::Gauge,
-            l,
-            bytes_per_second(s),
-        );
-    }
-    if let Some(r) = v.rate_decigbps {
-        e.sample(
-            "uverbs_port_rate_bytes_per_second",
-            "The port's signalling rate (width x lane speed, as sysfs rate), in bytes per second.",
-            Kind::Gauge,
-            l,
-            bytes_per_second(r),
-        );
-    }
-    if let Some(lid) = v.lid {
-        e.sample(
-            "uverbs_port_lid",
-            "The port's base LID (InfiniBand ports).",
-            Kind::Gauge,
-            l,
-            lid,
-        );
-    }
-}
-
-/// Everything about one device: `attr(port)` gives its ports, `gids` its GID table.
+/// One device as a collection sees it: its discovery, and where its ports come from
+/// (the cache, a context opened for this collection, else sysfs).
 struct DeviceData<'a> {
     info: &'a DeviceInfo,
     cache: Option<&'a WatchedPortCache>,
     ctx: Option<&'a Context>,
 }
 
-fn collect_device(e: &mut Exposition, st: &State, d: &DeviceData<'_>, names: &Netdevs) {
+fn collect_device(
+    e: &mut Exposition,
+    st: &State,
+    d: &DeviceData<'_>,
+    names: &Netdevs,
+    reader: &mut CounterReader,
+) {
     let dev = d.info.name.as_str();
-    device_info(e, d.info);
+    metrics::device_info(e, d.info);
     for port in 1..=d.info.port_count {
-        let view = match (d.cache, d.ctx) {
-            (Some(c), _) => c.query_port(port).map(|a| PortView::from_attr(&a)),
-            (None, Some(ctx)) => ctx.query_port(port).map(|a| PortView::from_attr(&a)),
-            (None, None) => Err(uverbs::Error::NotSupported {
-                op: uverbs::Op::port("QUERY_PORT", dev, port),
-                errno: rustix::io::Errno::NODEV,
-            }),
+        let status = match (d.cache, d.ctx) {
+            (Some(c), _) => c.query_port(port).map(|a| PortStatus::from_attr(port, &a)),
+            (None, Some(ctx)) => ctx
+                .query_port(port)
+                .map(|a| PortStatus::from_attr(port, &a)),
+            (None, None) => {
+                let (s, errors) = PortStatus::read_sysfs(&st.opts.sysfs, dev, port);
+                for err in &errors {
+                    st.error(dev, "port status", err);
+                }
+                Ok(s)
+            }
         };
-        match view {
-            Ok(v) => port_metrics(e, dev, port, &v),
-            Err(err) => st.error(dev, "port", &err),
+        match status {
+            Ok(s) => metrics::port_status(e, dev, &s),
+            Err(err) => st.error(dev, "port status", &err),
         }
         if let Some(c) = d.cache {
             if let Ok(ev) = c.port_events(port) {
@@ -421,9 +271,14 @@ fn collect_device(e: &mut Exposition, st: &State, d: &DeviceData<'_>, names: &Ne
                     );
                 }
             }
-            Err(err) => st.error(dev, "pkeys", &err),
+            Err(err) => st.error(dev, "P_Keys", &err),
         }
     }
+    let counters = reader.read(dev, d.info.index);
+    for err in &counters.errors {
+        st.error(dev, "counters", err);
+    }
+    metrics::counters(e, &counters);
     let ctx = d.cache.map(WatchedPortCache::context).or(d.ctx);
     let gids = match ctx {
         Some(c) => c.query_gid_table(usize::MAX),
@@ -433,6 +288,8 @@ fn collect_device(e: &mut Exposition, st: &State, d: &DeviceData<'_>, names: &Ne
             for port in 1..=d.info.port_count {
                 match uverbs::sysfs::gids(&st.opts.sysfs, dev, port) {
                     Ok(v) => all.extend(v),
+                    // A port without a GID table (a tree that lacks it).
+                    Err(err) if err.errno() == Some(rustix::io::Errno::NOENT) => {}
                     Err(err) => res = Err(err),
                 }
             }
@@ -469,52 +326,53 @@ fn collect(st: &State) -> String {
     let start = Instant::now();
     let mut e = Exposition::new();
     let names = Netdevs::read(&st.opts.sysfs, Path::new("/proc"));
+    let mut reader = CounterReader::new()
+        .sysfs_root(&st.opts.sysfs)
+        .netlink(!st.opts.sysfs_only);
     let mut seen: Vec<String> = Vec::new();
-    match &st.registry {
-        Some(reg) => {
-            let served: Vec<Arc<Served>> = reg
-                .devices
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .values()
-                .cloned()
-                .collect();
-            for s in &served {
-                let d = DeviceData {
-                    info: &s.info,
-                    cache: s.cache.as_ref(),
-                    ctx: None,
-                };
-                collect_device(&mut e, st, &d, &names);
-                seen.push(s.info.name.clone());
-            }
+    if let Some(reg) = &st.registry {
+        let served: Vec<Arc<Served>> = reg
+            .devices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for s in &served {
+            let d = DeviceData {
+                info: &s.info,
+                cache: s.cache.as_ref(),
+                ctx: None,
+            };
+            collect_device(&mut e, st, &d, &names, &mut reader);
+            seen.push(s.info.name.clone());
         }
-        None => {
-            // One collection with uverbs (textfile, once): each device opened for the
-            // time of its collection.
-            let disc = Discovery::new()
-                .sysfs_root(&st.opts.sysfs)
-                .netlink(!st.opts.sysfs_only)
-                .sysfs_details(true);
-            match disc.devices() {
-                Ok(infos) => {
-                    for info in infos.iter().filter(|i| wanted(&st.opts, &i.name)) {
-                        let ctx = if st.opts.sysfs_only {
-                            None
-                        } else {
-                            Context::open(info).ok()
-                        };
-                        let d = DeviceData {
-                            info,
-                            cache: None,
-                            ctx: ctx.as_ref(),
-                        };
-                        collect_device(&mut e, st, &d, &names);
-                        seen.push(info.name.clone());
-                    }
+    } else {
+        // Sysfs only, or one collection with uverbs (textfile, once): each device
+        // opened for the time of its collection.
+        let infos = if st.opts.sysfs_only {
+            uverbs::verbs::counters::sysfs_devices(&st.opts.sysfs)
+        } else {
+            Discovery::new().sysfs_details(true).devices()
+        };
+        match infos {
+            Ok(infos) => {
+                for info in infos.iter().filter(|i| wanted(&st.opts, &i.name)) {
+                    let ctx = if st.opts.sysfs_only {
+                        None
+                    } else {
+                        Context::open(info).ok()
+                    };
+                    let d = DeviceData {
+                        info,
+                        cache: None,
+                        ctx: ctx.as_ref(),
+                    };
+                    collect_device(&mut e, st, &d, &names, &mut reader);
+                    seen.push(info.name.clone());
                 }
-                Err(err) => st.error("", "device list", &err),
             }
+            Err(err) => st.error("", "device list", &err),
         }
     }
     let errors = st.errors.lock().unwrap_or_else(|p| p.into_inner());

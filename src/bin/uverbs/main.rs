@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod counters;
 mod devices;
 mod devinfo;
 mod devlist;
@@ -22,6 +23,7 @@ mod io;
 mod json;
 mod json_line;
 mod link;
+mod metrics;
 #[cfg(test)]
 mod printer_diff;
 #[cfg(test)]
@@ -49,6 +51,11 @@ const COMMANDS: &[Command] = &[
         name: "check",
         summary: "health probe: exit 0 when every port meets the conditions (state, rate, GID...)",
         run: check::uverbs,
+    },
+    Command {
+        name: "counters",
+        summary: "port counters (IB PMA) and driver counters, or their rates (--rate; --json)",
+        run: counters::uverbs,
     },
     Command {
         name: "devinfo",
