@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use common::scratch::{run, wait_until, ScratchDevice};
+use common::scratch::{prompt_delete, run, timed_delete, wait_until, ScratchDevice};
 
 fn bin() -> PathBuf {
     std::env::var_os("UVERBS_BIN")
@@ -890,4 +890,414 @@ fn exporter_matches_node_exporter_on_its_test_data() {
         .collect::<Vec<_>>();
     every_node_exporter_sample_in(&kept, &uv3, "the broken tree");
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+// ------------------------------------------------------------------ the exporter in the VM
+
+/// The value of the sample `name` with these labels in `text`.
+fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    samples(text)
+        .into_iter()
+        .find(|s| s.name == name && labels.iter().all(|(k, v)| s.label(k) == Some(v)))
+        .map(|s| s.value)
+}
+
+/// The number of a sysfs `state` or `phys_state` file (`4: ACTIVE` → 4).
+fn sysfs_state(dev: &str, file: &str) -> f64 {
+    let t = sys(&format!("/sys/class/infiniband/{dev}/ports/1/{file}")).unwrap();
+    t.split(':').next().unwrap().trim().parse().unwrap()
+}
+
+/// `promtool check metrics` on `text`: (status, output).
+fn promtool_check(text: &str) -> (i32, String) {
+    use std::io::Write;
+    let mut p = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("promtool (Debian's prometheus package, in the rig)");
+    p.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    let o = p.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr),
+    )
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn exporter_is_scraped_by_prometheus_and_passes_promtool() {
+    let devs = common::devices();
+    let ex = Exporter::start(&[]);
+    let body = ex.scrape();
+    let (st, out) = promtool_check(&body);
+    assert_eq!(
+        (st, out.as_str()),
+        (0, ""),
+        "promtool check metrics:\n{body}"
+    );
+    for d in &devs {
+        for (metric, file) in [
+            ("uverbs_port_state", "state"),
+            ("uverbs_port_physical_state", "phys_state"),
+        ] {
+            assert_eq!(
+                value(&body, metric, &[("device", d), ("port", "1")]),
+                Some(sysfs_state(d, file)),
+                "{d}: {metric} against sysfs {file}"
+            );
+        }
+    }
+    // A real Prometheus scrapes it every second; PromQL answers the port state.
+    let dir = std::env::temp_dir().join(format!("uverbs-prom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = dir.join("prometheus.yml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: rdma\n    static_configs:\n      - targets: ['{}']\n",
+            ex.addr
+        ),
+    )
+    .unwrap();
+    let web = format!("127.0.0.1:{}", free_port());
+    let mut prom = Command::new("prometheus")
+        .arg(format!("--config.file={}", cfg.display()))
+        .arg(format!(
+            "--storage.tsdb.path={}",
+            dir.join("data").display()
+        ))
+        .arg(format!("--web.listen-address={web}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.join("log")).unwrap())
+        .spawn()
+        .expect("prometheus (Debian's package, in the rig)");
+    let t = std::time::Instant::now();
+    let query = format!("uverbs_port_state{{device=\"{}\",port=\"1\"}}", devs[0]);
+    let mut answer = String::new();
+    while t.elapsed() < Duration::from_secs(120) {
+        let o = Command::new("promtool")
+            .args(["query", "instant", &format!("http://{web}"), &query])
+            .output()
+            .unwrap();
+        answer = String::from_utf8_lossy(&o.stdout).into_owned();
+        if answer.contains(" => ") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let took = t.elapsed();
+    let _ = prom.kill();
+    let _ = prom.wait();
+    let log = std::fs::read_to_string(dir.join("log")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        answer.contains(" => 4 @"),
+        "PromQL {query}: {answer:?}; prometheus log:\n{log}"
+    );
+    println!(
+        "kernel {}: promtool check metrics passes ({} lines); Prometheus answered {query} => 4 after {took:?}",
+        common::kernel(),
+        body.lines().count()
+    );
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn exporter_sees_a_link_flap() {
+    let devs = common::devices();
+    let rxe = devs
+        .iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device");
+    let parent = sys(&format!("/sys/class/infiniband/{rxe}/parent")).unwrap();
+    let ex = Exporter::start(&["-d", rxe]);
+    let l = [("device", rxe.as_str()), ("port", "1")];
+    let before =
+        value(&ex.scrape(), "uverbs_port_state_changes_total", &l).expect("the flap counter");
+    for (updown, want) in [("down", 1.0), ("up", 4.0)] {
+        let (st, out) = run(
+            &["ip", "link", "set", &parent, updown],
+            Duration::from_secs(30),
+        );
+        assert_eq!(st, 0, "{out}");
+        let mut last = None;
+        let seen = wait_until(Duration::from_secs(10), || {
+            last = value(&ex.scrape(), "uverbs_port_state", &l);
+            last == Some(want)
+        });
+        assert!(
+            seen,
+            "{rxe}: the state metric stayed {last:?} after ip link set {updown}"
+        );
+        assert_eq!(sysfs_state(rxe, "state"), want, "sysfs agrees");
+    }
+    let body = ex.scrape();
+    let after = value(&body, "uverbs_port_state_changes_total", &l).unwrap();
+    assert_eq!(after - before, 2.0, "PORT_ERR then PORT_ACTIVE: {body}");
+    println!(
+        "{rxe} (kernel {}): ip link set down/up seen in uverbs_port_state (1, then 4) and counted: uverbs_port_state_changes_total {before} -> {after}",
+        common::kernel()
+    );
+}
+
+/// `rdma statistic show link DEV/1`: name → value.
+fn rdma_statistic(dev: &str) -> Vec<(String, u64)> {
+    let (st, out) = run(
+        &["rdma", "statistic", "show", "link", &format!("{dev}/1")],
+        Duration::from_secs(30),
+    );
+    assert_eq!(st, 0, "rdma statistic show: {out}");
+    let words: Vec<&str> = out.split_whitespace().collect();
+    let start = words.iter().position(|w| *w == format!("{dev}/1")).unwrap() + 1;
+    words[start..]
+        .chunks(2)
+        .filter(|c| c.len() == 2)
+        .map(|c| (c[0].to_string(), c[1].parse().unwrap()))
+        .collect()
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn counters_equal_sysfs_and_rdma_statistic_after_real_traffic() {
+    let devs = common::devices();
+    let rxe = devs
+        .iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device")
+        .clone();
+    // perftest's ib_send_bw on rxe's own loopback: the server, then the client to it,
+    // for about 3 s, while uverbs counters samples the rates.
+    let server = common::scratch::spawn(&["ib_send_bw", "-d", &rxe, "-x", "1", "-F", "-D", "3"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let client = common::scratch::spawn(&[
+        "ib_send_bw",
+        "-d",
+        &rxe,
+        "-x",
+        "1",
+        "-F",
+        "-D",
+        "3",
+        "127.0.0.1",
+    ]);
+    std::thread::sleep(Duration::from_millis(1000));
+    let rate = uverbs(&["counters", "-d", &rxe, "-i", "1", "--rate", "--count", "1"]);
+    let (cs, cout) =
+        common::scratch::wait_child(client, Duration::from_secs(120)).expect("client ends");
+    let (ss, sout) =
+        common::scratch::wait_child(server, Duration::from_secs(120)).expect("server ends");
+    assert_eq!(
+        (cs, ss),
+        (0, 0),
+        "ib_send_bw client:\n{cout}\nserver:\n{sout}"
+    );
+    assert_eq!(rate.code, 0, "{}", rate.stderr);
+    let moving = rate
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{rxe} 1 hw sent_pkts ")))
+        .unwrap_or_else(|| panic!("no sent_pkts rate while ib_send_bw ran:\n{}", rate.stdout));
+    let per_s: u64 = moving
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches("/s")
+        .parse()
+        .unwrap();
+    assert!(per_s > 0, "{moving}");
+
+    // The traffic is over: sysfs, rdma statistic, uverbs counters and the exporter must
+    // say the same.
+    let dir = format!("/sys/class/infiniband/{rxe}/ports/1/hw_counters");
+    let mut sysfs: Vec<(String, u64)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "lifespan")
+        .map(|n| {
+            let v = sys(&format!("{dir}/{n}")).unwrap().parse().unwrap();
+            (n, v)
+        })
+        .collect();
+    sysfs.sort();
+    let mut rdma = rdma_statistic(&rxe);
+    rdma.sort();
+    assert_eq!(rdma, sysfs, "rdma statistic show against sysfs hw_counters");
+    let sent = sysfs.iter().find(|(n, _)| n == "sent_pkts").unwrap().1;
+    let rcvd = sysfs.iter().find(|(n, _)| n == "rcvd_pkts").unwrap().1;
+    assert!(sent > 0 && rcvd > 0, "{sysfs:?}");
+
+    let o = uverbs(&["counters", "-d", &rxe, "--json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let doc = common::json::parse_json(o.stdout.as_bytes()).unwrap();
+    let port = &doc.get("devices").unwrap().arr()[0]
+        .get("ports")
+        .unwrap()
+        .arr()[0];
+    assert_eq!(port.get("hw_source").and_then(|v| v.str()), Some("netlink"));
+    let mut got: Vec<(String, u64)> = port
+        .get("hw")
+        .unwrap()
+        .arr()
+        .iter()
+        .map(|c| {
+            (
+                c.get("name").unwrap().str().unwrap().to_string(),
+                c.get("value").unwrap().num().unwrap() as u64,
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, sysfs, "uverbs counters --json (netlink) against sysfs");
+
+    let o = uverbs(&["exporter", "--once", "-d", &rxe]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let mut exp: Vec<(String, u64)> = samples(&o.stdout)
+        .into_iter()
+        .filter(|s| s.name == "uverbs_port_hw_stat_total" && s.label("port") == Some("1"))
+        .map(|s| (s.label("counter").unwrap().to_string(), s.value as u64))
+        .collect();
+    exp.sort();
+    assert_eq!(
+        exp, sysfs,
+        "the exporter's uverbs_port_hw_stat_total against sysfs"
+    );
+    // The sysfs-only mode reads the same from hw_counters/.
+    let o = uverbs(&["exporter", "--once", "--sysfs-only", "-d", &rxe]);
+    let mut exp2: Vec<(String, u64)> = samples(&o.stdout)
+        .into_iter()
+        .filter(|s| s.name == "uverbs_port_hw_stat_total")
+        .map(|s| (s.label("counter").unwrap().to_string(), s.value as u64))
+        .collect();
+    exp2.sort();
+    assert_eq!(exp2, sysfs, "sysfs-only mode");
+    println!(
+        "{rxe} (kernel {}): after ib_send_bw (sent_pkts rate {per_s}/s while it ran): {} driver counters equal in sysfs, rdma statistic, uverbs counters and the exporter (sent_pkts {sent}, rcvd_pkts {rcvd})",
+        common::kernel(),
+        sysfs.len()
+    );
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn node_exporter_exports_nothing_for_soft_devices_uverbs_does() {
+    let devs = common::devices();
+    let ne = node_exporter_scrape(
+        std::path::Path::new("prometheus-node-exporter"),
+        std::path::Path::new("/sys"),
+    );
+    let ib: Vec<&Sample> = ne
+        .iter()
+        .filter(|s| s.name.starts_with("node_infiniband_"))
+        .collect();
+    let success = ne
+        .iter()
+        .find(|s| {
+            s.name == "node_scrape_collector_success" && s.label("collector") == Some("infiniband")
+        })
+        .map(|s| s.value);
+    let ex = Exporter::start(&[]);
+    let body = ex.scrape();
+    let uv = samples(&body);
+    let mut lines = Vec::new();
+    for d in &devs {
+        let of = |name: &str| {
+            uv.iter()
+                .filter(|s| s.name == name && s.label("device") == Some(d))
+                .count()
+        };
+        for m in [
+            "uverbs_port_state",
+            "uverbs_port_rate_bytes_per_second",
+            "uverbs_port_gid_info",
+            "uverbs_port_state_changes_total",
+            "uverbs_device_info",
+        ] {
+            assert!(of(m) > 0, "{d}: no {m}");
+        }
+        if d.starts_with("rxe") {
+            assert!(
+                of("uverbs_port_hw_stat_total") > 0,
+                "{d}: no driver counters"
+            );
+        }
+        lines.push(format!(
+            "{d}: node_exporter 0 samples; uverbs {} samples ({} driver counters, {} GIDs)",
+            uv.iter().filter(|s| s.label("device") == Some(d)).count(),
+            of("uverbs_port_hw_stat_total"),
+            of("uverbs_port_gid_info")
+        ));
+    }
+    assert!(ib.is_empty(), "node_exporter exported {ib:?}");
+    assert_eq!(
+        success,
+        Some(0.0),
+        "node_scrape_collector_success of infiniband"
+    );
+    println!(
+        "kernel {}: node_exporter 1.5: node_scrape_collector_success{{collector=\"infiniband\"}} 0, no node_infiniband_ sample\n  {}",
+        common::kernel(),
+        lines.join("\n  ")
+    );
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn exporter_lets_go_of_a_device_being_deleted() {
+    for (kind, name, netdev, subnet) in [
+        ("rxe", "rxe_ex", "exnet0", 221),
+        ("siw", "siw_ex", "exnet1", 222),
+    ] {
+        if kind == "siw" && !std::path::Path::new("/sys/module/siw").exists() {
+            println!("siw is not loaded: the siw half is skipped");
+            continue;
+        }
+        let d = ScratchDevice::create(kind, name, netdev, subnet);
+        // The baseline: the same delete with no uverbs file open (the first delete and
+        // add warm the kernel's paths, the second delete is measured).
+        timed_delete(name);
+        d.add_link();
+        let baseline = timed_delete(name);
+        d.add_link();
+        let ex = Exporter::start(&[]);
+        let l = [("device", name), ("port", "1")];
+        assert!(
+            wait_until(Duration::from_secs(10), || value(
+                &ex.scrape(),
+                "uverbs_port_state",
+                &l
+            ) == Some(4.0)),
+            "{name} never served ACTIVE"
+        );
+        prompt_delete(&d, baseline, "uverbs exporter serving it");
+        assert!(
+            wait_until(Duration::from_secs(10), || value(
+                &ex.scrape(),
+                "uverbs_device_info",
+                &[("device", name)]
+            )
+            .is_none()),
+            "{name} still exported after its removal"
+        );
+        // Added again under the same name: followed.
+        d.add_link();
+        assert!(
+            wait_until(Duration::from_secs(15), || value(
+                &ex.scrape(),
+                "uverbs_port_state",
+                &l
+            ) == Some(4.0)),
+            "{name} not exported again after it came back"
+        );
+        let took = prompt_delete(&d, baseline, "uverbs exporter, after the re-add");
+        println!(
+            "{name} (kernel {}): with uverbs exporter serving it, rdma link delete took {took:?} (baseline {baseline:?}); the device left the scrape and came back with it",
+            common::kernel()
+        );
+        d.add_link();
+        drop(ex);
+    }
 }
