@@ -140,7 +140,9 @@ while [ $i -lt 300 ]; do
   sleep 0.2; i=$((i + 1))
 done
 $B/bench_scrape --runs "$RUNS" "uverbs=127.0.0.1:9550@$UP" "node_exporter=127.0.0.1:9551@$NP"
-grep -c 'infiniband statistics not found' /tmp/ne.err | sed 's/^/I ne_not_found /'
+busybox wget -q -O /tmp/ne.prom http://127.0.0.1:9551/metrics
+echo "I ne_infiniband_samples $(grep -c '^node_infiniband_' /tmp/ne.prom)"
+echo "I ne_success $(grep '^node_scrape_collector_success{collector="infiniband"}' /tmp/ne.prom | cut -d' ' -f2)"
 kill $UP $NP; wait $UP $NP 2>/dev/null
 $B/bench_proc --runs 11 --rss-runs 3 --rss-helper $B/rusage \
   "textfile=$B/uverbs exporter --textfile /tmp/uv.prom" \
@@ -220,7 +222,7 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
     echo "\`uverbs devinfo -d rxe0\` (the issue's bound: a check costs no more than a devinfo);"
     echo "a static \`true\`, the floor."
     echo
-    echo "| kernel | devices | uverbs scrape ms | samples | VmRSS / VmHWM KiB | node_exporter scrape ms | its infiniband samples | its VmRSS KiB | \`--textfile\` ms | its peak RSS KiB | check ms | devinfo ms | check / devinfo | \`true\` ms |"
+    echo "| kernel | devices | uverbs scrape ms | samples | VmRSS / VmHWM KiB | node_exporter scrape ms | its infiniband samples (collector success) | its VmRSS KiB | \`--textfile\` ms | its peak RSS KiB | check ms | devinfo ms | check / devinfo | \`true\` ms |"
     echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for k in "${KERNELS[@]}"; do
       for n in 2 32; do
@@ -229,7 +231,7 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
         [ -s "$f" ] || { echo "| $k | $n | (did not run: see $RES/$k-$n.log) |||||||||||||"; continue; }
         kr=$(sed -n 's/^I kernel //p' "$f" | head -n1)
         c=$(p "$f" check) d=$(p "$f" devinfo)
-        echo "| ${kr:-$k} | $(sed -n 's/^I devices //p' "$f") | $(ms "$(p "$f" uverbs)") | $(bsz "$f" uverbs 4) | $(m "$f" uverbs 3) / $(m "$f" uverbs 4) | $(ms "$(p "$f" node_exporter)") | $(bsz "$f" node_exporter 4) | $(m "$f" node_exporter 3) | $(ms "$(p "$f" textfile)") | $(grep '^M textfile ' "$f" | awk '{ print $3 }' | median) | $(ms "$c") | $(ms "$d") | $(ratio "$c" "$d") | $(ms "$(p "$f" true)") |"
+        echo "| ${kr:-$k} | $(sed -n 's/^I devices //p' "$f") | $(ms "$(p "$f" uverbs)") | $(bsz "$f" uverbs 4) | $(m "$f" uverbs 3) / $(m "$f" uverbs 4) | $(ms "$(p "$f" node_exporter)") | $(sed -n 's/^I ne_infiniband_samples //p' "$f") (success $(sed -n 's/^I ne_success //p' "$f")) | $(m "$f" node_exporter 3) | $(ms "$(p "$f" textfile)") | $(grep '^M textfile ' "$f" | awk '{ print $3 }' | median) | $(ms "$c") | $(ms "$d") | $(ratio "$c" "$d") | $(ms "$(p "$f" true)") |"
       done
     done
     echo
