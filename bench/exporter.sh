@@ -26,9 +26,10 @@
 #     `uverbs exporter --sysfs TREE` and Debian's node_exporter 1.5 (unpacked by
 #     scripts/setup.sh) with `--path.sysfs=TREE --collector.disable-defaults
 #     --collector.infiniband --web.disable-exporter-metrics` (its infiniband collector
-#     alone, without its own go_/process_ metrics) run at once; bench_scrape scrapes
-#     them in turns (a new connection per scrape, as Prometheus does), then reads their
-#     VmRSS and VmHWM;
+#     alone, without its own go_/process_ metrics) run at once, with each one's floor
+#     beside them (the same server with nothing to export); bench_scrape scrapes them in
+#     turns (a new connection per scrape, as Prometheus does), then reads the two
+#     exporters' VmRSS and VmHWM;
 #  3. per kernel, boots the rig with 1 rxe + 1 siw, then 16 rxe + 16 siw: the same two
 #     exporters on the guest's /sys and /dev/infiniband (node_exporter finds no
 #     infiniband statistics there: rxe and siw have no counters/ directory), scraped in
@@ -106,18 +107,26 @@ say "built in $(secs_since "$T")"
 
 # ------------------------------------------------------------ host: the test data
 UV=$CRATE/target/release/uverbs SCRAPE=$CRATE/target/release/examples/bench_scrape
-p1=$((20000 + $$ % 20000)) p2=$((20001 + $$ % 20000))
-"$UV" exporter --sysfs "$FIX" --listen "127.0.0.1:$p1" 2> "$RES/host-uverbs.err" & upid=$!
+# The floor of each: the same server with nothing to export (uverbs with a -d that
+# names no device; node_exporter on a sysfs tree without class/infiniband).
+EMPTY=$RES/empty-sys; mkdir -p "$EMPTY/class"
+base=$((20000 + $$ % 20000))
+"$UV" exporter --sysfs "$FIX" --listen "127.0.0.1:$base" 2> "$RES/host-uverbs.err" & upid=$!
 "$NE" --path.sysfs="$FIX" --collector.disable-defaults --collector.infiniband \
-  --web.disable-exporter-metrics --web.listen-address="127.0.0.1:$p2" 2> "$RES/host-ne.err" & npid=$!
+  --web.disable-exporter-metrics --web.listen-address="127.0.0.1:$((base + 1))" 2> "$RES/host-ne.err" & npid=$!
+"$UV" exporter --sysfs "$FIX" -d none --listen "127.0.0.1:$((base + 2))" 2>/dev/null & uepid=$!
+"$NE" --path.sysfs="$EMPTY" --collector.disable-defaults --collector.infiniband \
+  --web.disable-exporter-metrics --web.listen-address="127.0.0.1:$((base + 3))" 2>/dev/null & nepid=$!
 for _ in $(seq 100); do
-  "$SCRAPE" --runs 0 a="127.0.0.1:$p1" b="127.0.0.1:$p2" 2>/dev/null | grep -c '^B' | grep -qx 2 && break
+  "$SCRAPE" --runs 0 a="127.0.0.1:$base" b="127.0.0.1:$((base + 1))" c="127.0.0.1:$((base + 2))" \
+    d="127.0.0.1:$((base + 3))" 2>/dev/null | grep -c '^B' | grep -qx 4 && break
   sleep 0.1
 done
-"$SCRAPE" --runs $((RUNS * 6)) "uverbs=127.0.0.1:$p1@$upid" "node_exporter=127.0.0.1:$p2@$npid" \
+"$SCRAPE" --runs $((RUNS * 6)) "uverbs=127.0.0.1:$base@$upid" "node_exporter=127.0.0.1:$((base + 1))@$npid" \
+  "uverbs_empty=127.0.0.1:$((base + 2))" "node_exporter_empty=127.0.0.1:$((base + 3))" \
   > "$RES/host.txt" || FAILED=1
-kill "$upid" "$npid" 2>/dev/null || true
-wait "$upid" "$npid" 2>/dev/null || true
+kill "$upid" "$npid" "$uepid" "$nepid" 2>/dev/null || true
+wait "$upid" "$npid" "$uepid" "$nepid" 2>/dev/null || true
 { echo "I host $(uname -r) $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "I ne_version $("$NE" --version 2>&1 | head -n1)"; } >> "$RES/host.txt"
 grep -q '^E ' "$RES/host.txt" && { say "host: $(grep '^E ' "$RES/host.txt" | head -n 3)"; FAILED=1; }
@@ -211,6 +220,11 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
     echo
     echo "uverbs / node_exporter: $(ratio "$u" "$n") (medians), round ratio $rr; target ≤ 0.5: **$met**."
     echo "RSS: $(ratio "$(m "$f" uverbs 3)" "$(m "$f" node_exporter 3)")× node_exporter's."
+    ue=$(p "$f" uverbs_empty) ne=$(p "$f" node_exporter_empty)
+    cu=$(awk -v a="$u" -v b="$ue" 'BEGIN { print a - b }') cn=$(awk -v a="$n" -v b="$ne" 'BEGIN { print a - b }')
+    echo "The floor, in the same rounds (each server with nothing to export: a connection, a"
+    echo "request and a near-empty answer): uverbs $(ms "$ue") ms, node_exporter $(ms "$ne") ms. Less"
+    echo "that floor, the collection itself: uverbs $(ms "$cu") ms, node_exporter $(ms "$cn") ms ($(ratio "$cu" "$cn")×)."
     echo
   fi
   if [ "$VM" = 1 ]; then

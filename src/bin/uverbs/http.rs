@@ -7,9 +7,9 @@
 //!
 //! What it guarantees:
 //!
-//! - every connection is served by its own thread (threads are kept a while for the
-//!   next connection, never shared by two at once), so a slow or silent client never
-//!   delays another one's scrape; at most [`Limits::max_connections`] at once, and a
+//! - every connection is served by its own thread (a few threads stay, waiting in
+//!   `accept`, for the next connections), so a slow or silent client never delays
+//!   another one's scrape; at most [`Limits::max_connections`] at once, and a
 //!   connection past that is answered `503` and closed at once;
 //! - a request head must arrive whole within [`Limits::head_timeout`] of its first byte
 //!   (a client that trickles bytes is cut off), a kept-alive connection is closed after
@@ -22,11 +22,10 @@
 //! after each response unless it asked for `keep-alive`. Responses always carry
 //! `Content-Length` (no chunking).
 
-use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The largest request head accepted.
@@ -253,73 +252,56 @@ impl Drop for Slot {
     }
 }
 
-/// Connections handed to threads that wait for one, and how many wait.
-#[derive(Default)]
-struct Handoff {
-    state: Mutex<Waiting>,
-    ready: Condvar,
+/// What the serving threads share.
+struct Server<H> {
+    listener: TcpListener,
+    handler: H,
+    limits: Limits,
+    /// Connections being served.
+    active: Arc<AtomicUsize>,
+    /// Threads blocked in `accept`.
+    waiting: AtomicUsize,
 }
 
-#[derive(Default)]
-struct Waiting {
-    queue: VecDeque<(TcpStream, Slot)>,
-    idle: usize,
-}
-
-/// How long a thread whose connection ended waits for another before it exits.
-const IDLE_THREAD: Duration = Duration::from_secs(30);
-
-impl Handoff {
-    /// Gives `conn` to a thread that waits for one; gives it back when none waits
-    /// (each waiting thread takes one connection, so a queued connection is never
-    /// behind another one's scrape).
-    fn offer(&self, conn: (TcpStream, Slot)) -> Option<(TcpStream, Slot)> {
-        let mut w = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if w.idle > w.queue.len() {
-            w.queue.push_back(conn);
-            drop(w);
-            self.ready.notify_one();
-            None
-        } else {
-            Some(conn)
-        }
-    }
-
-    /// Waits up to [`IDLE_THREAD`] for a connection.
-    fn take(&self) -> Option<(TcpStream, Slot)> {
-        let mut w = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        w.idle += 1;
-        let until = Instant::now() + IDLE_THREAD;
-        let got = loop {
-            if let Some(c) = w.queue.pop_front() {
-                break Some(c);
-            }
-            let left = until.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break None;
-            }
-            w = match self.ready.wait_timeout(w, left) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
-        };
-        w.idle -= 1;
-        got
-    }
-}
+/// Threads beyond the first kept waiting in `accept` after their connection ends.
+const SPARE_THREADS: usize = 2;
 
 /// Serves `listener` forever: each connection on its own thread, each request answered
-/// by `handler(path)` (`GET` and `HEAD`; the path without its query string). A thread
-/// whose connection ends waits a while for the next one (starting a thread costs more
-/// than a scrape of a few ports does), and is given one only while it waits.
+/// by `handler(path)` (`GET` and `HEAD`; the path without its query string).
+///
+/// The threads themselves wait in `accept` (the kernel hands a new connection straight
+/// to one of them: no second thread to wake), and a thread that takes the last waiting
+/// place starts another one before it serves, so a connection never waits behind
+/// another one's scrape. Up to [`SPARE_THREADS`] stay after their connection ends.
+/// Returns when `accept` fails for good (on the calling thread).
 pub fn serve<H>(listener: TcpListener, handler: Arc<H>, limits: Limits) -> std::io::Error
 where
     H: Fn(&str) -> Response + Send + Sync + 'static,
 {
-    let active = Arc::new(AtomicUsize::new(0));
-    let handoff = Arc::new(Handoff::default());
+    let server = Arc::new(Server {
+        listener,
+        handler,
+        limits,
+        active: Arc::new(AtomicUsize::new(0)),
+        waiting: AtomicUsize::new(0),
+    });
+    match accept_loop(&server, true) {
+        Some(e) => e,
+        None => std::io::Error::other("the HTTP server stopped"),
+    }
+}
+
+/// One serving thread: accept, serve, again. The first thread (`first`) returns only
+/// the error that ends the server; another one returns when enough others wait.
+fn accept_loop<H>(server: &Arc<Server<Arc<H>>>, first: bool) -> Option<std::io::Error>
+where
+    H: Fn(&str) -> Response + Send + Sync + 'static,
+{
     loop {
-        let stream = match listener.accept() {
+        server.waiting.fetch_add(1, Ordering::AcqRel);
+        let accepted = server.listener.accept();
+        let still_waiting = server.waiting.fetch_sub(1, Ordering::AcqRel) - 1;
+        let stream = match accepted {
             Ok((s, _)) => s,
             // A connection reset before it was accepted, or a lack of fds: go on.
             Err(e)
@@ -335,33 +317,30 @@ where
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             }
-            Err(e) => return e,
+            Err(e) => return first.then_some(e),
         };
-        if active.fetch_add(1, Ordering::AcqRel) >= limits.max_connections {
-            let slot = Slot(active.clone());
-            busy(stream);
-            drop(slot);
-            continue;
+        if still_waiting == 0 {
+            // Nobody else waits for the next connection: start a thread that does.
+            let s = server.clone();
+            let spawned = std::thread::Builder::new()
+                .name("uverbs-http".into())
+                .stack_size(256 * 1024)
+                .spawn(move || {
+                    accept_loop(&s, false);
+                });
+            // A thread that cannot start: this one accepts again after its connection.
+            drop(spawned);
         }
-        let Some(first) = handoff.offer((stream, Slot(active.clone()))) else {
-            continue;
-        };
-        let h = handler.clone();
-        let pool = handoff.clone();
-        let spawned = std::thread::Builder::new()
-            .name("uverbs-http".into())
-            .stack_size(256 * 1024)
-            .spawn(move || {
-                let mut next = Some(first);
-                while let Some((stream, slot)) = next {
-                    connection(stream, &*h, limits);
-                    drop(slot);
-                    next = pool.take();
-                }
-            });
-        // A thread that cannot start: the connection (moved into the closure) is
-        // dropped, and with it the slot.
-        drop(spawned);
+        let slot = Slot(server.active.clone());
+        if server.active.fetch_add(1, Ordering::AcqRel) >= server.limits.max_connections {
+            busy(stream);
+        } else {
+            connection(stream, &*server.handler, server.limits);
+        }
+        drop(slot);
+        if !first && server.waiting.load(Ordering::Acquire) >= SPARE_THREADS {
+            return None;
+        }
     }
 }
 
@@ -576,31 +555,5 @@ mod tests {
             response_bytes(&r, true, false),
             b"HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\nConnection: close\r\n\r\n"
         );
-    }
-
-    #[test]
-    fn a_connection_goes_only_to_a_waiting_thread() {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        let conn = || {
-            let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
-            let _ = l.accept().unwrap();
-            (c, Slot(Arc::new(AtomicUsize::new(1))))
-        };
-        let h = Arc::new(Handoff::default());
-        // Nobody waits: the connection comes back (the caller starts a thread).
-        assert!(h.offer(conn()).is_some());
-        let waiter = {
-            let h = h.clone();
-            std::thread::spawn(move || h.take().map(|(s, _)| s.local_addr().unwrap()))
-        };
-        while h.state.lock().unwrap().idle == 0 {
-            std::thread::yield_now();
-        }
-        let (c, slot) = conn();
-        let addr = c.local_addr().unwrap();
-        assert!(h.offer((c, slot)).is_none(), "a thread waits: it takes it");
-        // That thread has one now: the next connection comes back.
-        assert!(h.offer(conn()).is_some());
-        assert_eq!(waiter.join().unwrap(), Some(addr));
     }
 }
