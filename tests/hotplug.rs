@@ -26,50 +26,11 @@ use uverbs::{
     WatchedPortCache,
 };
 
-/// How much later than the baseline a delete may finish with a holder running.
-const SLACK: Duration = Duration::from_secs(1);
-
 /// The scratch devices: kind, name, netdev, subnet.
 const SCRATCH: [(&str, &str, &str, u8); 2] = [
     ("rxe", "rxe_hp", "hpnet0", 211),
     ("siw", "siw_hp", "hpnet1", 212),
 ];
-
-/// Runs `rdma link delete NAME` to completion (at most 30 s) and returns how long it
-/// took.
-fn timed_delete(name: &str) -> Duration {
-    let t = Instant::now();
-    let (st, out) = run(&["rdma", "link", "delete", name], Duration::from_secs(30));
-    assert_eq!(st, 0, "rdma link delete {name}: {out}");
-    t.elapsed()
-}
-
-/// Starts `rdma link delete NAME` while `holder` runs, and checks that it finishes at
-/// most `SLACK` after `baseline`. Returns how long it took.
-fn prompt_delete(d: &ScratchDevice, baseline: Duration, holder: &str) -> Duration {
-    let t = Instant::now();
-    let p = spawn(&["rdma", "link", "delete", &d.name]);
-    let done = wait_child(p, baseline + SLACK + Duration::from_secs(10));
-    let took = t.elapsed();
-    let (st, out) = done.unwrap_or_else(|| {
-        panic!(
-            "{}: rdma link delete still blocked after {took:?} with {holder} running",
-            d.name
-        )
-    });
-    assert_eq!(st, 0, "{}: rdma link delete: {out}", d.name);
-    assert!(
-        took <= baseline + SLACK,
-        "{}: the delete took {took:?} with {holder} running, baseline {baseline:?}",
-        d.name
-    );
-    println!(
-        "{} (kernel {}): delete with {holder}: {took:?} (baseline {baseline:?})",
-        d.name,
-        common::kernel()
-    );
-    took
-}
 
 /// The scratch device of `kind`, made now, with the baseline delete measured (the device
 /// is deleted and added again for that).
