@@ -121,13 +121,29 @@ impl SysDir {
     }
 
     /// Opens the directory `rel` under this one (`rel` may have several components,
-    /// `ports/1`).
+    /// `ports/1`, and need not be UTF-8).
     ///
     /// # Errors
     ///
     /// The errno of `openat(2)`.
-    pub fn dir(&self, rel: &str) -> Result<SysDir, Errno> {
+    pub fn dir<P: rustix::path::Arg>(&self, rel: P) -> Result<SysDir, Errno> {
         Self::open_in(self.fd.as_fd(), rel)
+    }
+
+    /// Opens file `rel` under this directory for reading (`openat(2)`): `rel` may have
+    /// several components (`rxe0/ports/1/rate`) and need not be UTF-8. For a caller that
+    /// tells a failed open from a failed read; [`SysDir::read_raw`] does both.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `openat(2)`.
+    pub fn open_file<P: rustix::path::Arg>(&self, rel: P) -> Result<OwnedFd, Errno> {
+        openat(
+            self.fd.as_fd(),
+            rel,
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
     }
 
     /// Reads file `name` with one `read(2)` into `buf` and returns the bytes read.
