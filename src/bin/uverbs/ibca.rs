@@ -421,21 +421,10 @@ pub fn read_names(dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
 
 /// The names in an open directory, sorted bytewise, without `.`-names (a shell's `*`).
 fn names_of(dir: &SysDir) -> Result<Vec<Vec<u8>>, Errno> {
-    use core::mem::MaybeUninit;
-    use rustix::fs::RawDir;
-    use std::os::fd::AsFd;
-    let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
-    let mut it = RawDir::new(dir.as_fd(), &mut buf);
     // Room for the names of a few dozen devices or ports at once: growing by doubling
     // would free each smaller buffer on the way.
     let mut v = Vec::with_capacity(64);
-    while let Some(e) = it.next() {
-        let e = e?;
-        let n = e.file_name().to_bytes();
-        if !n.starts_with(b".") {
-            v.push(n.to_vec());
-        }
-    }
+    dir.for_each_raw_name(|n| v.push(n.to_vec()))?;
     sort_names(&mut v);
     Ok(v)
 }
