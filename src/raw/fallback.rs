@@ -205,10 +205,32 @@ pub(crate) fn first_supported_by<T, E: KernelAnswer, const N: usize>(
     mut run: impl FnMut(usize) -> Result<T, E>,
 ) -> Result<T, E> {
     const { assert!(N > 0, "first_supported needs at least one route") };
+    let mut last_err: Option<E> = None;
+    let mut start = 0;
+    // The common case first, without the walk below: under `Auto` every route is
+    // allowed and the last is the last allowed one, so the first route runs unless the
+    // kernel is known to lack its interface (the rules below, unrolled for route 0).
+    if path == CallPath::Auto {
+        let first = &routes[0];
+        if N == 1 {
+            return run(0);
+        }
+        if !first.needs.is_some_and(|n| caps.is_missing(n)) {
+            match run(0) {
+                Err(e) if e.errno().is_some_and(first.unknown) => {
+                    if let Some(n) = first.needs {
+                        caps.set_missing(n);
+                    }
+                    last_err = Some(e);
+                }
+                answer => return answer,
+            }
+        }
+        start = 1;
+    }
     let allowed = |r: &Route| r.via.allowed(path);
     let last_allowed = routes.iter().rposition(allowed).unwrap_or(N - 1);
-    let mut last_err: Option<E> = None;
-    for (i, r) in routes.iter().enumerate() {
+    for (i, r) in routes.iter().enumerate().skip(start) {
         if i != last_allowed && !allowed(r) {
             continue;
         }
@@ -371,5 +393,95 @@ mod tests {
             }],
         );
         assert_eq!(r, Err(Errno::NOTTY));
+    }
+
+    /// The walk without the `Auto` shortcut: the rules as documented, one route at a
+    /// time. The shortcut must answer exactly as this does.
+    fn reference<const N: usize>(
+        caps: &Caps,
+        path: CallPath,
+        routes: &[Route; N],
+        mut run: impl FnMut(usize) -> Result<u32, Errno>,
+    ) -> Result<u32, Errno> {
+        let allowed = |r: &Route| r.via.allowed(path);
+        let last_allowed = routes.iter().rposition(allowed).unwrap_or(N - 1);
+        let mut last_err = None;
+        for (i, r) in routes.iter().enumerate() {
+            if i != last_allowed && !allowed(r) {
+                continue;
+            }
+            if i < last_allowed
+                && path == CallPath::Auto
+                && r.needs.is_some_and(|n| caps.is_missing(n))
+            {
+                continue;
+            }
+            match run(i) {
+                Ok(v) => return Ok(v),
+                Err(e) if i < last_allowed && (r.unknown)(e) => {
+                    if let (CallPath::Auto, Some(n)) = (path, r.needs) {
+                        caps.set_missing(n);
+                    }
+                    last_err = Some(e);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last_err.expect("the last allowed route returns"))
+    }
+
+    /// Every combination of 1 to 3 routes (by ioctl, write() or sysfs; needing nothing,
+    /// a missing or a present interface), of answers (success, "unknown", a real error)
+    /// and of paths: the same answer, the same routes run in the same order, the same
+    /// interfaces marked missing.
+    fn equal_for<const N: usize>() {
+        let vias = [Via::Ioctl, Via::Write, Via::Other];
+        let needs = [None, Some(Interface::QpIoctl), Some(Interface::CqIoctl)];
+        let answers = [Ok(5), Err(Errno::PROTONOSUPPORT), Err(Errno::INVAL)];
+        let mut cases = 0;
+        for code in 0..(27usize.pow(N as u32)) {
+            let mut c = code;
+            let mut pick = || {
+                let v = c % 3;
+                c /= 3;
+                v
+            };
+            let spec: [(usize, usize, usize); N] =
+                core::array::from_fn(|_| (pick(), pick(), pick()));
+            let routes: [Route; N] = core::array::from_fn(|i| Route {
+                via: vias[spec[i].0],
+                needs: needs[spec[i].1],
+                unknown: no_ioctl_method,
+            });
+            for path in [CallPath::Auto, CallPath::Ioctl, CallPath::Write] {
+                let (a, b) = (Caps::default(), Caps::default());
+                a.set_missing(Interface::QpIoctl);
+                b.set_missing(Interface::QpIoctl);
+                let (mut ran_a, mut ran_b) = (Vec::new(), Vec::new());
+                let ra = first_supported_by(&a, path, &routes, |i| {
+                    ran_a.push(i);
+                    answers[spec[i].2]
+                });
+                let rb = reference(&b, path, &routes, |i| {
+                    ran_b.push(i);
+                    answers[spec[i].2]
+                });
+                assert_eq!((ra, &ran_a), (rb, &ran_b), "{spec:?} {path:?}");
+                assert_eq!(
+                    a.missing().collect::<Vec<_>>(),
+                    b.missing().collect::<Vec<_>>(),
+                    "{spec:?} {path:?}"
+                );
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 3 * 27usize.pow(N as u32));
+    }
+
+    #[test]
+    fn the_auto_shortcut_answers_as_the_walk_does() {
+        equal_for::<1>();
+        equal_for::<2>();
+        equal_for::<3>();
     }
 }
