@@ -285,7 +285,11 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
     };
     let w = want(req);
     let mut ret = 0i32;
-    let mut reports: Vec<HcaReport> = Vec::new();
+    // Every device's report, kept to the end of the run (the text is printed device by
+    // device): dropping each after printing would free the last block of a size class
+    // now and then, and musl's allocator unmaps its group then (two system calls a
+    // device, each munmap a TLB flush under emulation).
+    let mut reports: Vec<HcaReport> = Vec::with_capacity(chosen.len());
     // The text of one device at a time, in buffers reused for every device.
     let (mut out, mut err) = (String::with_capacity(8192), String::new());
     for d in chosen {
@@ -302,6 +306,7 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
             text::render_hca_into(&r, req.verbose, flavor, &mut out, &mut err);
             io.out(&out);
             io.err(&err);
+            reports.push(r);
         }
     }
     if req.json {
