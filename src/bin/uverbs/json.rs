@@ -585,7 +585,13 @@ fn hca(w: &mut Writer, r: &HcaReport) {
     ident(w, &r.ident);
     w.key("attributes");
     match &r.attr {
-        Some(a) => w.value(&device_attr(a)),
+        Some(a) => {
+            let v = device_attr(a);
+            w.value(&v);
+            // Kept to the exit, as the reports are: dropped here, the last value of a
+            // size class would make musl's allocator unmap its group, device by device.
+            crate::io::keep(v);
+        }
         None => w.null(),
     }
     w.key("num_comp_vectors");
@@ -594,7 +600,9 @@ fn hca(w: &mut Writer, r: &HcaReport) {
     w.arr();
     for p in &r.ports {
         w.elem();
-        w.value(&port(p));
+        let v = port(p);
+        w.value(&v);
+        crate::io::keep(v);
     }
     w.end_arr();
     w.key("error");
