@@ -15,7 +15,9 @@
 #     on the same fd), as interleaved pairs of short batches whose order alternates;
 #   - 'create' of bench_objects.rs and bench/objects_loops.c (libibverbs), alternating
 #     which runs first, ROUNDS times: create + destroy of a PD, CQ, QP and MR;
-#   - objects_loops 'qp': libibverbs' ibv_query_qp and ibv_modify_qp per call.
+#   - objects_loops 'qp': libibverbs' ibv_query_qp and ibv_modify_qp per call;
+#   - bench_objects 'attrib': query_qp as the prebuilt floor, as a request built afresh
+#     per call, and as Qp::query, rotated (where the typed method's time goes).
 # Then writes the section between the objects markers of BENCHMARKS.md (created if
 # missing) from the medians: pair ratios with their interquartile range, and uverbs
 # against libibverbs per operation. Raw outputs: target/bench/objects-KERNEL.out.
@@ -48,6 +50,7 @@ cat > "$STAGE/guest.sh" <<EOF
 #!/bin/sh
 for d in \$(echo "\$UVERBS_VM_DEVICES" | tr ',' ' '); do
   ./bench_objects pairs \$d $PAIRS || exit 1
+  ./bench_objects attrib \$d $PAIRS || exit 1
   r=0
   while [ \$r -lt $ROUNDS ]; do
     if [ \$((r % 2)) = 0 ]; then
@@ -110,6 +113,15 @@ section() {
         echo "| $k | $d | create+destroy $op | | $u | | $i | $(fmt "$(awk -v a="$u" -v b="$i" 'BEGIN { print (b > 0 ? a / b : "-") }')") |"
       done
     done
+  done
+  echo
+  echo "Where query_qp's time over its floor goes (\`bench_objects attrib\`, medians of $PAIRS rounds"
+  echo "rotating the three): the request built afresh for each call, then the typed \`Qp::query\`."
+  echo
+  echo "| kernel | device | floor ns | built per call ns | Qp::query ns |"
+  echo "|---|---|---|---|---|"
+  for k in "${KERNELS[@]}"; do
+    grep '^A ' "$OUTDIR/objects-$k.out" | awk -v k="$k" '{ print "| " k " | " $2 " | " $4 " | " $6 " | " $8 " |" }'
   done
   echo
   echo "Reproduce: \`bench/objects.sh\` (raw outputs in target/bench/objects-KERNEL.out)."

@@ -9,6 +9,10 @@
 //!     P uverbs DEV modify_qp FLOOR_NS API_NS       (per modify of the walk)
 //! bench_objects create DEV N
 //!     R uverbs DEV OP NS_PER_CYCLE   for pd, cq, qp, mr: create + destroy
+//! bench_objects attrib DEV [ROUNDS]
+//!     A DEV floor NS built NS api NS  query_qp three ways, rotated within each round
+//!     (medians): the prebuilt request, the request built afresh for each call (what
+//!     building costs), and Qp::query (what the rest of the typed method costs)
 //! ```
 //!
 //! Floors: the same request the typed method sends, built once and issued again and
@@ -268,6 +272,71 @@ fn profile(dev: &str, n: usize) {
     // pairs mode has it.
 }
 
+/// query_qp three ways, to see where the typed method's time over its floor goes.
+fn attrib(dev: &str, n: usize) {
+    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
+    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
+    let cq = ctx
+        .create_cq(16, None, 0)
+        .unwrap_or_else(|e| fail("create_cq", e));
+    let qp = pd
+        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+        .unwrap_or_else(|e| fail("create_qp", e));
+    let file = ctx.raw();
+    let id = file.driver_id();
+    const K: usize = 20;
+    let qcmd = ib_uverbs_query_qp {
+        qp_handle: qp.handle(),
+        attr_mask: (1 << 21) - 1,
+        ..Default::default()
+    };
+    let mut qresp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
+    let mut qreq = method::invoke_cmd(id, &qcmd, DriverIn::NONE, &mut qresp);
+    let mut v = [Vec::new(), Vec::new(), Vec::new()];
+    for i in 0..n {
+        let mut t3 = [0f64; 3];
+        for j in 0..3 {
+            let which = (i + j) % 3;
+            let t = Instant::now();
+            for _ in 0..K {
+                match which {
+                    0 => {
+                        let _ =
+                            std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq)));
+                    }
+                    1 => {
+                        let c = ib_uverbs_query_qp {
+                            qp_handle: std::hint::black_box(qp.handle()),
+                            attr_mask: (1 << 21) - 1,
+                            ..Default::default()
+                        };
+                        let mut r = ib_uverbs_query_qp_resp::default();
+                        let mut q = method::invoke_cmd(id, &c, DriverIn::NONE, r.as_mut_bytes());
+                        let _ = std::hint::black_box(file.call(&mut q));
+                        std::hint::black_box(&r);
+                    }
+                    _ => {
+                        let _ = std::hint::black_box(qp.query());
+                    }
+                }
+            }
+            t3[which] = t.elapsed().as_nanos() as f64 / K as f64;
+        }
+        for w in 0..3 {
+            v[w].push(t3[w]);
+        }
+    }
+    for w in v.iter_mut() {
+        w.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    }
+    println!(
+        "A {dev} floor {:.0} built {:.0} api {:.0}",
+        v[0][n / 2],
+        v[1][n / 2],
+        v[2][n / 2]
+    );
+}
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let n = |i: usize, d: usize| a.get(i).and_then(|v| v.parse().ok()).unwrap_or(d);
@@ -275,8 +344,9 @@ fn main() {
         (Some("pairs"), Some(dev)) => pairs(dev, n(3, 500)),
         (Some("create"), Some(dev)) => create(dev, n(3, 2000)),
         (Some("profile"), Some(dev)) => profile(dev, n(3, 20000)),
+        (Some("attrib"), Some(dev)) => attrib(dev, n(3, 600)),
         _ => {
-            eprintln!("usage: bench_objects pairs|create DEV [N]");
+            eprintln!("usage: bench_objects pairs|create|profile|attrib DEV [N]");
             exit(2)
         }
     }

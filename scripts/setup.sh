@@ -45,3 +45,18 @@ if [ -n "$msrv" ] && ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
   echo "setup: rustup toolchain install $msrv --profile minimal" >&2
   rustup toolchain install "$msrv" --profile minimal >/dev/null
 fi
+# issue 15: Debian's node_exporter (prometheus-node-exporter 1.5), the peer of `uverbs
+# exporter` in the host test on node_exporter's own test data (tests/operators.rs) and in
+# bench/exporter.sh. Unpacked from its .deb (apt-get download), not installed: the
+# package would start a service on port 9100.
+ne=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/prometheus-node-exporter
+if [ ! -x "$ne/usr/bin/prometheus-node-exporter" ]; then
+  echo "setup: apt-get download prometheus-node-exporter (unpacked in $ne)" >&2
+  tmp=$(mktemp -d)
+  chmod 755 "$tmp"
+  (cd "$tmp" && { apt-get download -q prometheus-node-exporter >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null && apt-get download -q prometheus-node-exporter >/dev/null; }; })
+  mkdir -p "$ne"
+  dpkg-deb -x "$tmp"/prometheus-node-exporter_*.deb "$ne"
+  rm -rf "$tmp"
+fi

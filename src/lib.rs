@@ -68,7 +68,7 @@ pub mod sysfs;
 pub mod verbs;
 
 pub use error::{Error, Op, Result};
-pub use verbs::cache::{PortCache, PortReader, WatchedPortCache};
+pub use verbs::cache::{PortCache, PortEvents, PortReader, WatchedPortCache};
 pub use verbs::context::{CallPath, Context, ContextAttr, OpenOptions, OpenTarget};
 pub use verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
 pub use verbs::discover::{DeviceInfo, Discovery};

@@ -1262,6 +1262,11 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV_ABI));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_CHARDEV));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_STAT_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_STAT_GET));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTERS", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTERS));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP));

@@ -10,6 +10,7 @@
 //! The value parsers are pure functions over `&str`, public for tests and fuzzing.
 
 pub mod dir;
+pub mod stats;
 
 use std::path::Path;
 
@@ -517,6 +518,22 @@ pub(crate) fn netdev_name_in(net: &SysDir, ifindex: u32) -> Option<String> {
     names
         .into_iter()
         .find(|n| ifindex_in(net, n) == Some(ifindex))
+}
+
+/// Every network interface under `<sysfs_root>/class/net` with its ifindex, sorted by
+/// ifindex; interfaces whose `ifindex` cannot be read are left out.
+pub fn netdevs_by_ifindex(sysfs_root: &Path) -> Vec<(u32, String)> {
+    let Ok(net) = SysDir::open(&sysfs_root.join("class/net")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let _ = net.for_each_name(|n| {
+        if let Some(i) = ifindex_in(&net, n) {
+            out.push((i, n.to_owned()));
+        }
+    });
+    out.sort();
+    out
 }
 
 #[cfg(test)]

@@ -112,10 +112,39 @@ impl Stale {
     }
 }
 
+/// The async events a cache has seen for one port, by kind: a port's state changes
+/// (link flaps) counted from the kernel's own events, without polling.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PortEvents {
+    /// `IBV_EVENT_PORT_ACTIVE`: the port became active.
+    pub active: u64,
+    /// `IBV_EVENT_PORT_ERR`: the port left the active state.
+    pub error: u64,
+    /// The other port events: LID, P_Key, SM and GID changes, client reregistration.
+    pub other: u64,
+}
+
+impl PortEvents {
+    /// The port's state changes: `PORT_ACTIVE` and `PORT_ERR` events.
+    pub fn state_changes(&self) -> u64 {
+        self.active + self.error
+    }
+
+    fn count(&mut self, kind: EventType) {
+        match kind {
+            EventType::PortActive => self.active += 1,
+            EventType::PortErr => self.error += 1,
+            _ => self.other += 1,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     attr: Option<PortAttr>,
     stale: bool,
+    events: PortEvents,
 }
 
 /// Port attributes of one device, cached and invalidated by async events.
@@ -187,7 +216,8 @@ impl<C: Deref<Target = Context>> PortCache<C> {
             ports: vec![
                 Slot {
                     attr: None,
-                    stale: true
+                    stale: true,
+                    events: PortEvents::default(),
                 };
                 n
             ],
@@ -242,6 +272,14 @@ impl<C: Deref<Target = Context>> PortCache<C> {
         } else {
             slot.attr
         }
+    }
+
+    /// The port events applied so far for `port` (from 1), by kind (see
+    /// [`PortEvents`]); `None` for a port the device does not have. Call
+    /// [`process_events`](Self::process_events) first to count what is queued.
+    pub fn port_events(&self, port: u32) -> Option<PortEvents> {
+        let i = usize::try_from(port).ok()?.checked_sub(1)?;
+        self.ports.get(i).map(|s| s.events)
     }
 
     /// Re-queries every port now, after applying the queued events.
@@ -307,6 +345,10 @@ impl<C: Deref<Target = Context>> PortCache<C> {
         self.process_events()
     }
 
+    fn events_all(&self) -> Vec<PortEvents> {
+        self.ports.iter().map(|s| s.events).collect()
+    }
+
     /// The `DEVICE_FATAL` event (or end of stream) that killed the cache, if any.
     pub fn fatal(&self) -> Option<Event> {
         self.dead
@@ -317,7 +359,9 @@ impl<C: Deref<Target = Context>> PortCache<C> {
             Stale::Nothing => {}
             Stale::Port(p) => {
                 self.stats.invalidations += 1;
-                self.ports[p - 1].stale = true;
+                let slot = &mut self.ports[p - 1];
+                slot.stale = true;
+                slot.events.count(ev.kind);
             }
             Stale::AllPorts => {
                 self.stats.invalidations += 1;
@@ -395,6 +439,8 @@ pub struct WatchedPortCache {
 #[derive(Debug, Default)]
 struct Watched {
     ports: std::sync::RwLock<Vec<Option<PortAttr>>>,
+    /// The port events counted by the watcher's cache, published with the ports.
+    events: std::sync::RwLock<Vec<PortEvents>>,
     /// Why queries fail now: 0 alive, 1 DEVICE_FATAL / end of stream, 2 removed.
     dead: std::sync::atomic::AtomicU8,
     stop: std::sync::atomic::AtomicBool,
@@ -408,8 +454,9 @@ const FATAL: u8 = 1;
 const REMOVED: u8 = 2;
 
 impl Watched {
-    fn publish(&self, ports: Vec<Option<PortAttr>>, dead: u8) {
+    fn publish(&self, ports: Vec<Option<PortAttr>>, events: Vec<PortEvents>, dead: u8) {
         use std::sync::atomic::Ordering::Release;
+        *self.events.write().unwrap_or_else(|p| p.into_inner()) = events;
         // The counter moves while the new ports are still locked: whoever has seen the
         // new ports (through the lock) then sees the new count too, so a PortReader is
         // never behind WatchedPortCache::query_port.
@@ -456,6 +503,7 @@ impl WatchedPortCache {
         let n = usize::from(ctx.port_count());
         let shared = std::sync::Arc::new(Watched {
             ports: std::sync::RwLock::new((1..=n as u32).map(|p| cache.peek(p)).collect()),
+            events: std::sync::RwLock::new(cache.events_all()),
             ..Default::default()
         });
         let s = shared.clone();
@@ -538,6 +586,23 @@ impl WatchedPortCache {
             .load(std::sync::atomic::Ordering::Acquire)
     }
 
+    /// The port events the watcher has applied for `port` (from 1), by kind: the
+    /// state changes ([`PortEvents::state_changes`]) are the port's link flaps, counted
+    /// from the kernel's events. They count from the cache's start, or from the last
+    /// reopening of a following cache.
+    ///
+    /// # Errors
+    ///
+    /// As [`WatchedPortCache::query_port`].
+    pub fn port_events(&self, port: u32) -> Result<PortEvents> {
+        self.query_port(port)?;
+        let events = self.shared.events.read().unwrap_or_else(|p| p.into_inner());
+        Ok(events
+            .get((port as usize).wrapping_sub(1))
+            .copied()
+            .unwrap_or_default())
+    }
+
     /// How many times a following cache has reopened its device.
     pub fn reopened(&self) -> u64 {
         self.shared
@@ -568,13 +633,17 @@ fn watch(
                 Ok(0) if c.fatal().is_none() => continue,
                 Ok(_) if c.fatal().is_none() => {
                     let fresh = (1..=n).map(|p| c.query_port(p).ok()).collect();
-                    s.publish(fresh, ALIVE);
+                    s.publish(fresh, c.events_all(), ALIVE);
                     continue;
                 }
                 r => {
                     let removed =
                         matches!(r, Err(Error::DeviceRemoved { .. })) || c.context().is_revoked();
-                    s.publish(Vec::new(), if removed { REMOVED } else { FATAL });
+                    s.publish(
+                        Vec::new(),
+                        Vec::new(),
+                        if removed { REMOVED } else { FATAL },
+                    );
                     // Drop the context now: its files are inert or dead anyway.
                     cache = None;
                     if monitor.is_none() || !removed {
@@ -606,7 +675,7 @@ fn reopen(name: &str, s: &Watched) -> Option<PortCache<std::sync::Arc<Context>>>
     let ctx = Context::open_by_name(name).ok()?;
     let c = PortCache::new(std::sync::Arc::new(ctx)).ok()?;
     let n = c.ports.len() as u32;
-    s.publish((1..=n).map(|p| c.peek(p)).collect(), ALIVE);
+    s.publish((1..=n).map(|p| c.peek(p)).collect(), c.events_all(), ALIVE);
     s.reopened
         .fetch_add(1, std::sync::atomic::Ordering::Release);
     Some(c)

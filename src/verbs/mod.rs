@@ -6,9 +6,12 @@
 //! - [`context`]: [`Context`](context::Context), an open device, and its queries.
 //! - [`device_attr`], [`port`], [`types`]: the typed answers. Enums keep values they do
 //!   not know (`Unknown(raw)`), flag sets keep unknown bits.
-//! - [`gid`]: GID and P_Key tables.
+//! - [`gid`]: GID and P_Key tables; [`gid_select`]: the table as operators read it,
+//!   and the choice of a RoCE GID index.
 //! - [`event`]: the device's async events, pollable.
 //! - [`cache`]: port attributes from memory, refreshed by those events.
+//! - [`counters`]: port and driver counters (sysfs, RDMA netlink), port status from
+//!   sysfs.
 //! - [`monitor`]: devices added, removed and renamed; the guard that lets go of a
 //!   device being removed.
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
@@ -17,10 +20,12 @@
 
 pub mod cache;
 pub mod context;
+pub mod counters;
 pub mod device_attr;
 pub mod discover;
 pub mod event;
 pub mod gid;
+pub mod gid_select;
 pub mod ipoib;
 pub mod monitor;
 pub mod objects;

@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 use uverbs::{Context, DeviceInfo, Discovery, PortAttr};
 
+/// How much later than the baseline a delete may finish with a holder running (the
+/// hot-plug tests, and the exporter's in tests/operators.rs).
+pub const SLACK: Duration = Duration::from_secs(1);
+
 /// The number of open file descriptors of this process.
 pub fn fd_count() -> usize {
     std::fs::read_dir("/proc/self/fd")
@@ -210,4 +214,40 @@ impl Drop for ScratchDevice {
     fn drop(&mut self) {
         self.cleanup();
     }
+}
+
+/// Runs `rdma link delete NAME` to completion (at most 30 s) and returns how long it
+/// took.
+pub fn timed_delete(name: &str) -> Duration {
+    let t = Instant::now();
+    let (st, out) = run(&["rdma", "link", "delete", name], Duration::from_secs(30));
+    assert_eq!(st, 0, "rdma link delete {name}: {out}");
+    t.elapsed()
+}
+
+/// Starts `rdma link delete NAME` while `holder` runs, and checks that it finishes at
+/// most `SLACK` after `baseline`. Returns how long it took.
+pub fn prompt_delete(d: &ScratchDevice, baseline: Duration, holder: &str) -> Duration {
+    let t = Instant::now();
+    let p = spawn(&["rdma", "link", "delete", &d.name]);
+    let done = wait_child(p, baseline + SLACK + Duration::from_secs(10));
+    let took = t.elapsed();
+    let (st, out) = done.unwrap_or_else(|| {
+        panic!(
+            "{}: rdma link delete still blocked after {took:?} with {holder} running",
+            d.name
+        )
+    });
+    assert_eq!(st, 0, "{}: rdma link delete: {out}", d.name);
+    assert!(
+        took <= baseline + SLACK,
+        "{}: the delete took {took:?} with {holder} running, baseline {baseline:?}",
+        d.name
+    );
+    println!(
+        "{} (kernel {}): delete with {holder}: {took:?} (baseline {baseline:?})",
+        d.name,
+        crate::common::kernel()
+    );
+    took
 }

@@ -85,12 +85,17 @@ USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
 # issue 17: the data path's peers: perftest (ib_*_lat/bw, which need librdmacm, libpci,
 # libudev and libibumad, listed above for issue 18), rdmacm-utils' rping, and librdmacm itself
 USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
+# issue 15: the exporter's peers: Prometheus (with promtool) scrapes uverbs exporter
+# and checks its text; Debian's node_exporter 1.5 is compared with it (Go binaries)
+USER_PKGS+=" prometheus prometheus-node-exporter"
 # modules loaded in the guest (their dependencies come along); the crc
 # modules are only loaded where they are modules (not built in)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
 # issue 17: the RDMA CM's user interface (/dev/infiniband/rdma_cm: rping, and siw's
 # connections), and veth pairs (two rxe devices that can reach each other)
 WANT_MODULES+=" rdma_ucm veth"
+# issue 15: VLAN devices (a RoCE v2 GID on a VLAN, for uverbs gids --select)
+WANT_MODULES+=" 8021q"
 
 # ---------------------------------------------------------------- helpers
 msg() { echo "rig: $*" >&2; }
@@ -580,6 +585,11 @@ build_base() {
   for f in usr/bin/ib_write_lat usr/bin/ib_write_bw usr/bin/ib_send_lat usr/bin/ib_send_bw \
            usr/bin/ib_read_lat usr/bin/ib_read_bw usr/bin/ib_atomic_lat usr/bin/ib_atomic_bw \
            usr/bin/rping usr/bin/ibv_uc_pingpong usr/bin/ibv_srq_pingpong; do
+    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
+    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
+  done
+  # issue 15: Prometheus, promtool and node_exporter (the exporter's peers)
+  for f in usr/bin/prometheus usr/bin/promtool usr/bin/prometheus-node-exporter; do
     [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
     cp "$U/$f" "$r/$f"; bins+=("$r/$f")
   done

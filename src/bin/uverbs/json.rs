@@ -65,6 +65,50 @@ impl J {
             _ => 1,
         }
     }
+
+    /// The same on one line, without white space.
+    pub fn compact(&self) -> String {
+        let mut s = String::new();
+        self.write_compact(&mut s);
+        s
+    }
+
+    fn write_compact(&self, s: &mut String) {
+        use core::fmt::Write;
+        match self {
+            J::Null => s.push_str("null"),
+            J::Num(n) => s.push_str(n),
+            J::U(n) => {
+                let _ = write!(s, "{n}");
+            }
+            J::I(n) => {
+                let _ = write!(s, "{n}");
+            }
+            J::Str(t) => escape(s, t),
+            J::Arr(v) => {
+                s.push('[');
+                for (k, x) in v.iter().enumerate() {
+                    if k > 0 {
+                        s.push(',');
+                    }
+                    x.write_compact(s);
+                }
+                s.push(']');
+            }
+            J::Obj(v) => {
+                s.push('{');
+                for (k, (key, x)) in v.iter().enumerate() {
+                    if k > 0 {
+                        s.push(',');
+                    }
+                    escape(s, key);
+                    s.push(':');
+                    x.write_compact(s);
+                }
+                s.push('}');
+            }
+        }
+    }
 }
 
 /// Pretty JSON written straight into one text buffer, token by token, with no value
@@ -266,7 +310,7 @@ fn guid(g: Guid) -> J {
     J::s(g.to_string())
 }
 
-fn driver_name(id: u32) -> Option<&'static str> {
+pub fn driver_name(id: u32) -> Option<&'static str> {
     const NAMES: &[&str] = &[
         "RDMA_DRIVER_UNKNOWN",
         "RDMA_DRIVER_MLX5",
@@ -800,5 +844,10 @@ pub mod tests {
         let v = J::Obj(vec![("k", J::s("a\"b\\c\n\u{1}é"))]);
         assert_eq!(v.pretty(), "{\n  \"k\": \"a\\\"b\\\\c\\n\\u0001é\"\n}\n");
         assert_eq!(J::Arr(vec![]).pretty(), "[]\n");
+        let v = J::Obj(vec![
+            ("a", J::Arr(vec![J::u(1u64), J::Null, J::s("x y")])),
+            ("b", J::Obj(vec![])),
+        ]);
+        assert_eq!(v.compact(), r#"{"a":[1,null,"x y"],"b":{}}"#);
     }
 }

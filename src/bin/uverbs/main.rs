@@ -7,10 +7,15 @@
 
 #![forbid(unsafe_code)]
 
+mod check;
+mod counters;
 mod devices;
 mod devinfo;
 mod devlist;
+mod exporter;
 mod getopt;
+mod gids;
+mod http;
 mod ibca;
 mod ibstat;
 mod ibstatus;
@@ -18,11 +23,13 @@ mod io;
 mod json;
 mod json_line;
 mod link;
+mod metrics;
 #[cfg(test)]
 mod printer_diff;
 #[cfg(test)]
 mod printer_table;
 mod probe;
+mod prom;
 mod report;
 mod text;
 mod watch;
@@ -41,6 +48,16 @@ struct Command {
 /// The subcommands, in help order.
 const COMMANDS: &[Command] = &[
     Command {
+        name: "check",
+        summary: "health probe: exit 0 when every port meets the conditions (state, rate, GID...)",
+        run: check::uverbs,
+    },
+    Command {
+        name: "counters",
+        summary: "port counters (IB PMA) and driver counters, or their rates (--rate; --json)",
+        run: counters::uverbs,
+    },
+    Command {
         name: "devinfo",
         summary: "attributes of RDMA devices and ports (ibv_devinfo's output; --json)",
         run: devinfo::uverbs,
@@ -49,6 +66,16 @@ const COMMANDS: &[Command] = &[
         name: "devices",
         summary: "RDMA devices and their node GUIDs (ibv_devices's output; --json)",
         run: devices::uverbs,
+    },
+    Command {
+        name: "exporter",
+        summary: "Prometheus metrics of RDMA devices and ports over HTTP, or as a textfile",
+        run: exporter::uverbs,
+    },
+    Command {
+        name: "gids",
+        summary: "GID tables (IPv4, VLAN, RoCE type, netdev) and the GID index to use (--json)",
+        run: gids::uverbs,
     },
     Command {
         name: "ibstat",

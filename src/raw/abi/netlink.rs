@@ -181,6 +181,26 @@ pub const RDMA_NLDEV_ATTR_CHARDEV: u16 = 72;
 /// device's `rdma_driver_id`; absent for drivers without driver-id binding.
 pub const RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID: u16 = 73;
 
+// ------------------------------------------------------------------ statistics (issue 15)
+// RDMA_NLDEV_CMD_STAT_GET with DEV_INDEX and PORT_INDEX (and no STAT_RES) answers the
+// port's driver counters (the sysfs hw_counters/ set, QP-bound counters included) in one
+// message: a STAT_HWCOUNTERS nest of STAT_HWCOUNTER_ENTRY nests, each with a name and a
+// value (drivers/infiniband/core/nldev.c, stat_get_doit_default_counter; no admin
+// permission needed).
+
+/// `RDMA_NLDEV_CMD_STAT_GET`: statistics; with `DEV_INDEX` and `PORT_INDEX` only, the
+/// port's driver counters (`rdma statistic show`).
+pub const RDMA_NLDEV_CMD_STAT_GET: u16 = 17;
+/// `RDMA_NLDEV_ATTR_STAT_HWCOUNTERS` (nested): the table of driver counters.
+pub const RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: u16 = 80;
+/// `RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY` (nested): one counter of the table.
+pub const RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY: u16 = 81;
+/// `RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME` (string): the counter's name, as its
+/// `hw_counters/` file is named.
+pub const RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME: u16 = 82;
+/// `RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE` (u64): the counter's value.
+pub const RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE: u16 = 83;
+
 // ------------------------------------------------------------------ device notifications
 // The RDMA netlink notification group (Linux 6.12): RDMA_NLDEV_CMD_MONITOR messages to
 // multicast group RDMA_NL_GROUP_NOTIFY. A kernel that has it says so in SYS_GET's

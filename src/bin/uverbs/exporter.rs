@@ -1,0 +1,544 @@
+//! `uverbs exporter`: RDMA devices and ports for Prometheus, over HTTP (`GET /metrics`)
+//! or as a file for node_exporter's textfile collector.
+//!
+//! Two ways to read the devices:
+//!
+//! - with uverbs (the default, when `/dev/infiniband` has the devices' nodes): every
+//!   device is followed through a device monitor and its ports held in a
+//!   [`WatchedPortCache`]: port attributes come from memory (no uverbs system call per
+//!   scrape), refreshed by the device's async events, which also count the port's state
+//!   changes (link flaps). A device whose removal starts is let go of at once (the
+//!   caches are guarded), so `rdma link delete` never waits for the exporter. GIDs come
+//!   from one QUERY_GID_TABLE per device and scrape;
+//! - from sysfs alone (`--sysfs-only`, a `--sysfs` root other than `/sys`, or no uverbs
+//!   node that opens), as node_exporter's containers run with only `/sys` mounted: what
+//!   sysfs has, read at each scrape, and no file held open between scrapes.
+//!
+//! One device or port whose file is missing or whose call fails costs only its own
+//! metrics, and counts in `uverbs_device_scrape_errors_total`.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use uverbs::verbs::counters::{CounterReader, PortStatus};
+use uverbs::verbs::gid_select::Netdevs;
+use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, WatchedPortCache};
+
+use crate::getopt::{opt, LongOpt};
+use crate::http::{self, Response};
+use crate::io::Io;
+use crate::metrics;
+use crate::prom::{Exposition, Kind};
+
+/// The default listen address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:9550";
+
+const HELP: &str = "\
+Usage: uverbs exporter [--listen ADDR] [--sysfs ROOT] [--sysfs-only] [-d DEV]...
+       uverbs exporter --textfile PATH | --once  [--sysfs ROOT] [--sysfs-only] [-d DEV]...
+
+Exports RDMA devices and ports in the Prometheus text format: port state, physical
+state, link layer, MTU, width, speed and rate, the port counters (bytes for the
+4-octet data counters), the driver counters (hw_counters, per port and per device),
+an info metric per device and per GID, the P_Keys, and the port state changes seen
+through async events (link flaps). docs/metrics.md lists every metric and maps it to
+node_exporter's infiniband collector.
+
+It serves GET /metrics on ADDR until it is stopped; with --textfile it writes one
+collection to PATH (atomically: a temporary file renamed) for node_exporter's textfile
+collector and exits; with --once it prints one collection on stdout and exits.
+
+With /dev/infiniband it follows devices added and removed, holds each device's ports
+in an event-refreshed cache (a scrape makes no uverbs call for them) and lets go of a
+device being removed at once. With --sysfs-only, with a --sysfs root other than /sys,
+or when no device can be opened, it reads only sysfs, as node_exporter does in a
+container with only /sys mounted.
+
+  -l, --listen=ADDR     HTTP address: IP:PORT, [IPv6]:PORT, localhost:PORT or :PORT
+                        (every IPv4 address); default 127.0.0.1:9550
+      --textfile=PATH   write one collection to PATH and exit
+      --once            print one collection on stdout and exit
+      --sysfs=ROOT      sysfs mount point (default /sys), like node_exporter's
+                        --path.sysfs
+      --sysfs-only      read sysfs only, never /dev/infiniband
+  -d, --ib-dev=DEV      export device DEV only (repeatable)
+  -h, --help            this text
+
+Exit status: 1 when the address cannot be bound or the file cannot be written;
+2 usage error. The server runs until it is stopped.
+";
+
+const LONGS: &[LongOpt] = &[
+    opt("listen", true, b'l'),
+    opt("textfile", true, b't'),
+    opt("once", false, b'o'),
+    opt("sysfs", true, b's'),
+    opt("sysfs-only", false, b'S'),
+    opt("ib-dev", true, b'd'),
+    opt("help", false, b'h'),
+];
+
+/// The options.
+#[derive(Debug, Clone)]
+struct Options {
+    listen: SocketAddr,
+    textfile: Option<PathBuf>,
+    once: bool,
+    sysfs: PathBuf,
+    sysfs_only: bool,
+    only: Vec<String>,
+}
+
+// ------------------------------------------------------------------ what is served
+
+/// A device served with uverbs: its discovery and its port cache (None when the
+/// device could not be opened: its ports are then read from sysfs).
+struct Served {
+    info: DeviceInfo,
+    cache: Option<WatchedPortCache>,
+}
+
+/// The devices served, kept up to date by the monitor thread.
+#[derive(Default)]
+struct Registry {
+    devices: Mutex<BTreeMap<String, Arc<Served>>>,
+}
+
+/// The exporter's state shared by the scrapes.
+struct State {
+    opts: Options,
+    registry: Option<Arc<Registry>>,
+    /// Per device: the errors so far (the `uverbs_device_scrape_errors_total` counter)
+    /// and the text of the last one logged (each new text is logged once, on stderr).
+    errors: Mutex<BTreeMap<String, (u64, String)>>,
+}
+
+impl State {
+    #[inline(never)]
+    fn error(&self, device: &str, what: &str, e: &uverbs::Error) {
+        let text = format!("uverbs exporter: {device}: {what}: {e}");
+        let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = errors.entry(device.to_owned()).or_default();
+        entry.0 += 1;
+        if entry.1 != text {
+            let mut v = crate::io::printable(text.as_bytes()).into_bytes();
+            v.push(b'\n');
+            let _ = rustix::io::write(std::io::stderr(), &v);
+            entry.1 = text;
+        }
+    }
+}
+
+fn wanted(opts: &Options, name: &str) -> bool {
+    opts.only.is_empty() || opts.only.iter().any(|d| d == name)
+}
+
+/// Opens `info` and starts its port cache; a device that cannot be opened is served
+/// from sysfs.
+fn serve_device(info: DeviceInfo) -> Served {
+    let cache = Context::open(&info)
+        .and_then(|ctx| WatchedPortCache::new(Arc::new(ctx)))
+        .ok();
+    Served { info, cache }
+}
+
+/// The monitor thread: devices added are opened, devices being removed let go of.
+#[inline(never)]
+fn follow(reg: &Registry, opts: &Options, mut monitor: DeviceMonitor) {
+    let disc = Discovery::new().sysfs_details(true);
+    let add = |name: &str| {
+        if !wanted(opts, name) {
+            return;
+        }
+        let present = reg
+            .devices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+            .is_some_and(|s| s.cache.is_some());
+        if present {
+            return;
+        }
+        if let Ok(info) = disc.device(name) {
+            let s = Arc::new(serve_device(info));
+            let old = reg
+                .devices
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(name.to_owned(), s);
+            drop(old);
+        }
+    };
+    let remove = |name: &str| {
+        let old = reg
+            .devices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(name);
+        // Dropped outside the lock: a cache's watcher thread is joined.
+        drop(old);
+    };
+    loop {
+        match monitor.next(None) {
+            Ok(Some(DeviceChange::NodeAdded {
+                device: Some(name), ..
+            }))
+            | Ok(Some(DeviceChange::Added { name })) => add(&name),
+            Ok(Some(DeviceChange::NodeRemoved {
+                device: Some(name), ..
+            }))
+            | Ok(Some(DeviceChange::Removed { name })) => remove(&name),
+            Ok(Some(DeviceChange::Renamed { from, to })) => {
+                remove(&from);
+                add(&to);
+            }
+            Ok(_) => {}
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(100)),
+        }
+    }
+}
+
+// ------------------------------------------------------------------ the collection
+
+/// One device as a collection sees it: its discovery, and where its ports come from
+/// (the cache, a context opened for this collection, else sysfs).
+struct DeviceData<'a> {
+    info: &'a DeviceInfo,
+    cache: Option<&'a WatchedPortCache>,
+    ctx: Option<&'a Context>,
+}
+
+fn collect_device(
+    e: &mut Exposition,
+    st: &State,
+    d: &DeviceData<'_>,
+    names: &Netdevs,
+    reader: &mut CounterReader,
+) {
+    let dev = d.info.name.as_str();
+    metrics::device_info(e, d.info);
+    for port in 1..=d.info.port_count {
+        let status = match (d.cache, d.ctx) {
+            (Some(c), _) => c.query_port(port).map(|a| PortStatus::from_attr(port, &a)),
+            (None, Some(ctx)) => ctx
+                .query_port(port)
+                .map(|a| PortStatus::from_attr(port, &a)),
+            (None, None) => {
+                let (s, errors) = PortStatus::read_sysfs(&st.opts.sysfs, dev, port);
+                for err in &errors {
+                    st.error(dev, "port status", err);
+                }
+                Ok(s)
+            }
+        };
+        match status {
+            Ok(s) => metrics::port_status(e, dev, &s),
+            Err(err) => st.error(dev, "port status", &err),
+        }
+        if let Some(c) = d.cache {
+            if let Ok(ev) = c.port_events(port) {
+                let p = port.to_string();
+                e.sample(
+                    "uverbs_port_state_changes_total",
+                    "Port state changes (PORT_ACTIVE and PORT_ERR async events) seen since the exporter opened the device: link flaps, counted without polling.",
+                    Kind::Counter,
+                    &[("device", dev), ("port", &p)],
+                    ev.state_changes(),
+                );
+            }
+        }
+        match uverbs::sysfs::pkeys(&st.opts.sysfs, dev, port) {
+            Ok(keys) => {
+                let p = port.to_string();
+                for (i, k) in keys.iter().enumerate() {
+                    if *k & 0x7fff == 0 {
+                        continue; // an empty entry
+                    }
+                    e.sample(
+                        "uverbs_port_pkey_info",
+                        "A valid P_Key table entry of the port (sysfs pkeys/).",
+                        Kind::Gauge,
+                        &[
+                            ("device", dev),
+                            ("port", &p),
+                            ("index", &i.to_string()),
+                            ("pkey", &format!("0x{k:04x}")),
+                        ],
+                        1u64,
+                    );
+                }
+            }
+            Err(err) => st.error(dev, "P_Keys", &err),
+        }
+    }
+    let counters = reader.read(dev, d.info.index);
+    for err in &counters.errors {
+        st.error(dev, "counters", err);
+    }
+    metrics::counters(e, &counters);
+    let ctx = d.cache.map(WatchedPortCache::context).or(d.ctx);
+    let gids = match ctx {
+        Some(c) => c.query_gid_table(usize::MAX),
+        None => {
+            let mut all = Vec::new();
+            let mut res = Ok(());
+            for port in 1..=d.info.port_count {
+                match uverbs::sysfs::gids(&st.opts.sysfs, dev, port) {
+                    Ok(v) => all.extend(v),
+                    // A port without a GID table (a tree that lacks it).
+                    Err(err) if err.errno() == Some(rustix::io::Errno::NOENT) => {}
+                    Err(err) => res = Err(err),
+                }
+            }
+            res.map(|()| all)
+        }
+    };
+    match gids {
+        // In port and index order (the kernel's, and sysfs's as read).
+        Ok(entries) => {
+            for g in &entries {
+                let netdev = names.name(g.netdev_ifindex).unwrap_or("");
+                e.sample(
+                    "uverbs_port_gid_info",
+                    "A valid GID table entry of the port: index, GID, type (IB, RoCE v1, RoCE v2) and netdev.",
+                    Kind::Gauge,
+                    &[
+                        ("device", dev),
+                        ("port", &g.port.to_string()),
+                        ("index", &g.index.to_string()),
+                        ("gid", &g.gid.to_string()),
+                        ("type", &crate::gids::type_name(g.gid_type)),
+                        ("netdev", netdev),
+                    ],
+                    1u64,
+                );
+            }
+        }
+        Err(err) => st.error(dev, "GIDs", &err),
+    }
+}
+
+/// One collection: every device, then the exporter's own metrics.
+fn collect(st: &State) -> String {
+    let start = Instant::now();
+    let mut e = Exposition::new();
+    let names = Netdevs::read(&st.opts.sysfs, Path::new("/proc"));
+    let mut reader = CounterReader::new()
+        .sysfs_root(&st.opts.sysfs)
+        .netlink(!st.opts.sysfs_only);
+    let mut seen: Vec<String> = Vec::new();
+    if let Some(reg) = &st.registry {
+        let served: Vec<Arc<Served>> = reg
+            .devices
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for s in &served {
+            let d = DeviceData {
+                info: &s.info,
+                cache: s.cache.as_ref(),
+                ctx: None,
+            };
+            collect_device(&mut e, st, &d, &names, &mut reader);
+            seen.push(s.info.name.clone());
+        }
+    } else {
+        // Sysfs only, or one collection with uverbs (textfile, once): each device
+        // opened for the time of its collection.
+        let infos = if st.opts.sysfs_only {
+            uverbs::verbs::counters::sysfs_devices(&st.opts.sysfs)
+        } else {
+            Discovery::new().sysfs_details(true).devices()
+        };
+        match infos {
+            Ok(infos) => {
+                for info in infos.iter().filter(|i| wanted(&st.opts, &i.name)) {
+                    let ctx = if st.opts.sysfs_only {
+                        None
+                    } else {
+                        Context::open(info).ok()
+                    };
+                    let d = DeviceData {
+                        info,
+                        cache: None,
+                        ctx: ctx.as_ref(),
+                    };
+                    collect_device(&mut e, st, &d, &names, &mut reader);
+                    seen.push(info.name.clone());
+                }
+            }
+            Err(err) => st.error("", "device list", &err),
+        }
+    }
+    let errors = st.errors.lock().unwrap_or_else(|p| p.into_inner());
+    // The devices collected (in name order), then those that had errors and are gone.
+    let gone = errors.keys().filter(|k| !k.is_empty() && !seen.contains(k));
+    let devices: Vec<&String> = seen.iter().chain(gone).collect();
+    e.declare(
+        "uverbs_device_scrape_errors_total",
+        "Errors met while collecting a device (a file that cannot be read or parsed, a call that fails): each costs only the metrics it would have given.",
+        Kind::Counter,
+    );
+    for d in devices {
+        e.sample(
+            "uverbs_device_scrape_errors_total",
+            "",
+            Kind::Counter,
+            &[("device", d)],
+            errors.get(d).map_or(0, |x| x.0),
+        );
+    }
+    drop(errors);
+    e.sample(
+        "uverbs_scrape_duration_seconds",
+        "How long this collection took.",
+        Kind::Gauge,
+        &[],
+        crate::prom::seconds(start.elapsed()),
+    );
+    e.render()
+}
+
+// ------------------------------------------------------------------ the command
+
+fn write_textfile(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let r = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+/// `uverbs exporter ARGS`.
+pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
+    let mut listen = DEFAULT_LISTEN.to_string();
+    let mut opts = Options {
+        listen: http::parse_listen(DEFAULT_LISTEN).unwrap_or_else(|_| unreachable!()),
+        textfile: None,
+        once: false,
+        sysfs: PathBuf::from("/sys"),
+        sysfs_only: false,
+        only: Vec::new(),
+    };
+    let parsed = io.options("exporter", HELP, args, "l:d:h", LONGS, |c, arg| {
+        let v = arg
+            .as_deref()
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .unwrap_or_default();
+        match c {
+            b'l' => listen = v,
+            b't' => opts.textfile = Some(PathBuf::from(v)),
+            b'o' => opts.once = true,
+            b's' => opts.sysfs = PathBuf::from(v),
+            b'S' => opts.sysfs_only = true,
+            b'd' => opts.only.push(v),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    });
+    if let Err(status) = parsed {
+        return status;
+    }
+    opts.listen = match http::parse_listen(&listen) {
+        Ok(a) => a,
+        Err(msg) => return io.usage_error("exporter", &msg),
+    };
+    if opts.sysfs != Path::new("/sys") {
+        opts.sysfs_only = true;
+    }
+    let one_shot = opts.once || opts.textfile.is_some();
+    let mut state = State {
+        opts: opts.clone(),
+        registry: None,
+        errors: Mutex::new(BTreeMap::new()),
+    };
+    if one_shot {
+        let text = collect(&state);
+        return match &opts.textfile {
+            Some(path) => match write_textfile(path, &text) {
+                Ok(()) => 0,
+                Err(e) => {
+                    io.err_line(&crate::io::printable(
+                        format!("uverbs exporter: cannot write {}: {e}", path.display()).as_bytes(),
+                    ));
+                    1
+                }
+            },
+            None => {
+                io.out(text);
+                0
+            }
+        };
+    }
+    let listener = match std::net::TcpListener::bind(opts.listen) {
+        Ok(l) => l,
+        Err(e) => {
+            io.err_line(&format!(
+                "uverbs exporter: cannot listen on {}: {e}",
+                opts.listen
+            ));
+            return 1;
+        }
+    };
+    let bound = listener.local_addr().map_or(opts.listen, |a| a);
+    let mut mode = "sysfs only";
+    if !opts.sysfs_only {
+        match DeviceMonitor::new() {
+            Ok(monitor) => {
+                let reg = Arc::new(Registry::default());
+                // The monitor first, then the devices present: nothing is missed.
+                if let Ok(infos) = Discovery::new().sysfs_details(true).devices() {
+                    let mut devs = reg.devices.lock().unwrap_or_else(|p| p.into_inner());
+                    for info in infos.into_iter().filter(|i| wanted(&opts, &i.name)) {
+                        devs.insert(info.name.clone(), Arc::new(serve_device(info)));
+                    }
+                }
+                let r = reg.clone();
+                let o = opts.clone();
+                let started = std::thread::Builder::new()
+                    .name("uverbs-exporter-monitor".into())
+                    .spawn(move || follow(&r, &o, monitor));
+                if started.is_ok() {
+                    state.registry = Some(reg);
+                    mode = "uverbs, following devices";
+                }
+            }
+            Err(e) => io.err_line(&crate::io::printable(
+                format!("uverbs exporter: cannot follow devices ({e}): reading sysfs only")
+                    .as_bytes(),
+            )),
+        }
+    }
+    io.err_line(&format!(
+        "uverbs exporter: listening on http://{bound}/metrics ({mode})"
+    ));
+    io.flush();
+    let state = Arc::new(state);
+    let handler = move |path: &str| match path {
+        "/metrics" => Response {
+            status: 200,
+            content_type: crate::prom::CONTENT_TYPE,
+            body: collect(&state).into_bytes(),
+        },
+        "/" => Response::text(
+            200,
+            "uverbs exporter: RDMA devices and ports for Prometheus at /metrics\n",
+        ),
+        _ => Response::text(404, "Not Found: the metrics are at /metrics\n"),
+    };
+    let err = http::serve(listener, Arc::new(handler), http::Limits::default());
+    io.err_line(&format!("uverbs exporter: accept: {err}"));
+    1
+}
