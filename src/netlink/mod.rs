@@ -562,8 +562,15 @@ impl NlSocket {
     }
 
     /// Sends `req` (whose header carries `seq`) and feeds each answer datagram to
-    /// [`parse_answer`] until the answer is complete.
-    pub(crate) fn transact(
+    /// [`parse_answer`] until the answer is complete: `on_message` gets the payload of
+    /// every message of type `want_type`, read in place from the socket's buffer (no
+    /// copy). Datagrams left over from an earlier request are skipped.
+    ///
+    /// # Errors
+    ///
+    /// As [`NlSocket::raw_exchange`] for sending and receiving (`what` names the
+    /// operation), then as [`parse_answer`], whose errors end the exchange.
+    pub fn transact(
         &mut self,
         req: &[u8],
         seq: u32,

@@ -279,6 +279,108 @@ impl NlSocket {
         })?;
         out.ok_or_else(|| proto(OP_CHARDEV, "no answer message"))
     }
+
+    /// The uverbs nodes of the devices `indexes` (nldev `GET_CHARDEV` each), asked
+    /// together: up to [`CHARDEV_BATCH`] requests go out in one datagram, which the
+    /// kernel answers one by one, so `n` devices cost one `sendto` and `n` receives
+    /// instead of `n` of each. `on_answer(i, answer)` is called once for every `i` in
+    /// `0..indexes.len()`, in the order the answers arrive; an errno the kernel gives for
+    /// one device (no uverbs node, a kernel before 5.3) is that device's answer, as with
+    /// one request. Answers that the socket could not queue (`ENOBUFS`, a receive buffer
+    /// made very small) are asked again one at a time.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`](crate::Error::Os) when sending or receiving fails (`ETIMEDOUT`
+    /// after [`RECV_TIMEOUT`](super::RECV_TIMEOUT) without an answer); then some
+    /// devices got no call.
+    pub fn uverbs_chardevs(
+        &mut self,
+        indexes: &[u32],
+        mut on_answer: impl FnMut(usize, Result<NlChardev<'_>>),
+    ) -> Result<()> {
+        let mut req = [0u8; CHARDEV_BATCH * GET_CHARDEV_REQUEST_LEN];
+        for (c, chunk) in indexes.chunks(CHARDEV_BATCH).enumerate() {
+            let base = c * CHARDEV_BATCH;
+            let first = self.next_seq();
+            let mut len = 0;
+            for (k, &index) in chunk.iter().enumerate() {
+                let seq = if k == 0 { first } else { self.next_seq() };
+                let r = get_chardev_request(seq, index);
+                req[len..len + r.bytes().len()].copy_from_slice(r.bytes());
+                len += r.bytes().len();
+            }
+            self.send(&req[..len], OP_CHARDEV)?;
+            let mut answered = [false; CHARDEV_BATCH];
+            let mut left = chunk.len();
+            let mut foreign = 0;
+            while left > 0 {
+                let n = match self.recv(OP_CHARDEV) {
+                    Ok(n) => n,
+                    Err(e) if e.errno() == Some(rustix::io::Errno::NOBUFS) => {
+                        // Answers were dropped: ask for the rest one by one.
+                        for (k, &index) in chunk.iter().enumerate() {
+                            if !answered[k] {
+                                match self.uverbs_chardev(index) {
+                                    Ok(c) => on_answer(base + k, Ok(c.borrow())),
+                                    Err(e) => on_answer(base + k, Err(e)),
+                                }
+                            }
+                        }
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let dg = &self.buf[..n];
+                let seq = match super::messages(dg).next() {
+                    Some(Ok(m)) => m.header.nlmsg_seq,
+                    _ => first.wrapping_sub(1),
+                };
+                let k = seq.wrapping_sub(first) as usize;
+                if k >= chunk.len() || answered[k] {
+                    // An answer to an earlier request, or a repeat: not ours.
+                    foreign += 1;
+                    if foreign > super::MAX_DATAGRAMS {
+                        return Err(proto(OP_CHARDEV, "too many foreign datagrams"));
+                    }
+                    continue;
+                }
+                answered[k] = true;
+                left -= 1;
+                let mut got = None;
+                let r = super::parse_answer(dg, seq, TYPE_GET_CHARDEV, OP_CHARDEV, |p| {
+                    got = Some(parse_chardev(p)?);
+                    Ok(())
+                });
+                on_answer(
+                    base + k,
+                    match (r, got) {
+                        (Ok(super::Step::Done), Some(c)) => Ok(c),
+                        (Ok(_), _) => Err(proto(OP_CHARDEV, "no answer message")),
+                        (Err(e), _) => Err(e),
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// At most this many `GET_CHARDEV` requests go out in one datagram
+/// ([`NlSocket::uverbs_chardevs`]): their answers (about a kilobyte each once the kernel
+/// trims them) wait in the socket's receive queue, far below its default size.
+pub const CHARDEV_BATCH: usize = 32;
+
+impl OwnedChardev {
+    fn borrow(&self) -> NlChardev<'_> {
+        NlChardev {
+            name: &self.name,
+            abi: self.abi,
+            major: self.major,
+            minor: self.minor,
+            driver_id: self.driver_id,
+        }
+    }
 }
 
 #[cfg(test)]

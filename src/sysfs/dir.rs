@@ -10,7 +10,8 @@
 //! `ibv_read_sysfs_file()` relies on too.
 //!
 //! Directories are listed with `getdents64` into a stack buffer (no allocation per
-//! entry).
+//! entry), and a directory that fits in that buffer costs one call, not the two of a
+//! `readdir` loop: see [`SysDir::for_each_raw_name`].
 
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -121,13 +122,29 @@ impl SysDir {
     }
 
     /// Opens the directory `rel` under this one (`rel` may have several components,
-    /// `ports/1`).
+    /// `ports/1`, and need not be UTF-8).
     ///
     /// # Errors
     ///
     /// The errno of `openat(2)`.
-    pub fn dir(&self, rel: &str) -> Result<SysDir, Errno> {
+    pub fn dir<P: rustix::path::Arg>(&self, rel: P) -> Result<SysDir, Errno> {
         Self::open_in(self.fd.as_fd(), rel)
+    }
+
+    /// Opens file `rel` under this directory for reading (`openat(2)`): `rel` may have
+    /// several components (`rxe0/ports/1/rate`) and need not be UTF-8. For a caller that
+    /// tells a failed open from a failed read; [`SysDir::read_raw`] does both.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `openat(2)`.
+    pub fn open_file<P: rustix::path::Arg>(&self, rel: P) -> Result<OwnedFd, Errno> {
+        openat(
+            self.fd.as_fd(),
+            rel,
+            OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
     }
 
     /// Reads file `name` with one `read(2)` into `buf` and returns the bytes read.
@@ -220,22 +237,54 @@ impl SysDir {
     }
 
     /// Calls `f` with the name of every entry but `.`, `..` and other dot files, in the
-    /// kernel's order. Lists from the descriptor's current position: list a `SysDir` once.
+    /// kernel's order; names that are not UTF-8 are left out
+    /// ([`SysDir::for_each_raw_name`] has them all). Lists from the descriptor's current
+    /// position: list a `SysDir` once.
     ///
     /// # Errors
     ///
     /// The errno of `getdents64(2)`.
     pub fn for_each_name(&self, mut f: impl FnMut(&str)) -> Result<(), Errno> {
+        self.for_each_raw_name(|name| {
+            if let Ok(n) = core::str::from_utf8(name) {
+                f(n);
+            }
+        })
+    }
+
+    /// Calls `f` with the name of every entry but `.`, `..` and other dot files, as
+    /// bytes, in the kernel's order. Lists from the descriptor's current position: list a
+    /// `SysDir` once.
+    ///
+    /// One `getdents64` call is enough when the answer leaves room in the buffer for
+    /// the longest possible entry: the kernel stops filling the buffer only at the end of
+    /// the directory or when the next entry does not fit (`filldir64`; kernfs, which is
+    /// sysfs, and the tmpfs of `/dev` emit every entry in one pass), so room left means
+    /// nothing is left. A `readdir` loop would make a second call to be told so. A
+    /// directory larger than the buffer is listed call by call to its end.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `getdents64(2)`.
+    pub fn for_each_raw_name(&self, mut f: impl FnMut(&[u8])) -> Result<(), Errno> {
         let mut buf = [MaybeUninit::<u8>::uninit(); ATTR_MAX];
+        // What one call can fill: `RawDir` may give up to 7 bytes to align the buffer.
+        let room = ATTR_MAX - 8;
         let mut it = RawDir::new(self.fd.as_fd(), &mut buf);
+        // The bytes the entries of the current call take.
+        let mut filled = 0usize;
         while let Some(e) = it.next() {
             let e = e?;
             let name = e.file_name().to_bytes();
-            if name.first() == Some(&b'.') {
-                continue;
+            filled += dirent_len(name.len());
+            if name.first() != Some(&b'.') {
+                f(name);
             }
-            if let Ok(n) = core::str::from_utf8(name) {
-                f(n);
+            if it.is_buffer_empty() {
+                if filled + dirent_len(NAME_MAX) <= room {
+                    break;
+                }
+                filled = 0;
             }
         }
         Ok(())
@@ -265,6 +314,15 @@ impl SysDir {
     }
 }
 
+/// The longest file name (`NAME_MAX`).
+const NAME_MAX: usize = 255;
+
+/// The size of one `linux_dirent64` record for a name of `len` bytes: the 19-byte
+/// header, the name and its NUL, rounded up to 8 bytes (`filldir64`'s `reclen`).
+const fn dirent_len(len: usize) -> usize {
+    (19 + len + 1 + 7) & !7
+}
+
 impl AsFd for SysDir {
     fn as_fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
@@ -290,5 +348,45 @@ mod tests {
         assert_eq!(trim_end(b""), b"");
         assert_eq!(trim_end(b"\n"), b"");
         assert_eq!(trim_end(b" x "), b" x ");
+    }
+
+    /// Every name of a directory, whether it fits in one `getdents64` answer or takes
+    /// many (long names: about 14 entries a call), as `std::fs::read_dir` lists them.
+    #[test]
+    fn lists_small_and_large_directories_whole() {
+        let base = std::env::temp_dir().join(format!("uverbs-sysdir-{}", std::process::id()));
+        for (sub, n, len) in [("small", 5usize, 4usize), ("large", 300, 200)] {
+            let d = base.join(sub);
+            std::fs::create_dir_all(&d).unwrap();
+            for k in 0..n {
+                let name = format!("{k:0len$}");
+                std::fs::write(d.join(name), b"x").unwrap();
+            }
+            std::fs::write(d.join(".hidden"), b"x").unwrap();
+            let mut want: Vec<Vec<u8>> = std::fs::read_dir(&d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_encoded_bytes())
+                .filter(|n| !n.starts_with(b"."))
+                .collect();
+            want.sort();
+            let mut got = Vec::new();
+            SysDir::open(&d)
+                .unwrap()
+                .for_each_raw_name(|n| got.push(n.to_vec()))
+                .unwrap();
+            got.sort();
+            assert_eq!(got.len(), n, "{sub}");
+            assert_eq!(got, want, "{sub}");
+        }
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn dirent_sizes() {
+        // linux_dirent64: d_ino 8, d_off 8, d_reclen 2, d_type 1, then the name and NUL.
+        assert_eq!(dirent_len(1), 24);
+        assert_eq!(dirent_len(4), 24);
+        assert_eq!(dirent_len(5), 32);
+        assert_eq!(dirent_len(NAME_MAX), 280);
     }
 }

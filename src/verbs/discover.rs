@@ -387,81 +387,93 @@ impl Discovery {
     fn netlink_devices(&self, only: Option<&str>) -> Result<Vec<DeviceInfo>> {
         let mut sock = netlink::NlSocket::open()?;
         let devs = sock.devices()?;
-        let mut nodes = None;
-        // `<root>/class/infiniband`, opened on first use (`None` inside: unreadable).
-        let mut class: Option<Option<sysfs::SysDir>> = None;
-        let mut out = Vec::with_capacity(devs.len());
+        // The records, filled in place from here on: a second vector of these 360-byte
+        // values would be one more large block to map and unmap (musl's allocator).
+        let mut out: Vec<DeviceInfo> = Vec::with_capacity(devs.len());
         for d in devs {
             if only.is_some_and(|n| n != d.name) {
                 continue;
             }
-            let (uverbs, driver_id) = match sock.uverbs_chardev(d.index) {
-                Ok(c) => (
-                    Some(UverbsDev {
-                        path: self.node_path(&c.name),
-                        name: c.name,
-                        major: c.major,
-                        minor: c.minor,
-                        abi_version: u32::try_from(c.abi).unwrap_or(u32::MAX),
-                    }),
-                    c.driver_id,
-                ),
-                // The kernel said no (no ib_uverbs, no uverbs for this device, or a
-                // kernel before 5.3 without GET_CHARDEV): look in sysfs.
-                Err(e) if e.errno().is_some() => {
-                    let nodes = match &nodes {
-                        Some(n) => n,
-                        None => nodes.insert(self.sysfs_uverbs_nodes().unwrap_or_default()),
-                    };
-                    let u = nodes
-                        .iter()
-                        .find(|(ib, _)| *ib == d.name)
-                        .map(|(_, u)| u.clone());
-                    (u, None)
-                }
-                Err(e) => return Err(e),
-            };
-            // Best effort: sysfs may be absent or another namespace's.
-            let sys = if self.details || driver_id.is_none() {
-                let class =
-                    class.get_or_insert_with(|| sysfs::open_class(&self.sysfs_root).ok().flatten());
-                match class {
-                    Some(c) => sysfs::read_device(
-                        &self.sysfs_root,
-                        c,
-                        &d.name,
-                        false,
-                        sysfs::Wanted::DETAILS,
-                    )
-                    .unwrap_or_default(),
-                    None => Default::default(),
-                }
-            } else {
-                Default::default()
-            };
             let node_type = NodeType::from_raw(u32::from(d.node_type));
-            let fw_ver = d.fw_version.or(sys.fw_ver).unwrap_or_default();
             out.push(DeviceInfo {
                 name: d.name,
                 index: Some(d.index),
                 node_type,
                 transport: node_type.transport(),
                 node_guid: Guid(d.node_guid),
-                sys_image_guid: d.sys_image_guid.map(Guid).or(sys.sys_image_guid),
-                fw_ver,
+                sys_image_guid: d.sys_image_guid.map(Guid),
+                fw_ver: d.fw_version.unwrap_or_default(),
                 port_count: d.port_count,
-                uverbs,
-                driver_id,
+                uverbs: None,
+                driver_id: None,
                 source: Source::Netlink,
                 protocol: d.protocol,
                 cap_flags: d.cap_flags,
-                node_desc: sys.node_desc,
-                hca_type: sys.hca_type,
-                hw_rev: sys.hw_rev,
-                board_id: sys.board_id,
-                kernel_driver: sys.kernel_driver,
-                parent: sys.parent,
+                node_desc: None,
+                hca_type: None,
+                hw_rev: None,
+                board_id: None,
+                kernel_driver: None,
+                parent: None,
             });
+        }
+        // The uverbs nodes, asked in one exchange (one answer each).
+        let indexes: Vec<u32> = out.iter().map(|d| d.index.unwrap_or(0)).collect();
+        let mut refused = Vec::new();
+        sock.uverbs_chardevs(&indexes, |i, r| match r {
+            Ok(c) => {
+                out[i].uverbs = Some(UverbsDev {
+                    path: self.node_path(c.name),
+                    name: c.name.to_owned(),
+                    major: c.major,
+                    minor: c.minor,
+                    abi_version: u32::try_from(c.abi).unwrap_or(u32::MAX),
+                });
+                out[i].driver_id = c.driver_id;
+            }
+            Err(e) => refused.push((i, e)),
+        })?;
+        let mut nodes = None;
+        for (i, e) in refused {
+            // The kernel said no (no ib_uverbs, no uverbs for this device, or a kernel
+            // before 5.3 without GET_CHARDEV): look in sysfs.
+            if e.errno().is_none() {
+                return Err(e);
+            }
+            let nodes = match &nodes {
+                Some(n) => n,
+                None => nodes.insert(self.sysfs_uverbs_nodes().unwrap_or_default()),
+            };
+            out[i].uverbs = nodes
+                .iter()
+                .find(|(ib, _)| *ib == out[i].name)
+                .map(|(_, u)| u.clone());
+        }
+        // `<root>/class/infiniband`, opened on first use (`None` inside: unreadable).
+        let mut class: Option<Option<sysfs::SysDir>> = None;
+        for d in &mut out {
+            if !self.details && d.driver_id.is_some() {
+                continue;
+            }
+            // Best effort: sysfs may be absent or another namespace's.
+            let class =
+                class.get_or_insert_with(|| sysfs::open_class(&self.sysfs_root).ok().flatten());
+            let Some(c) = class else {
+                continue;
+            };
+            let sys =
+                sysfs::read_device(&self.sysfs_root, c, &d.name, false, sysfs::Wanted::DETAILS)
+                    .unwrap_or_default();
+            if d.fw_ver.is_empty() {
+                d.fw_ver = sys.fw_ver.unwrap_or_default();
+            }
+            d.sys_image_guid = d.sys_image_guid.or(sys.sys_image_guid);
+            d.node_desc = sys.node_desc;
+            d.hca_type = sys.hca_type;
+            d.hw_rev = sys.hw_rev;
+            d.board_id = sys.board_id;
+            d.kernel_driver = sys.kernel_driver;
+            d.parent = sys.parent;
         }
         // In place: device names are unique, and a stable sort of these 360-byte values
         // would take a scratch buffer (an mmap and an munmap in musl's allocator).

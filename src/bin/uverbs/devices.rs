@@ -20,7 +20,10 @@ Exit status: 0 success (also with no device); 1 no RDMA subsystem; 2 usage error
 ";
 
 fn table(io: &mut Io, l: &devlist::DeviceList) {
-    let mut o = Vec::new();
+    use std::io::Write;
+    // One buffer, sized for the whole table (a line is under 64 bytes for the names
+    // the kernel allows).
+    let mut o = Vec::with_capacity(64 * (l.usable.len() + 2));
     o.extend_from_slice(b"    ");
     o.extend_from_slice(&pad16(b"device"));
     o.extend_from_slice(b"\t   node GUID\n");
@@ -28,11 +31,14 @@ fn table(io: &mut Io, l: &devlist::DeviceList) {
     o.extend_from_slice(&pad16(b"------"));
     o.extend_from_slice(b"\t----------------\n");
     for d in &l.usable {
+        // printf's "%-16s": padded to 16 bytes (not characters).
         o.extend_from_slice(b"    ");
-        o.extend_from_slice(&pad16(d.name.as_bytes()));
-        o.extend_from_slice(format!("\t{:016x}\n", d.node_guid.0).as_bytes());
+        o.extend_from_slice(d.name.as_bytes());
+        o.resize(o.len() + 16usize.saturating_sub(d.name.len()), b' ');
+        let _ = writeln!(o, "\t{:016x}", d.node_guid.0);
     }
-    io.out(o);
+    io.out(&o);
+    crate::io::keep(o);
 }
 
 /// `ibv_devices` (arguments ignored).
@@ -78,9 +84,13 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
     };
     if json {
-        io.out(crate::json::devices_doc(&l.usable).pretty());
+        let doc = crate::json::devices_doc(&l.usable);
+        io.out(&doc);
+        crate::io::keep(doc);
     } else {
         table(io, &l);
     }
+    // The process ends now: the list goes with it.
+    crate::io::keep(l);
     0
 }

@@ -285,7 +285,13 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
     };
     let w = want(req);
     let mut ret = 0i32;
-    let mut reports: Vec<HcaReport> = Vec::new();
+    // Every device's report, kept to the end of the run (the text is printed device by
+    // device): dropping each after printing would free the last block of a size class
+    // now and then, and musl's allocator unmaps its group then (two system calls a
+    // device, each munmap a TLB flush under emulation).
+    let mut reports: Vec<HcaReport> = Vec::with_capacity(chosen.len());
+    // The text of one device at a time, in buffers reused for every device.
+    let (mut out, mut err) = (String::with_capacity(8192), String::new());
     for d in chosen {
         let r = report::gather(d, &w);
         ret |= r.rc();
@@ -295,13 +301,21 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
             }
             reports.push(r);
         } else {
-            let (o, e) = text::render_hca(&r, req.verbose, flavor);
-            io.out(o);
-            io.err(e);
+            out.clear();
+            err.clear();
+            text::render_hca_into(&r, req.verbose, flavor, &mut out, &mut err);
+            io.out(&out);
+            io.err(&err);
+            reports.push(r);
         }
     }
     if req.json {
-        io.out(crate::json::devinfo_doc(&reports).pretty());
+        let doc = crate::json::devinfo_doc(&reports);
+        io.out(&doc);
+        crate::io::keep(doc);
     }
+    // The process ends now: what it built goes with it.
+    crate::io::keep((out, err, reports));
+    crate::io::keep(list);
     ret
 }

@@ -60,22 +60,24 @@ pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
     all.sort_unstable_by(|a, b| {
         (a.index.unwrap_or(u32::MAX), &a.name).cmp(&(b.index.unwrap_or(u32::MAX), &b.name))
     });
-    let mut out = DeviceList {
-        usable: Vec::with_capacity(all.len()),
-        skipped: Vec::new(),
-    };
+    let mut skipped = Vec::new();
     let mut nodes = Nodes::default();
-    for d in all {
-        match &d.uverbs {
-            None => out.skipped.push((d.name.clone(), Skipped::NoUverbs)),
-            Some(u) if !nodes.exists(&u.path) => out.skipped.push((
-                d.name.clone(),
-                Skipped::NoNode(u.path.display().to_string()),
-            )),
-            Some(_) => out.usable.push(d),
-        }
+    // In place, as well: a second vector of them would be one more large block to map
+    // and unmap.
+    all.retain(|d| {
+        let why = match &d.uverbs {
+            None => Skipped::NoUverbs,
+            Some(u) if !nodes.exists(&u.path) => Skipped::NoNode(u.path.display().to_string()),
+            Some(_) => return true,
+        };
+        skipped.push((d.name.clone(), why));
+        false
+    });
+    crate::io::keep(nodes);
+    DeviceList {
+        usable: all,
+        skipped,
     }
-    out
 }
 
 /// Which device nodes exist. rdma-core `stat()`s each node (permissions are checked by

@@ -7,20 +7,29 @@
 //! - node type, node and system image GUIDs, firmware text, port count: one RDMA netlink
 //!   device dump (the same kernel values sysfs prints);
 //! - per port: one QUERY_PORT and one QUERY_GID_ENTRY (index 0) on the device's uverbs
-//!   node (named by netlink's GET_CHARDEV). The kernel's own sysfs formats turn that one
-//!   answer into the attribute texts ([`kernel_port`]); `tests/ibstat_compat.rs` checks
-//!   them against the files;
+//!   node (named by netlink's GET_CHARDEV, asked for every device at once). The kernel's
+//!   own sysfs formats turn that one answer into the attribute texts ([`kernel_port`]);
+//!   `tests/ibstat_compat.rs` checks them against the files;
 //! - the capability mask (`cap_mask`), `hca_type` and `hw_rev`: sysfs, which alone has
 //!   them as ibstat prints them (QUERY_PORT replaces bit 26 of the capability mask by the
 //!   kernel's `ip_gids` flag, so it cannot stand in for the file).
 //!
 //! A device that netlink does not report, or whose uverbs node is missing or does not
 //! open, is read from sysfs file by file, as the real tools read it.
+//!
+//! Sysfs is read through [`Class`]: the class directory is opened once and every file
+//! is opened relative to it, a shorter path walk for the kernel than from `/` (under the
+//! VM rig's emulation, about half the cost of each open).
+//!
+//! Both tools are short-lived: what a run builds is kept until the process exits
+//! ([`keep`](crate::io::keep)).
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use rustix::io::Errno;
-use uverbs::netlink::{nldev, parse_answer, NlSocket};
+use uverbs::netlink::{nldev, NlSocket};
+use uverbs::sysfs::SysDir;
 use uverbs::verbs::context::{Context, OpenTarget};
 use uverbs::verbs::types::{LinkLayer, Speed, Width};
 
@@ -59,18 +68,12 @@ impl Attr {
     }
 }
 
-/// Reads a sysfs attribute with one `read(2)`, as the C tools do (a sysfs attribute is
-/// never longer than a page, and one read returns all of it). The path is built on the
-/// stack and opened with one `open(2)` (std's `File::open` adds an `fcntl` on musl).
-pub fn read_attr(path: &[u8]) -> Attr {
-    use rustix::fs::{Mode, OFlags};
-    let fd = match rustix::fs::open(path, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(e) => return Attr::NoFile(e),
-    };
+/// Reads an open attribute with one `read(2)`, as the C tools do (a sysfs attribute is
+/// never longer than a page, and one read returns all of it).
+fn read_fd(fd: &std::os::fd::OwnedFd) -> Attr {
     let mut buf = [0u8; 4096];
     loop {
-        match rustix::io::read(&fd, &mut buf) {
+        match rustix::io::read(fd, &mut buf) {
             Ok(n) => return Attr::Text(buf[..n].to_vec()),
             Err(Errno::INTR) => {}
             Err(e) => return Attr::ReadError(e),
@@ -78,13 +81,22 @@ pub fn read_attr(path: &[u8]) -> Attr {
     }
 }
 
-/// A path under the class directory, `CLASS/PART/PART...`, built in `buf` (on the
-/// caller's stack); longer paths are cut (and then do not exist).
-pub fn class_path<'a>(buf: &'a mut [u8; 512], parts: &[&[u8]]) -> &'a [u8] {
-    let mut n = CLASS.len().min(buf.len());
-    buf[..n].copy_from_slice(&CLASS.as_bytes()[..n]);
+/// Reads the sysfs attribute at `path` (absolute) with one `open(2)` and one `read(2)`.
+pub fn read_attr(path: &[u8]) -> Attr {
+    use rustix::fs::{Mode, OFlags};
+    match rustix::fs::open(path, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty()) {
+        Ok(fd) => read_fd(&fd),
+        Err(e) => Attr::NoFile(e),
+    }
+}
+
+/// A path `PREFIX/PART/PART...` built in `buf` (on the caller's stack); longer paths are
+/// cut (and then do not exist).
+fn join_in<'a>(buf: &'a mut [u8; 512], prefix: &[u8], parts: &[&[u8]]) -> &'a [u8] {
+    let mut n = prefix.len().min(buf.len());
+    buf[..n].copy_from_slice(&prefix[..n]);
     for p in parts {
-        if n < buf.len() {
+        if n > 0 && n < buf.len() {
             buf[n] = b'/';
             n += 1;
         }
@@ -95,22 +107,65 @@ pub fn class_path<'a>(buf: &'a mut [u8; 512], parts: &[&[u8]]) -> &'a [u8] {
     &buf[..n]
 }
 
+/// A path under the class directory, `CLASS/PART/PART...`, built in `buf` (on the
+/// caller's stack); longer paths are cut (and then do not exist).
+pub fn class_path<'a>(buf: &'a mut [u8; 512], parts: &[&[u8]]) -> &'a [u8] {
+    join_in(buf, CLASS.as_bytes(), parts)
+}
+
 /// `read_attr` of `CLASS/PART/PART...`.
 pub fn class_attr(parts: &[&[u8]]) -> Attr {
     let mut b = [0u8; 512];
     read_attr(class_path(&mut b, parts))
 }
 
-/// Keeps one block of each small size class of the allocator alive while it lives.
-/// musl's allocator (the static binary's) returns a size class's memory to the kernel
-/// as soon as its last block is freed, so a run that builds a string, uses it and
-/// frees it, once per device, pays an `mmap` and a `munmap` each time (about 0.1 ms
-/// each under emulation, where they flush the emulated TLB); with a block of each
-/// class held, that memory stays mapped and is reused.
-pub struct WarmHeap(#[allow(dead_code)] Vec<Vec<u8>>);
+/// The class directory, open (or `None` when it could not be opened): files under it
+/// are opened relative to it.
+pub struct Class(Option<SysDir>);
 
-pub fn warm_heap() -> WarmHeap {
-    WarmHeap((1..=40).map(|k| Vec::with_capacity(k * 16 - 4)).collect())
+impl Class {
+    /// Opens [`CLASS`]; `Err(errno)` when it cannot be opened.
+    fn open() -> Result<Class, Errno> {
+        SysDir::open(Path::new(CLASS)).map(|d| Class(Some(d)))
+    }
+
+    /// A class whose files are read by absolute path.
+    pub fn none() -> Class {
+        Class(None)
+    }
+
+    /// The relative path `PART/PART...` when it can stand for `CLASS/PART/PART...`: not
+    /// when the first part is empty or starts with `/` (a name a user gave, which the
+    /// real tools join as is).
+    fn rel<'a>(&self, buf: &'a mut [u8; 512], parts: &[&[u8]]) -> Option<(&SysDir, &'a [u8])> {
+        let dir = self.0.as_ref()?;
+        let first = parts.first()?;
+        if first.is_empty() || first[0] == b'/' {
+            return None;
+        }
+        Some((dir, join_in(buf, b"", parts)))
+    }
+
+    /// The attribute `CLASS/PART/PART...`.
+    pub fn attr(&self, parts: &[&[u8]]) -> Attr {
+        let mut b = [0u8; 512];
+        match self.rel(&mut b, parts) {
+            Some((dir, rel)) => match dir.open_file(rel) {
+                Ok(fd) => read_fd(&fd),
+                Err(e) => Attr::NoFile(e),
+            },
+            None => class_attr(parts),
+        }
+    }
+
+    /// The names in the directory `CLASS/PART/PART...` ([`read_names`]).
+    pub fn names(&self, parts: &[&[u8]]) -> Result<Vec<Vec<u8>>, Errno> {
+        let mut b = [0u8; 512];
+        match self.rel(&mut b, parts) {
+            Some((dir, rel)) => names_of(&dir.dir(rel)?),
+            None => read_names(class_path(&mut [0; 512], parts)),
+        }
+    }
 }
 
 /// The attributes of one port that the tools read, by sysfs file name.
@@ -162,7 +217,6 @@ impl PortAttrs {
         }
     }
 }
-
 /// The kernel's `rate` text (`rate_show` in `drivers/infiniband/core/sysfs.c`): lanes ×
 /// lane rate, e.g. `10 Gb/sec (4X QDR)`, `2.5 Gb/sec (1X SDR)`; an unknown speed counts
 /// as SDR; an unknown width makes the read fail with `EINVAL`.
@@ -234,6 +288,20 @@ pub fn gid_text(g: &[u8; 16]) -> String {
 pub struct Dev {
     pub name: Vec<u8>,
     pub nl: Option<NlDev>,
+    /// Its uverbs node, when asked for in advance ([`Listing::find_nodes`]): the answer
+    /// to GET_CHARDEV, or why there is none.
+    pub node: Option<Result<Node, String>>,
+}
+
+impl Dev {
+    /// A device known by name only (not in the listing).
+    pub fn named(name: &[u8]) -> Dev {
+        Dev {
+            name: name.to_vec(),
+            nl: None,
+            node: None,
+        }
+    }
 }
 
 /// A device as RDMA netlink reports it.
@@ -247,6 +315,25 @@ pub struct NlDev {
     pub port_count: u32,
 }
 
+/// A device's uverbs node, as GET_CHARDEV names it.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The name under `/dev/infiniband` (`uverbs0`).
+    pub name: String,
+    pub dev: (u32, u32),
+    pub driver_id: Option<u32>,
+}
+
+impl Node {
+    fn from_answer(c: &nldev::NlChardev<'_>) -> Node {
+        Node {
+            name: c.name.to_owned(),
+            dev: (c.major, c.minor),
+            driver_id: c.driver_id,
+        }
+    }
+}
+
 /// The devices under `/sys/class/infiniband` (sorted bytewise, names starting with a dot
 /// left out), completed from one netlink dump, and the socket for the uverbs nodes.
 pub struct Listing {
@@ -254,54 +341,90 @@ pub struct Listing {
     pub sock: Option<NlSocket>,
     /// Why netlink could not be used (for the debug trace).
     pub netlink_error: Option<String>,
+    /// The class directory, for the files read later.
+    pub class: Class,
+}
+
+impl Listing {
+    /// No device, no netlink (the class directory does not exist).
+    pub fn empty() -> Listing {
+        Listing {
+            devs: Vec::new(),
+            sock: None,
+            netlink_error: None,
+            class: Class::none(),
+        }
+    }
+
+    /// Asks netlink for the uverbs nodes of the devices `want` picks (those netlink
+    /// reports), all in one exchange ([`NlSocket::uverbs_chardevs`]), and keeps them in
+    /// [`Dev::node`]. Without a socket, or when the exchange fails, each device is asked
+    /// for when it is opened.
+    pub fn find_nodes(&mut self, want: impl Fn(&Dev) -> bool) {
+        let Some(sock) = self.sock.as_mut() else {
+            return;
+        };
+        let mut which = Vec::with_capacity(self.devs.len());
+        let mut indexes = Vec::with_capacity(self.devs.len());
+        for (i, d) in self.devs.iter().enumerate() {
+            if let (Some(nl), None, true) = (&d.nl, &d.node, want(d)) {
+                which.push(i);
+                indexes.push(nl.index);
+            }
+        }
+        let devs = &mut self.devs;
+        let _ = sock.uverbs_chardevs(&indexes, |k, r| {
+            devs[which[k]].node = Some(match r {
+                Ok(c) => Ok(Node::from_answer(&c)),
+                Err(e) => Err(format!("no uverbs node: {e}")),
+            });
+        });
+        crate::io::keep((which, indexes));
+    }
 }
 
 /// Reads the class directory; `Err(errno)` when it cannot be read.
 pub fn list() -> Result<Listing, Errno> {
-    let names = read_names(CLASS.as_bytes())?;
-    let (mut sock, mut nl, mut netlink_error) = (None, Vec::new(), None);
-    match dump() {
-        Ok((s, v)) => {
-            sock = Some(s);
-            nl = v;
-        }
-        Err(e) => netlink_error = Some(e.to_string()),
-    }
-    let devs = names
-        .into_iter()
-        .map(|name| {
-            let nl = nl.iter().find(|d| d.0.as_bytes() == name.as_slice());
-            Dev {
-                nl: nl.map(|d| d.1.clone()),
-                name,
+    let class = Class::open()?;
+    let names = match &class.0 {
+        Some(d) => names_of(d)?,
+        None => Vec::new(),
+    };
+    let mut devs: Vec<Dev> = Vec::with_capacity(names.len());
+    devs.extend(names.into_iter().map(|name| Dev {
+        name,
+        nl: None,
+        node: None,
+    }));
+    let (sock, netlink_error) = match dump(&mut devs) {
+        Ok(s) => (Some(s), None),
+        Err(e) => {
+            for d in &mut devs {
+                d.nl = None;
             }
-        })
-        .collect();
+            (None, Some(e.to_string()))
+        }
+    };
     Ok(Listing {
         devs,
         sock,
         netlink_error,
+        class,
     })
 }
 
 /// The names in a directory, sorted bytewise, without `.`-names (a shell's `*`).
 pub fn read_names(dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
-    use core::mem::MaybeUninit;
-    use rustix::fs::{Mode, OFlags, RawDir};
-    let fd = rustix::fs::open(
-        dir,
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    let mut buf = [MaybeUninit::<u8>::uninit(); 4096];
-    let mut it = RawDir::new(&fd, &mut buf);
-    let mut v = Vec::new();
-    while let Some(e) = it.next() {
-        let n = e?.file_name().to_bytes().to_vec();
-        if !n.starts_with(b".") {
-            v.push(n);
-        }
-    }
+    let d = SysDir::open(Path::new(std::ffi::OsStr::from_bytes(dir)))?;
+    names_of(&d)
+}
+
+/// The names in an open directory, sorted bytewise, without `.`-names (a shell's `*`).
+fn names_of(dir: &SysDir) -> Result<Vec<Vec<u8>>, Errno> {
+    // Room for the names of a few dozen devices or ports at once: growing by doubling
+    // would free each smaller buffer on the way.
+    let mut v = Vec::with_capacity(64);
+    dir.for_each_raw_name(|n| v.push(n.to_vec()))?;
     sort_names(&mut v);
     Ok(v)
 }
@@ -319,47 +442,44 @@ pub fn sort_names(v: &mut [Vec<u8>]) {
     }
 }
 
-fn dump() -> uverbs::Result<(NlSocket, Vec<(String, NlDev)>)> {
+/// Dumps the devices over netlink into `devs` (the device of each name); the socket is
+/// kept for the uverbs nodes.
+fn dump(devs: &mut [Dev]) -> uverbs::Result<NlSocket> {
     let mut s = NlSocket::open()?;
     // The device dump is one device per datagram, GET_CHARDEV one short answer.
     s.set_recv_buffer(NL_BUF);
     let seq = s.fresh_seq();
     let req = nldev::get_dump_request(seq);
-    let mut out = Vec::new();
-    for dg in s.raw_exchange(req.bytes(), seq, nldev::TYPE_GET)? {
-        parse_answer(&dg, seq, nldev::TYPE_GET, "nldev GET", |p| {
-            let d = nldev::parse_device(p)?;
-            out.push((
-                d.name.to_owned(),
-                NlDev {
-                    index: d.index,
-                    node_type: d.node_type,
-                    node_guid: d.node_guid,
-                    sys_image_guid: d.sys_image_guid,
-                    fw: d.fw_version.map(str::to_owned),
-                    port_count: d.port_count,
-                },
-            ));
-            Ok(())
-        })?;
-    }
-    Ok((s, out))
+    s.transact(req.bytes(), seq, nldev::TYPE_GET, "nldev GET", |p| {
+        let d = nldev::parse_device(p)?;
+        if let Some(dev) = devs.iter_mut().find(|x| x.name == d.name.as_bytes()) {
+            dev.nl = Some(NlDev {
+                index: d.index,
+                node_type: d.node_type,
+                node_guid: d.node_guid,
+                sys_image_guid: d.sys_image_guid,
+                fw: d.fw_version.map(str::to_owned),
+                port_count: d.port_count,
+            });
+        }
+        Ok(())
+    })?;
+    Ok(s)
 }
 
 /// The class directory of a device (or any name a user gave: the tools join it as is).
 pub fn dev_dir(name: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
     let mut p = PathBuf::from(CLASS);
     p.push(std::ffi::OsStr::from_bytes(name));
     p
 }
 
 /// A device's node type: netlink's, else sysfs `node_type` read as `strtoul` does.
-pub fn node_type(d: &Dev) -> Result<u32, Errno> {
+pub fn node_type(class: &Class, d: &Dev) -> Result<u32, Errno> {
     if let Some(n) = &d.nl {
         return Ok(u32::from(n.node_type));
     }
-    let a = class_attr(&[&d.name, b"node_type"]);
+    let a = class.attr(&[&d.name, b"node_type"]);
     match a {
         Attr::Text(t) => Ok(strtoul(&limit(&t, 32))),
         other => Err(other.errno().unwrap_or(Errno::IO)),
@@ -437,62 +557,68 @@ pub enum Source {
 /// the kernel when the device has a uverbs node that opens, else from sysfs.
 /// `cap_mask`: also read the capability mask (ibstat).
 pub fn read_ports(
+    class: &Class,
     d: &Dev,
     sock: Option<&mut NlSocket>,
     ports: &[Vec<u8>],
     cap_mask: bool,
 ) -> (Source, Vec<PortAttrs>) {
     let why = match (&d.nl, sock) {
-        (Some(nl), Some(sock)) => match open(d, nl, sock) {
+        (Some(nl), sock) => match open(d, nl, sock) {
             Ok((ctx, path)) => {
-                let v = ports
-                    .iter()
-                    .map(|p| kernel_port(&ctx, d, nl, p, cap_mask))
-                    .collect();
+                let mut v = Vec::with_capacity(ports.len());
+                v.extend(
+                    ports
+                        .iter()
+                        .map(|p| kernel_port(class, &ctx, d, nl, p, cap_mask)),
+                );
                 return (Source::Kernel(path), v);
             }
             Err(e) => e,
         },
         (None, _) => "RDMA netlink does not report it".to_owned(),
-        (Some(_), None) => "no RDMA netlink socket".to_owned(),
     };
-    let v = ports
-        .iter()
-        .map(|p| sysfs_port(&d.name, p, cap_mask))
-        .collect();
+    let mut v = Vec::with_capacity(ports.len());
+    v.extend(
+        ports
+            .iter()
+            .map(|p| sysfs_port(class, &d.name, p, cap_mask)),
+    );
     (Source::Sysfs(why), v)
 }
 
-fn open(d: &Dev, nl: &NlDev, sock: &mut NlSocket) -> Result<(Context, String), String> {
-    let seq = sock.fresh_seq();
-    let req = nldev::get_chardev_request(seq, nl.index);
-    let mut target = None;
-    let mut node = String::new();
-    let name = String::from_utf8_lossy(&d.name).into_owned();
-    let dgs = sock
-        .raw_exchange(req.bytes(), seq, nldev::TYPE_GET_CHARDEV)
-        .map_err(|e| e.to_string())?;
-    for dg in &dgs {
-        parse_answer(dg, seq, nldev::TYPE_GET_CHARDEV, "nldev GET_CHARDEV", |p| {
-            let c = nldev::parse_chardev(p)?;
-            node = c.name.to_owned();
-            target = Some(OpenTarget {
-                name: name.clone(),
-                path: Path::new("/dev/infiniband").join(c.name),
-                dev: Some((c.major, c.minor)),
-                driver_id: c.driver_id,
-                driver_id_guess: None,
-                fw_text: nl.fw.clone().unwrap_or_default(),
-                port_count: Some(nl.port_count).filter(|n| *n > 0),
-                sysfs_root: PathBuf::from("/sys"),
-            });
-            Ok(())
-        })
-        .map_err(|e| format!("no uverbs node: {e}"))?;
+/// The uverbs node of `d`: the one found in advance, else asked for now.
+fn node(d: &Dev, nl: &NlDev, sock: Option<&mut NlSocket>) -> Result<Node, String> {
+    if let Some(n) = &d.node {
+        return n.clone();
     }
-    let t = target.ok_or_else(|| "no uverbs node".to_owned())?;
+    let sock = sock.ok_or_else(|| "no RDMA netlink socket".to_owned())?;
+    let mut node = Err("no uverbs node".to_owned());
+    sock.uverbs_chardevs(&[nl.index], |_, r| {
+        node = match r {
+            Ok(c) => Ok(Node::from_answer(&c)),
+            Err(e) => Err(format!("no uverbs node: {e}")),
+        };
+    })
+    .map_err(|e| e.to_string())?;
+    node
+}
+
+fn open(d: &Dev, nl: &NlDev, sock: Option<&mut NlSocket>) -> Result<(Context, String), String> {
+    let n = node(d, nl, sock)?;
+    let t = OpenTarget {
+        name: String::from_utf8_lossy(&d.name).into_owned(),
+        path: Path::new("/dev/infiniband").join(&n.name),
+        dev: Some(n.dev),
+        driver_id: n.driver_id,
+        driver_id_guess: None,
+        fw_text: nl.fw.clone().unwrap_or_default(),
+        port_count: Some(nl.port_count).filter(|n| *n > 0),
+        sysfs_root: PathBuf::from("/sys"),
+    };
     let ctx = Context::open_target(&t).map_err(|e| e.to_string())?;
-    Ok((ctx, node))
+    crate::io::keep(t);
+    Ok((ctx, n.name))
 }
 
 /// Whether `p` is the directory name of one of the device's ports: `1`..`N` on a
@@ -513,7 +639,7 @@ fn port_number(nl: &NlDev, p: &[u8]) -> Option<u32> {
 
 /// The port directory names of a device: from netlink's port count (`1`..`N`, or `0`
 /// on a switch), else the `ports` directory; sorted bytewise (a shell's `*`).
-pub fn port_names(d: &Dev) -> Result<Vec<Vec<u8>>, Errno> {
+pub fn port_names(class: &Class, d: &Dev) -> Result<Vec<Vec<u8>>, Errno> {
     match &d.nl {
         Some(nl) if nl.node_type == 2 => Ok(vec![b"0".to_vec()]),
         Some(nl) => {
@@ -523,19 +649,25 @@ pub fn port_names(d: &Dev) -> Result<Vec<Vec<u8>>, Errno> {
             sort_names(&mut v);
             Ok(v)
         }
-        None => read_names(class_path(&mut [0; 512], &[&d.name, b"ports"])),
+        None => class.names(&[&d.name, b"ports"]),
     }
 }
 
 /// The attribute texts of one port from one QUERY_PORT answer (and QUERY_GID_ENTRY for
 /// index 0), in the kernel's sysfs formats.
-pub fn kernel_port(ctx: &Context, d: &Dev, nl: &NlDev, p: &[u8], cap_mask: bool) -> PortAttrs {
+pub fn kernel_port(
+    class: &Class,
+    ctx: &Context,
+    d: &Dev,
+    nl: &NlDev,
+    p: &[u8],
+    cap_mask: bool,
+) -> PortAttrs {
     let Some(num) = port_number(nl, p) else {
         return PortAttrs::absent();
     };
     let text = |s: String| Attr::Text(s.into_bytes());
-    let numtext = num.to_string();
-    let port_attr = |f: &[u8]| class_attr(&[&d.name, b"ports", numtext.as_bytes(), f]);
+    let port_attr = |f: &[u8]| class.attr(&[&d.name, b"ports", p, f]);
     let cap = cap_mask.then(|| port_attr(b"cap_mask"));
     match ctx.query_port(num) {
         Ok(a) => {
@@ -597,9 +729,10 @@ pub fn kernel_port(ctx: &Context, d: &Dev, nl: &NlDev, p: &[u8], cap_mask: bool)
 }
 
 /// The attribute texts of one port read from sysfs, file by file.
-pub fn sysfs_port(dev: &[u8], p: &[u8], cap_mask: bool) -> PortAttrs {
-    let r = |f: &[u8]| class_attr(&[dev, b"ports", p, f]);
-    let has_pkeys = read_names(class_path(&mut [0; 512], &[dev, b"ports", p, b"pkeys"]))
+pub fn sysfs_port(class: &Class, dev: &[u8], p: &[u8], cap_mask: bool) -> PortAttrs {
+    let r = |f: &[u8]| class.attr(&[dev, b"ports", p, f]);
+    let has_pkeys = class
+        .names(&[dev, b"ports", p, b"pkeys"])
         .is_ok_and(|v| !v.is_empty());
     PortAttrs {
         lid_mask_count: r(b"lid_mask_count"),

@@ -415,35 +415,37 @@ pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Trace) -> Result<Ca, CaF
         errno,
         warning: None,
     };
-    let dev: Dev = match l.devs.iter().find(|d| d.name == kept) {
-        Some(d) => d.clone(),
-        None => Dev {
-            name: kept.to_vec(),
-            nl: None,
-        },
+    let unlisted;
+    let dev: &Dev = match l.devs.iter().find(|d| d.name == kept) {
+        Some(d) => d,
+        None => {
+            unlisted = Dev::named(kept);
+            &unlisted
+        }
     };
-    let node_type = ibca::node_type(&dev).map_err(|e| fail(e.raw_os_error()))?;
+    let class = &l.class;
+    let node_type = ibca::node_type(class, dev).map_err(|e| fail(e.raw_os_error()))?;
     let mut errno = CErrno(0);
     let fw = match dev.nl.as_ref() {
         Some(n) => Attr::Text(format!("{}\n", n.fw.as_deref().unwrap_or("")).into_bytes()),
-        None => ibca::class_attr(&[kept, b"fw_ver"]),
+        None => class.attr(&[kept, b"fw_ver"]),
     };
     let fw_ver = string(&fw, 20, &mut errno);
-    let hw_ver = string(&ibca::class_attr(&[kept, b"hw_rev"]), 20, &mut errno);
-    let ca_type = string(&ibca::class_attr(&[kept, b"hca_type"]), 40, &mut errno);
+    let hw_ver = string(&class.attr(&[kept, b"hw_rev"]), 20, &mut errno);
+    let ca_type = string(&class.attr(&[kept, b"hca_type"]), 40, &mut errno);
     let node_guid = match dev.nl.as_ref() {
         Some(n) => n.node_guid,
-        None => guid_from_sysfs(&ibca::class_attr(&[kept, b"node_guid"]), &mut errno)
+        None => guid_from_sysfs(&class.attr(&[kept, b"node_guid"]), &mut errno)
             .map_err(|_| fail(errno.0))?,
     };
     let system_guid = match dev.nl.as_ref().and_then(|n| n.sys_image_guid) {
         Some(g) => g,
-        None => guid_from_sysfs(&ibca::class_attr(&[kept, b"sys_image_guid"]), &mut errno)
+        None => guid_from_sysfs(&class.attr(&[kept, b"sys_image_guid"]), &mut errno)
             .map_err(|_| fail(errno.0))?,
     };
-    let names = ibca::port_names(&dev).map_err(|_| fail(2))?;
+    let names = ibca::port_names(class, dev).map_err(|_| fail(2))?;
     // Port directories must be 0 or 1..9.
-    let mut nums = Vec::new();
+    let mut nums = Vec::with_capacity(names.len());
     for n in &names {
         let num = if n.as_slice() == b"0" {
             0
@@ -456,7 +458,7 @@ pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Trace) -> Result<Ca, CaF
         };
         nums.push(num);
     }
-    let (source, attrs) = ibca::read_ports(&dev, l.sock.as_mut(), &names, true);
+    let (source, attrs) = ibca::read_ports(class, dev, l.sock.as_mut(), &names, true);
     trace.add(|| match &source {
         Source::Kernel(p) => format!(
             "{}: ports from QUERY_PORT on /dev/infiniband/{p}",
@@ -669,7 +671,7 @@ fn run(io: &mut Io, argv0: &[u8], args: &[Vec<u8>], uverbs: bool) -> i32 {
 }
 
 fn show(io: &mut Io, req: &Req) -> i32 {
-    let _warm = ibca::warm_heap();
+    crate::io::warm_heap();
     // libibumad traces from its debug level 1, which the second -d sets.
     let mut trace = Trace {
         on: req.debug >= 2,
@@ -677,20 +679,23 @@ fn show(io: &mut Io, req: &Req) -> i32 {
     };
     let mut listing = match ibca::list() {
         Ok(l) => l,
-        Err(e) if e == rustix::io::Errno::NOENT => Listing {
-            devs: Vec::new(),
-            sock: None,
-            netlink_error: None,
-        },
+        Err(e) if e == rustix::io::Errno::NOENT => Listing::empty(),
         Err(e) => return panic(io, b"can't list IB device names", e.raw_os_error()),
     };
+    let rc = show_listed(io, req, &mut listing, &mut trace);
+    // The process ends now: the listing goes with it.
+    crate::io::keep(listing);
+    rc
+}
+
+fn show_listed(io: &mut Io, req: &Req, listing: &mut Listing, trace: &mut Trace) -> i32 {
     // libibumad's list: node types 1 (CA), 2 (switch), 3 (router), sorted by name.
     let mut skipped = Vec::new();
     let cas: Vec<Vec<u8>> = listing
         .devs
         .iter()
         .filter(|d| {
-            let ok = ibca::node_type(d).is_ok_and(|t| (1..=3).contains(&t));
+            let ok = ibca::node_type(&listing.class, d).is_ok_and(|t| (1..=3).contains(&t));
             if !ok {
                 skipped.push(String::from_utf8_lossy(&d.name).into_owned());
             }
@@ -721,7 +726,7 @@ fn show(io: &mut Io, req: &Req) -> i32 {
         Some(n) => match cas.iter().find(|c| c == &n) {
             Some(c) => vec![c.clone()],
             None => {
-                flush_trace(io, req, &mut trace);
+                flush_trace(io, req, trace);
                 if req.json {
                     io.err(quoted(b"ibstat: '", n, b"' IB device can't be found\n"));
                     return 255;
@@ -731,14 +736,19 @@ fn show(io: &mut Io, req: &Req) -> i32 {
         },
         None => cas,
     };
-    if req.json {
-        return json_out(io, req, &mut listing, &chosen, &mut trace);
+    if !req.list_only || req.list_ports || req.json {
+        // Their uverbs nodes, in one netlink exchange.
+        listing.find_nodes(|d| chosen.contains(&d.name));
     }
-    let mut out = Vec::new();
+    if req.json {
+        return json_out(io, req, listing, &chosen, trace);
+    }
+    // One buffer for the whole output, handed to `io` device by device.
+    let mut out = Vec::with_capacity(4096);
     if req.list_ports {
         for name in &chosen {
-            let r = gather(&mut listing, name, &mut trace);
-            flush_trace(io, req, &mut trace);
+            let r = gather(listing, name, trace);
+            flush_trace(io, req, trace);
             match r {
                 Ok(ca) => {
                     for p in ca.ports.iter().flatten() {
@@ -746,7 +756,8 @@ fn show(io: &mut Io, req: &Req) -> i32 {
                             out.extend_from_slice(format!("0x{:016x}\n", p.port_guid()).as_bytes());
                         }
                     }
-                    io.out(std::mem::take(&mut out));
+                    io.out(&out);
+                    out.clear();
                 }
                 Err(f) => {
                     if let Some(w) = &f.warning {
@@ -756,22 +767,23 @@ fn show(io: &mut Io, req: &Req) -> i32 {
                 }
             }
         }
-        flush_trace(io, req, &mut trace);
+        flush_trace(io, req, trace);
         return 0;
     }
-    flush_trace(io, req, &mut trace);
+    flush_trace(io, req, trace);
     for name in &chosen {
         if req.list_only {
             out.extend_from_slice(name);
             out.push(b'\n');
             continue;
         }
-        let r = gather(&mut listing, name, &mut trace);
-        flush_trace(io, req, &mut trace);
+        let r = gather(listing, name, trace);
+        flush_trace(io, req, trace);
         let ca = match r {
             Ok(ca) => ca,
             Err(f) => {
-                io.out(std::mem::take(&mut out));
+                io.out(&out);
+                out.clear();
                 if let Some(w) = &f.warning {
                     warn(io, "get_port", w.as_bytes());
                 }
@@ -792,7 +804,8 @@ fn show(io: &mut Io, req: &Req) -> i32 {
                     port_block(&mut out, port, true);
                 }
                 _ => {
-                    io.out(std::mem::take(&mut out));
+                    io.out(&out);
+                    out.clear();
                     let mut w = format!("{}: '", node_type_str(ca.node_type)).into_bytes();
                     w.extend_from_slice(name);
                     w.extend_from_slice(
@@ -815,7 +828,8 @@ fn show(io: &mut Io, req: &Req) -> i32 {
                 port_block(&mut out, p, false);
             }
         }
-        io.out(std::mem::take(&mut out));
+        io.out(&out);
+        out.clear();
     }
     io.out(out);
     0

@@ -230,7 +230,7 @@ fn port_status(o: &mut Vec<u8>, io: &mut Io, dev: &[u8], port: &[u8], a: &PortAt
     h.extend_from_slice(b"' port ");
     h.extend_from_slice(port);
     h.extend_from_slice(b" status:");
-    o.extend(dash_echo(&[h]));
+    echo_into(o, &h, std::iter::empty());
     let attrs = [
         &a.gid0,
         &a.lid,
@@ -241,9 +241,8 @@ fn port_status(o: &mut Vec<u8>, io: &mut Io, dev: &[u8], port: &[u8], a: &PortAt
         &a.link_layer,
     ];
     for (k, at) in attrs.iter().enumerate() {
-        let mut args = vec![LABELS[k].to_vec()];
         match at {
-            Attr::Text(t) => args.extend(split(t)),
+            Attr::Text(t) => echo_into(o, LABELS[k], words(t)),
             Attr::NoFile(_) | Attr::ReadError(_) => {
                 if let Attr::ReadError(e) = at {
                     let mut m = b"cat: ".to_vec();
@@ -255,19 +254,37 @@ fn port_status(o: &mut Vec<u8>, io: &mut Io, dev: &[u8], port: &[u8], a: &PortAt
                     m.extend_from_slice(b": ");
                     m.extend_from_slice(ibca::strerror(e.raw_os_error()).as_bytes());
                     m.push(b'\n');
-                    io.out(std::mem::take(o));
+                    io.out(&o[..]);
+                    o.clear();
                     io.err(m);
                 }
-                args.push(if k == 6 {
-                    b"IB".to_vec()
-                } else {
-                    b"unknown".to_vec()
-                });
+                let unknown: &[u8] = if k == 6 { b"IB" } else { b"unknown" };
+                echo_into(o, LABELS[k], std::iter::once(unknown));
             }
         }
-        o.extend(dash_echo(&args));
     }
-    o.extend(dash_echo(&[]));
+    o.push(b'\n');
+}
+
+/// The words of `s` by field splitting with the default `IFS` ([`split`], borrowed).
+fn words(s: &[u8]) -> impl Iterator<Item = &[u8]> {
+    s.split(|b| matches!(b, b' ' | b'\t' | b'\n'))
+        .filter(|w| !w.is_empty())
+}
+
+/// [`dash_echo`] of `first` and then `rest`, appended to `o` (`first` is never `-n`
+/// here: it is a label of the script).
+fn echo_into<'a>(o: &mut Vec<u8>, first: &[u8], rest: impl Iterator<Item = &'a [u8]>) {
+    if !escapes(first, o) {
+        return;
+    }
+    for w in rest {
+        o.push(b' ');
+        if !escapes(w, o) {
+            return;
+        }
+    }
+    o.push(b'\n');
 }
 
 /// Whether `/sys/class/infiniband/$1/ports` is a directory.
@@ -284,11 +301,11 @@ fn find<'a>(l: &'a Listing, dev: &[u8]) -> Option<&'a Dev> {
 
 /// The ports of `dev` named `ports`, each with its attributes.
 fn read(l: &mut Listing, dev: &[u8], ports: &[Vec<u8>]) -> Vec<PortAttrs> {
-    match find(l, dev).cloned() {
-        Some(d) => ibca::read_ports(&d, l.sock.as_mut(), ports, false).1,
+    match l.devs.iter().find(|d| d.name == dev) {
+        Some(d) => ibca::read_ports(&l.class, d, l.sock.as_mut(), ports, false).1,
         None => ports
             .iter()
-            .map(|p| ibca::sysfs_port(dev, p, false))
+            .map(|p| ibca::sysfs_port(&l.class, dev, p, false))
             .collect(),
     }
 }
@@ -296,10 +313,8 @@ fn read(l: &mut Listing, dev: &[u8], ports: &[Vec<u8>]) -> Vec<PortAttrs> {
 /// The ports `ib_status DEV +` walks: the names in `ports/`, or `*` when there is none.
 fn all_ports(l: &Listing, dev: &[u8]) -> Vec<Vec<u8>> {
     let names = match find(l, dev) {
-        Some(d) => ibca::port_names(d).unwrap_or_default(),
-        None => {
-            ibca::read_names(ibca::class_path(&mut [0; 512], &[dev, b"ports"])).unwrap_or_default()
-        }
+        Some(d) => ibca::port_names(&l.class, d).unwrap_or_default(),
+        None => l.class.names(&[dev, b"ports"]).unwrap_or_default(),
     };
     if names.is_empty() {
         vec![b"*".to_vec()]
@@ -338,10 +353,12 @@ fn ib_status(o: &mut Vec<u8>, io: &mut Io, l: &mut Listing, words: &[Vec<u8>]) -
 
 /// `ibstatus ARGS`, invoked as `argv0`.
 pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
-    let _warm = ibca::warm_heap();
-    let mut o = Vec::new();
+    crate::io::warm_heap();
+    // One buffer for the whole output, handed to `io` device by device.
+    let mut o = Vec::with_capacity(4096);
     let rc = script(&mut o, io, argv0, args);
-    io.out(o);
+    io.out(&o);
+    crate::io::keep(o);
     rc
 }
 
@@ -353,22 +370,29 @@ fn script(o: &mut Vec<u8>, io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
     let mut l = match ibca::list() {
         Ok(l) => l,
         Err(_) if args.first().map_or(true, |a| a.is_empty()) => return fatal(o, b"No devices"),
-        Err(_) => Listing {
-            devs: Vec::new(),
-            sock: None,
-            netlink_error: None,
-        },
+        Err(_) => Listing::empty(),
     };
+    let rc = walk(o, io, &mut l, args);
+    // The process ends now: the listing goes with it.
+    crate::io::keep(l);
+    rc
+}
+
+/// The script's loop over its arguments, or over every device without one.
+fn walk(o: &mut Vec<u8>, io: &mut Io, l: &mut Listing, args: &[Vec<u8>]) -> i32 {
     if args.first().map_or(true, |a| a.is_empty()) {
+        // Every device's uverbs node, in one netlink exchange.
+        l.find_nodes(|_| true);
         let mut names: Vec<Vec<u8>> = l.devs.iter().map(|d| d.name.clone()).collect();
         if names.is_empty() {
             names.push(b"*".to_vec());
         }
         for n in names {
-            if let Err(rc) = ib_status(o, io, &mut l, &[n, b"+".to_vec()]) {
+            if let Err(rc) = ib_status(o, io, l, &[n, b"+".to_vec()]) {
                 return rc;
             }
-            io.out(std::mem::take(o));
+            io.out(&o[..]);
+            o.clear();
         }
         return 0;
     }
@@ -376,10 +400,11 @@ fn script(o: &mut Vec<u8>, io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
         if a.is_empty() {
             break;
         }
-        if let Err(rc) = ib_status(o, io, &mut l, &dev_port_words(a)) {
+        if let Err(rc) = ib_status(o, io, l, &dev_port_words(a)) {
             return rc;
         }
-        io.out(std::mem::take(o));
+        io.out(&o[..]);
+        o.clear();
     }
     0
 }
@@ -475,6 +500,7 @@ fn json_out(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     // (device, ports) pairs, as the script would walk them.
     let mut want: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
     if args.is_empty() {
+        l.find_nodes(|_| true);
         for d in &l.devs {
             want.push((d.name.clone(), all_ports(&l, &d.name)));
         }

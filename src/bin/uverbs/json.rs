@@ -52,10 +52,9 @@ impl J {
     pub fn pretty(&self) -> String {
         // Sized once (about 40 bytes a value, indent included), so that the text is not
         // copied over and over as it grows.
-        let mut s = String::with_capacity(40 * self.values() + 16);
-        self.write(&mut s, 0);
-        s.push('\n');
-        s
+        let mut w = Writer::with_capacity(40 * self.values() + 16);
+        w.value(self);
+        w.finish()
     }
 
     /// The number of values, containers included.
@@ -75,7 +74,17 @@ impl J {
     }
 
     fn write_compact(&self, s: &mut String) {
+        use core::fmt::Write;
         match self {
+            J::Null => s.push_str("null"),
+            J::Num(n) => s.push_str(n),
+            J::U(n) => {
+                let _ = write!(s, "{n}");
+            }
+            J::I(n) => {
+                let _ = write!(s, "{n}");
+            }
+            J::Str(t) => escape(s, t),
             J::Arr(v) => {
                 s.push('[');
                 for (k, x) in v.iter().enumerate() {
@@ -98,51 +107,161 @@ impl J {
                 }
                 s.push('}');
             }
-            other => other.write(s, 0),
+        }
+    }
+}
+
+/// Pretty JSON written straight into one text buffer, token by token, with no value
+/// tree: the one place that lays JSON out (two-space indent, one member per line, `[]`
+/// and `{}` when empty). A document is one value: a container is opened, then each
+/// member is a [`Writer::key`] (or each element an [`Writer::elem`]) followed by its
+/// value, then closed.
+pub struct Writer {
+    out: String,
+    depth: usize,
+    /// A container was just opened: no member written yet.
+    fresh: bool,
+}
+
+impl Writer {
+    /// A writer whose buffer holds `n` bytes before it grows.
+    pub fn with_capacity(n: usize) -> Self {
+        Writer {
+            out: String::with_capacity(n),
+            depth: 0,
+            fresh: false,
         }
     }
 
-    fn write(&self, s: &mut String, depth: usize) {
+    /// The text, with its final newline.
+    pub fn finish(mut self) -> String {
+        self.out.push('\n');
+        self.out
+    }
+
+    fn open(&mut self, c: char) {
+        self.out.push(c);
+        self.depth += 1;
+        self.fresh = true;
+    }
+
+    fn close(&mut self, c: char) {
+        self.depth -= 1;
+        if !self.fresh {
+            self.out.push('\n');
+            indent(&mut self.out, self.depth);
+        }
+        self.out.push(c);
+        self.fresh = false;
+    }
+
+    /// Opens an object.
+    pub fn obj(&mut self) {
+        self.open('{');
+    }
+
+    /// Closes the object opened last.
+    pub fn end_obj(&mut self) {
+        self.close('}');
+    }
+
+    /// Opens an array.
+    pub fn arr(&mut self) {
+        self.open('[');
+    }
+
+    /// Closes the array opened last.
+    pub fn end_arr(&mut self) {
+        self.close(']');
+    }
+
+    /// Starts the next member or element on its own line.
+    fn next(&mut self) {
+        if !self.fresh {
+            self.out.push(',');
+        }
+        self.out.push('\n');
+        indent(&mut self.out, self.depth);
+        self.fresh = false;
+    }
+
+    /// Starts a member of the object: its key; its value follows.
+    pub fn key(&mut self, k: &str) {
+        self.next();
+        escape(&mut self.out, k);
+        self.out.push_str(": ");
+    }
+
+    /// Starts an element of the array; its value follows.
+    pub fn elem(&mut self) {
+        self.next();
+    }
+
+    pub fn null(&mut self) {
+        self.out.push_str("null");
+    }
+
+    pub fn u(&mut self, n: impl Into<u64>) {
         use core::fmt::Write;
-        match self {
-            J::Null => s.push_str("null"),
-            J::Num(n) => s.push_str(n),
-            J::U(n) => {
-                let _ = write!(s, "{n}");
-            }
-            J::I(n) => {
-                let _ = write!(s, "{n}");
-            }
-            J::Str(t) => escape(s, t),
-            J::Arr(v) if v.is_empty() => s.push_str("[]"),
-            J::Obj(v) if v.is_empty() => s.push_str("{}"),
+        let _ = write!(self.out, "{}", n.into());
+    }
+
+    pub fn i(&mut self, n: impl Into<i64>) {
+        use core::fmt::Write;
+        let _ = write!(self.out, "{}", n.into());
+    }
+
+    pub fn str(&mut self, t: &str) {
+        escape(&mut self.out, t);
+    }
+
+    pub fn opt_str(&mut self, t: Option<&str>) {
+        match t {
+            Some(t) => self.str(t),
+            None => self.null(),
+        }
+    }
+
+    pub fn opt_u(&mut self, n: Option<impl Into<u64>>) {
+        match n {
+            Some(n) => self.u(n),
+            None => self.null(),
+        }
+    }
+
+    /// `{"name": ..., "value": ...}`.
+    pub fn enm(&mut self, name: Option<&str>, value: impl FnOnce(&mut Writer)) {
+        self.obj();
+        self.key("name");
+        self.opt_str(name);
+        self.key("value");
+        value(self);
+        self.end_obj();
+    }
+
+    /// A whole value.
+    pub fn value(&mut self, v: &J) {
+        match v {
+            J::Null => self.null(),
+            J::Num(n) => self.out.push_str(n),
+            J::U(n) => self.u(*n),
+            J::I(n) => self.i(*n),
+            J::Str(t) => self.str(t),
             J::Arr(v) => {
-                s.push_str("[\n");
-                for (k, x) in v.iter().enumerate() {
-                    indent(s, depth + 1);
-                    x.write(s, depth + 1);
-                    if k + 1 < v.len() {
-                        s.push(',');
-                    }
-                    s.push('\n');
+                self.arr();
+                for x in v {
+                    self.elem();
+                    self.value(x);
                 }
-                indent(s, depth);
-                s.push(']');
+                self.end_arr();
             }
             J::Obj(v) => {
-                s.push_str("{\n");
-                for (k, (key, x)) in v.iter().enumerate() {
-                    indent(s, depth + 1);
-                    escape(s, key);
-                    s.push_str(": ");
-                    x.write(s, depth + 1);
-                    if k + 1 < v.len() {
-                        s.push(',');
-                    }
-                    s.push('\n');
+                self.obj();
+                for (k, x) in v {
+                    self.key(k);
+                    self.value(x);
                 }
-                indent(s, depth);
-                s.push('}');
+                self.end_obj();
             }
         }
     }
@@ -219,45 +338,65 @@ pub fn driver_name(id: u32) -> Option<&'static str> {
     NAMES.get(id as usize).copied()
 }
 
-/// The discovery part of a device (shared by `devices` and `devinfo`).
-pub fn ident(d: &DeviceInfo) -> Vec<(&'static str, J)> {
+/// The discovery part of a device (shared by `devices` and `devinfo`): its members,
+/// written into the object `w` has open.
+pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     let nt = d.node_type;
     let tr = d.transport;
-    vec![
-        ("name", J::s(d.name.clone())),
-        ("index", J::opt_u(d.index)),
-        ("node_type", enm(nt.c_name(), J::u(nt.as_raw()))),
-        ("transport", enm(tr.c_name(), J::i(tr.as_raw()))),
-        ("protocol", J::opt_s(&d.protocol)),
-        ("node_guid", guid(d.node_guid)),
-        ("sys_image_guid", d.sys_image_guid.map_or(J::Null, guid)),
-        ("fw_ver", J::s(d.fw_ver.clone())),
-        ("port_count", J::u(d.port_count)),
-        ("node_desc", J::opt_s(&d.node_desc)),
-        ("board_id", J::opt_s(&d.board_id)),
-        ("hca_type", J::opt_s(&d.hca_type)),
-        ("hw_rev", J::opt_s(&d.hw_rev)),
-        ("kernel_driver", J::opt_s(&d.kernel_driver)),
-        ("parent", J::opt_s(&d.parent)),
-        ("kernel_cap_flags", J::opt_u(d.cap_flags)),
-        (
-            "driver_id",
-            d.driver_id
-                .map_or(J::Null, |id| enm(driver_name(id), J::u(id))),
-        ),
-        (
-            "uverbs",
-            d.uverbs.as_ref().map_or(J::Null, |u| {
-                J::Obj(vec![
-                    ("name", J::s(u.name.clone())),
-                    ("path", J::s(u.path.display().to_string())),
-                    ("major", J::u(u.major)),
-                    ("minor", J::u(u.minor)),
-                    ("abi_version", J::u(u.abi_version)),
-                ])
-            }),
-        ),
-    ]
+    w.key("name");
+    w.str(&d.name);
+    w.key("index");
+    w.opt_u(d.index);
+    w.key("node_type");
+    w.enm(nt.c_name(), |w| w.u(nt.as_raw()));
+    w.key("transport");
+    w.enm(tr.c_name(), |w| w.i(tr.as_raw()));
+    w.key("protocol");
+    w.opt_str(d.protocol.as_deref());
+    w.key("node_guid");
+    w.str(&d.node_guid.to_string());
+    w.key("sys_image_guid");
+    w.opt_str(d.sys_image_guid.map(|g| g.to_string()).as_deref());
+    w.key("fw_ver");
+    w.str(&d.fw_ver);
+    w.key("port_count");
+    w.u(d.port_count);
+    for (k, v) in [
+        ("node_desc", &d.node_desc),
+        ("board_id", &d.board_id),
+        ("hca_type", &d.hca_type),
+        ("hw_rev", &d.hw_rev),
+        ("kernel_driver", &d.kernel_driver),
+        ("parent", &d.parent),
+    ] {
+        w.key(k);
+        w.opt_str(v.as_deref());
+    }
+    w.key("kernel_cap_flags");
+    w.opt_u(d.cap_flags);
+    w.key("driver_id");
+    match d.driver_id {
+        Some(id) => w.enm(driver_name(id), |w| w.u(id)),
+        None => w.null(),
+    }
+    w.key("uverbs");
+    match &d.uverbs {
+        Some(u) => {
+            w.obj();
+            w.key("name");
+            w.str(&u.name);
+            w.key("path");
+            w.str(&u.path.to_string_lossy());
+            w.key("major");
+            w.u(u.major);
+            w.key("minor");
+            w.u(u.minor);
+            w.key("abi_version");
+            w.u(u.abi_version);
+            w.end_obj();
+        }
+        None => w.null(),
+    }
 }
 
 /// Every field of the device attributes.
@@ -476,41 +615,82 @@ pub fn failure(f: &Failure) -> J {
     ])
 }
 
+/// The members every document starts with.
+fn head(w: &mut Writer) {
+    w.key("schema_version");
+    w.u(SCHEMA_VERSION);
+    w.key("generator");
+    w.str(concat!("uverbs ", env!("CARGO_PKG_VERSION")));
+}
+
 /// One device of `devinfo --json`.
-pub fn hca(r: &HcaReport) -> J {
-    let mut v = ident(&r.ident);
-    v.push(("attributes", r.attr.as_ref().map_or(J::Null, device_attr)));
-    v.push(("num_comp_vectors", J::u(r.num_comp_vectors)));
-    v.push(("ports", J::Arr(r.ports.iter().map(port).collect())));
-    v.push(("error", r.failure.as_ref().map_or(J::Null, failure)));
-    J::Obj(v)
+fn hca(w: &mut Writer, r: &HcaReport) {
+    w.obj();
+    ident(w, &r.ident);
+    w.key("attributes");
+    match &r.attr {
+        Some(a) => {
+            let v = device_attr(a);
+            w.value(&v);
+            // Kept to the exit, as the reports are: dropped here, the last value of a
+            // size class would make musl's allocator unmap its group, device by device.
+            crate::io::keep(v);
+        }
+        None => w.null(),
+    }
+    w.key("num_comp_vectors");
+    w.u(r.num_comp_vectors);
+    w.key("ports");
+    w.arr();
+    for p in &r.ports {
+        w.elem();
+        let v = port(p);
+        w.value(&v);
+        crate::io::keep(v);
+    }
+    w.end_arr();
+    w.key("error");
+    match &r.failure {
+        Some(f) => w.value(&failure(f)),
+        None => w.null(),
+    }
+    w.end_obj();
 }
 
 /// The whole `devinfo --json` document.
-pub fn devinfo_doc(reports: &[HcaReport]) -> J {
-    J::Obj(vec![
-        ("schema_version", J::u(SCHEMA_VERSION)),
-        (
-            "generator",
-            J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-        ),
-        ("devices", J::Arr(reports.iter().map(hca).collect())),
-    ])
+pub fn devinfo_doc(reports: &[HcaReport]) -> String {
+    // About 6 KiB a device with its attributes, ports and GIDs.
+    let mut w = Writer::with_capacity(6144 * reports.len() + 256);
+    w.obj();
+    head(&mut w);
+    w.key("devices");
+    w.arr();
+    for r in reports {
+        w.elem();
+        hca(&mut w, r);
+    }
+    w.end_arr();
+    w.end_obj();
+    w.finish()
 }
 
 /// The whole `devices --json` document.
-pub fn devices_doc(devs: &[DeviceInfo]) -> J {
-    J::Obj(vec![
-        ("schema_version", J::u(SCHEMA_VERSION)),
-        (
-            "generator",
-            J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-        ),
-        (
-            "devices",
-            J::Arr(devs.iter().map(|d| J::Obj(ident(d))).collect()),
-        ),
-    ])
+pub fn devices_doc(devs: &[DeviceInfo]) -> String {
+    // Under 1 KiB a device.
+    let mut w = Writer::with_capacity(1024 * devs.len() + 256);
+    w.obj();
+    head(&mut w);
+    w.key("devices");
+    w.arr();
+    for d in devs {
+        w.elem();
+        w.obj();
+        ident(&mut w, d);
+        w.end_obj();
+    }
+    w.end_arr();
+    w.end_obj();
+    w.finish()
 }
 
 #[cfg(test)]
@@ -635,7 +815,7 @@ pub mod tests {
 
     #[test]
     fn golden_rxe0() {
-        let got = devinfo_doc(&[rxe0_fixture()]).pretty();
+        let got = devinfo_doc(&[rxe0_fixture()]);
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
         let want = std::fs::read_to_string(&path).unwrap_or_default();
         if std::env::var_os("UVERBS_BLESS").is_some() && got != want {

@@ -538,10 +538,25 @@ pub fn failure_line(f: &Failure, name: &str, flavor: Flavor) -> String {
     }
 }
 
-/// Renders one device as `ibv_devinfo` prints it: stdout text and stderr text.
+/// Renders one device as `ibv_devinfo` prints it: stdout text and stderr text. (The
+/// command prints through [`render_hca_into`]; the golden tests and the printer's
+/// differential test, which builds this file on its own, call this.)
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, String) {
-    let mut o = String::new();
-    let mut e = String::new();
+    let (mut o, mut e) = (String::new(), String::new());
+    render_hca_into(r, verbose, flavor, &mut o, &mut e);
+    (o, e)
+}
+
+/// [`render_hca`], appended to `o` (stdout) and `e` (stderr): a caller that prints
+/// many devices reuses its two buffers.
+pub fn render_hca_into(
+    r: &HcaReport,
+    verbose: bool,
+    flavor: Flavor,
+    o: &mut String,
+    e: &mut String,
+) {
     let early = matches!(
         r.failure,
         Some(Failure::Open(_) | Failure::QueryDevice(_) | Failure::BadPort { .. })
@@ -552,7 +567,7 @@ pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, Stri
             if let Some(f) = &r.failure {
                 e.push_str(&failure_line(f, &r.ident.name, flavor));
             }
-            return (o, e);
+            return;
         }
     };
     let transport = r.ident.transport;
@@ -580,14 +595,14 @@ pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, Stri
     }
     line!(o, "\tphys_port_cnt:\t\t\t{}", attr.phys_port_cnt);
     if verbose {
-        verbose_device(&mut o, attr, r.num_comp_vectors);
+        verbose_device(o, attr, r.num_comp_vectors);
     }
     for pr in &r.ports {
-        port_block(&mut o, pr, verbose, transport);
+        port_block(o, pr, verbose, transport);
         if let Some(f @ Failure::QueryGid(p, _, _)) = &r.failure {
             if *p == pr.num {
                 e.push_str(&failure_line(f, &r.ident.name, flavor));
-                return (o, e);
+                return;
             }
         }
         o.push('\n');
@@ -595,7 +610,6 @@ pub fn render_hca(r: &HcaReport, verbose: bool, flavor: Flavor) -> (String, Stri
     if let Some(f @ Failure::QueryPort(..)) = &r.failure {
         e.push_str(&failure_line(f, &r.ident.name, flavor));
     }
-    (o, e)
 }
 
 #[cfg(test)]
