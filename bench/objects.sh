@@ -3,18 +3,24 @@
 # and its section of BENCHMARKS.md.
 #
 # Usage: bench/objects.sh [--kernel SERIES]... [--pairs N] [--rounds N] [--quick]
+#                         [--unmapped-at REV]
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --pairs N        interleaved floor/API pairs per operation (default 600)
 #   --rounds N       alternating rounds of the create/destroy loops (default 7)
 #   --quick          --pairs 100 --rounds 2 (a smoke test)
+#   --unmapped-at REV  the commit whose bench_objects creates CQs and QPs without
+#                    mapping their queues (default b031392, main just before the data
+#                    path; built once in target/bench/unmapped-src)
 #
 # In one boot per kernel (1 rxe + 1 siw), for each device:
 #   - examples/bench_objects.rs 'pairs': query_qp and modify_qp (through the state walk)
 #     against their floors (the same request prebuilt and re-run with ctx.raw().call
 #     on the same fd), as interleaved pairs of short batches whose order alternates;
 #   - 'create' of bench_objects.rs and bench/objects_loops.c (libibverbs), alternating
-#     which runs first, ROUNDS times: create + destroy of a PD, CQ, QP and MR;
+#     which runs first, ROUNDS times: create + destroy of a PD, CQ, QP and MR; and the
+#     same loops of bench_objects built at --unmapped-at, whose CQs and QPs do not map
+#     their queues (libibverbs' rxe and siw providers always map them);
 #   - objects_loops 'qp': libibverbs' ibv_query_qp and ibv_modify_qp per call;
 #   - bench_objects 'attrib': query_qp as the prebuilt floor, as a request built afresh
 #     per call, and as Qp::query, rotated (where the typed method's time goes).
@@ -25,13 +31,14 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() PAIRS=600 ROUNDS=7
+KERNELS=() PAIRS=600 ROUNDS=7 UNMAPPED_AT=b031392
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;
     --pairs) PAIRS=${2:?}; shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
     --quick) PAIRS=100 ROUNDS=2; shift ;;
+    --unmapped-at) UNMAPPED_AT=${2:?}; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "objects.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -45,6 +52,16 @@ trap 'rm -rf "$STAGE"' EXIT
 echo "objects.sh: building" >&2
 (cd "$CRATE" && cargo build -q --release --target $TARGET --example bench_objects)
 cp "$CRATE/target/$TARGET/release/examples/bench_objects" "$STAGE/"
+# The same loops before the data path: objects whose queues are not mapped.
+SRC=$OUTDIR/unmapped-src
+if [ "$(git -C "$SRC" rev-parse HEAD 2>/dev/null)" != "$(git -C "$CRATE" rev-parse "$UNMAPPED_AT")" ]; then
+  git -C "$CRATE" worktree remove --force "$SRC" 2>/dev/null || rm -rf "$SRC"
+  git -C "$CRATE" worktree prune
+  git -C "$CRATE" worktree add --detach "$SRC" "$UNMAPPED_AT" >&2
+fi
+(cd "$SRC" && CARGO_TARGET_DIR=$OUTDIR/unmapped-target \
+  cargo build -q --release --target $TARGET --example bench_objects)
+cp "$OUTDIR/unmapped-target/$TARGET/release/examples/bench_objects" "$STAGE/bench_unmapped"
 gcc -O2 -Wall -o "$STAGE/objects_loops" "$HERE/objects_loops.c" -libverbs
 cat > "$STAGE/guest.sh" <<EOF
 #!/bin/sh
@@ -55,7 +72,9 @@ for d in \$(echo "\$UVERBS_VM_DEVICES" | tr ',' ' '); do
   while [ \$r -lt $ROUNDS ]; do
     if [ \$((r % 2)) = 0 ]; then
       ./bench_objects create \$d 2000 && ./objects_loops create \$d 2000 || exit 1
+      ./bench_unmapped create \$d 2000 | sed 's/^R uverbs /R unmapped /' || exit 1
     else
+      ./bench_unmapped create \$d 2000 | sed 's/^R uverbs /R unmapped /' || exit 1
       ./objects_loops create \$d 2000 && ./bench_objects create \$d 2000 || exit 1
     fi
     ./objects_loops qp \$d 2000 || exit 1
@@ -67,7 +86,7 @@ EOF
 for k in "${KERNELS[@]}"; do
   echo "objects.sh: kernel $k" >&2
   "$CRATE/tests/vm/rig.sh" --kernel "$k" --add "$STAGE/bench_objects" \
-    --add "$STAGE/objects_loops" --add "$STAGE/guest.sh" --timeout 1800 \
+     --add "$STAGE/objects_loops" --add "$STAGE/bench_unmapped" --add "$STAGE/guest.sh" --timeout 1800 \
     -- sh ./guest.sh > "$OUTDIR/objects-$k.out"
 done
 
@@ -87,12 +106,13 @@ section() {
   echo "$PAIRS interleaved pairs per operation and $ROUNDS alternating rounds of the create loops."
   echo "Floors: the same request prebuilt and re-run with \`ctx.raw().call\` on the same fd."
   echo "Target: query_qp and modify_qp at or under 1.03x their floor (median of the pairs);"
-  echo "create + destroy no slower than libibverbs. rxe maps its queues inside"
-  echo "\`ibv_create_qp\`/\`ibv_create_cq\` and uverbs does not map them yet (the data path will):"
-  echo "the create rows compare without the mapping on the uverbs side."
+  echo "create + destroy no slower than libibverbs. libibverbs' providers map a CQ's and a QP's"
+  echo "queues inside \`ibv_create_cq\`/\`ibv_create_qp\`, and so does uverbs since the data path;"
+  echo "the *unmapped* column is the same loop built at $UNMAPPED_AT (before the data path), run in"
+  echo "the same boot, whose objects do not map them."
   echo
-  echo "| kernel | device | operation | floor ns | uverbs ns | ratio (median, IQR) | libibverbs ns | uverbs / libibverbs |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| kernel | device | operation | floor ns | uverbs ns | ratio (median, IQR) | libibverbs ns | uverbs / libibverbs | unmapped ns | unmapped / libibverbs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   for k in "${KERNELS[@]}"; do
     f=$OUTDIR/objects-$k.out
     for d in $(grep -o '^P uverbs [a-z0-9_]*' "$f" | awk '{ print $3 }' | sort -u); do
@@ -104,13 +124,14 @@ section() {
         q1=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.25)
         q3=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.75)
         ibv=$(grep "^R ibv $d $op " "$f" | awk '{ print $5 }' | median)
-        echo "| $k | $d | $op | $fl | $api | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $ibv | $(fmt "$(awk -v a="$api" -v b="$ibv" 'BEGIN { print (b > 0 ? a / b : "-") }')") |"
+        echo "| $k | $d | $op | $fl | $api | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $ibv | $(fmt "$(awk -v a="$api" -v b="$ibv" 'BEGIN { print (b > 0 ? a / b : "-") }')") | | |"
       done
       for op in pd cq qp mr; do
-        local u i
+        local u i m
         u=$(grep "^R uverbs $d $op " "$f" | awk '{ print $5 }' | median)
         i=$(grep "^R ibv $d $op " "$f" | awk '{ print $5 }' | median)
-        echo "| $k | $d | create+destroy $op | | $u | | $i | $(fmt "$(awk -v a="$u" -v b="$i" 'BEGIN { print (b > 0 ? a / b : "-") }')") |"
+        m=$(grep "^R unmapped $d $op " "$f" | awk '{ print $5 }' | median)
+        echo "| $k | $d | create+destroy $op | | $u | | $i | $(fmt "$(awk -v a="$u" -v b="$i" 'BEGIN { print (b > 0 ? a / b : "-") }')") | $m | $(fmt "$(awk -v a="$m" -v b="$i" 'BEGIN { print (a != "-" && b > 0 ? a / b : "-") }')") |"
       done
     done
   done

@@ -161,6 +161,36 @@ pub enum Error {
         /// What was wrong.
         detail: String,
     },
+    /// A work request was refused before anything was written to the queue (the data
+    /// path checks every request of a call first, and posts all or none).
+    #[error("{op}: work request {index}: {problem}")]
+    BadWorkRequest {
+        /// The operation (`post_send`, `post_recv`, `post_srq_recv`).
+        op: Op,
+        /// The request's index in the slice posted.
+        index: usize,
+        /// What is wrong with it.
+        problem: crate::verbs::datapath::WrProblem,
+    },
+    /// The queue has no room for every work request of the call: none was posted.
+    #[error("{op}: the queue has room for {free} work request(s), {wanted} were posted")]
+    QueueFull {
+        /// The operation.
+        op: Op,
+        /// The requests it could take.
+        free: u32,
+        /// The requests of the call.
+        wanted: usize,
+    },
+    /// The queue pair's state does not allow the call (sends need RTS or later,
+    /// receives INIT or later): nothing was posted.
+    #[error("{op}: the QP is in state {state:?}")]
+    BadQpState {
+        /// The operation.
+        op: Op,
+        /// The state the crate last saw (set by modify, query and the RDMA CM).
+        state: crate::verbs::types::QpState,
+    },
     /// Any other failing system call, with its errno.
     #[error("{op}: {errno}")]
     Os {
@@ -212,6 +242,9 @@ impl Error {
             | Error::InUse { op, .. }
             | Error::DevMismatch { op, .. }
             | Error::Protocol { op, .. }
+            | Error::BadWorkRequest { op, .. }
+            | Error::QueueFull { op, .. }
+            | Error::BadQpState { op, .. }
             | Error::Os { op, .. } => Some(op),
         }
     }

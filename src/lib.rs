@@ -61,6 +61,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::missing_safety_doc)]
 
+pub mod cm;
 pub mod error;
 pub mod netlink;
 pub mod raw;

@@ -442,7 +442,7 @@ pub fn check_uapi(m: &Manifest, rust: &RustTable, cfg: &UapiConfig, scratch: &Pa
         if !present[s.header] {
             continue;
         }
-        let rs = rust.struct_by_c(&s.c);
+        let rs = rust.struct_view(&s.c, &s.rust);
         let Some(rs) = rs else {
             r.mismatch(
                 format!("struct {}", s.c),

@@ -1,4 +1,5 @@
-//! The kernel's own headers (`include/rdma/ib_verbs.h`, `include/rdma/ib_mad.h`), which
+//! The kernel's own headers (`include/rdma/ib_verbs.h`, `include/rdma/ib_mad.h`,
+//! `include/rdma/rdma_cm.h`), which
 //! are not uapi: nothing outside the kernel can compile them, so they are read as text.
 //!
 //! The manifest's `doc=` values (port widths, speeds and physical states, a few port
@@ -13,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The headers read, relative to the kernel's `include/` directory.
-pub const FILES: &[&str] = &["rdma/ib_verbs.h", "rdma/ib_mad.h"];
+pub const FILES: &[&str] = &["rdma/ib_verbs.h", "rdma/ib_mad.h", "rdma/rdma_cm.h"];
 
 /// The kernel's `include/` directory: `UVERBS_ABI_KERNEL_INCLUDE`, else the parent of
 /// `UVERBS_ABI_HEADERS` when that is a kernel's raw `include/uapi` (as the 6.12 headers

@@ -581,7 +581,10 @@ fn validate(m: &Manifest) -> Result<(), String> {
     let mut errors = Vec::new();
     let mut seen = std::collections::HashMap::new();
     for s in &m.structs {
-        if let Some(prev) = seen.insert(format!("struct {}", s.c), s.line) {
+        // A C struct may be listed again under another Rust name: a view of it through
+        // another member of a union it contains (rxe_send_wr's `wr`). Field types name
+        // the first listing.
+        if let Some(prev) = seen.insert(format!("struct {} {}", s.c, s.rust), s.line) {
             errors.push(format!(
                 "line {}: struct {} already listed at line {prev}",
                 s.line, s.c

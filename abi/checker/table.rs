@@ -122,6 +122,11 @@ impl RustTable {
     pub fn struct_by_c(&self, c: &str) -> Option<&RustStruct> {
         self.structs.iter().find(|s| s.c == c)
     }
+    /// The struct of this C tag and Rust path (a C struct may have several Rust views,
+    /// one per member of a union it contains).
+    pub fn struct_view(&self, c: &str, path: &str) -> Option<&RustStruct> {
+        self.structs.iter().find(|s| s.c == c && s.path == path)
+    }
     pub fn value(&self, path: &str) -> Option<(i128, u32, bool)> {
         self.values
             .iter()

@@ -964,6 +964,412 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_comp_event_desc;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_comp_event_desc",
+            "uverbs::raw::abi::verbs::ib_uverbs_comp_event_desc",
+            vec![
+                field("cq_handle", core::mem::offset_of!(T, cq_handle), |s: &T| &s.cq_handle),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_wc;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_wc",
+            "uverbs::raw::abi::verbs::ib_uverbs_wc",
+            vec![
+                field("wr_id", core::mem::offset_of!(T, wr_id), |s: &T| &s.wr_id),
+                field("status", core::mem::offset_of!(T, status), |s: &T| &s.status),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("vendor_err", core::mem::offset_of!(T, vendor_err), |s: &T| &s.vendor_err),
+                field("byte_len", core::mem::offset_of!(T, byte_len), |s: &T| &s.byte_len),
+                field("ex", core::mem::offset_of!(T, ex), |s: &T| &s.ex),
+                field("qp_num", core::mem::offset_of!(T, qp_num), |s: &T| &s.qp_num),
+                field("src_qp", core::mem::offset_of!(T, src_qp), |s: &T| &s.src_qp),
+                field("wc_flags", core::mem::offset_of!(T, wc_flags), |s: &T| &s.wc_flags),
+                field("pkey_index", core::mem::offset_of!(T, pkey_index), |s: &T| &s.pkey_index),
+                field("slid", core::mem::offset_of!(T, slid), |s: &T| &s.slid),
+                field("sl", core::mem::offset_of!(T, sl), |s: &T| &s.sl),
+                field("dlid_path_bits", core::mem::offset_of!(T, dlid_path_bits), |s: &T| &s.dlid_path_bits),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_req_notify_cq;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_req_notify_cq",
+            "uverbs::raw::abi::verbs::ib_uverbs_req_notify_cq",
+            vec![
+                field("cq_handle", core::mem::offset_of!(T, cq_handle), |s: &T| &s.cq_handle),
+                field("solicited_only", core::mem::offset_of!(T, solicited_only), |s: &T| &s.solicited_only),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_send_wr;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_send_wr",
+            "uverbs::raw::abi::verbs::ib_uverbs_send_wr",
+            vec![
+                field("wr_id", core::mem::offset_of!(T, wr_id), |s: &T| &s.wr_id),
+                field("num_sge", core::mem::offset_of!(T, num_sge), |s: &T| &s.num_sge),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("send_flags", core::mem::offset_of!(T, send_flags), |s: &T| &s.send_flags),
+                field("ex", core::mem::offset_of!(T, ex), |s: &T| &s.ex),
+                field("wr", core::mem::offset_of!(T, wr), |s: &T| &s.wr),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_post_send;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_post_send",
+            "uverbs::raw::abi::verbs::ib_uverbs_post_send",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("qp_handle", core::mem::offset_of!(T, qp_handle), |s: &T| &s.qp_handle),
+                field("wr_count", core::mem::offset_of!(T, wr_count), |s: &T| &s.wr_count),
+                field("sge_count", core::mem::offset_of!(T, sge_count), |s: &T| &s.sge_count),
+                field("wqe_size", core::mem::offset_of!(T, wqe_size), |s: &T| &s.wqe_size),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_post_send_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_post_send_resp",
+            "uverbs::raw::abi::verbs::ib_uverbs_post_send_resp",
+            vec![
+                field("bad_wr", core::mem::offset_of!(T, bad_wr), |s: &T| &s.bad_wr),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::verbs::ib_uverbs_qp_attr;
+        t.structs.push(RustStruct::new::<T>(
+            "ib_uverbs_qp_attr",
+            "uverbs::raw::abi::verbs::ib_uverbs_qp_attr",
+            vec![
+                field("qp_attr_mask", core::mem::offset_of!(T, qp_attr_mask), |s: &T| &s.qp_attr_mask),
+                field("qp_state", core::mem::offset_of!(T, qp_state), |s: &T| &s.qp_state),
+                field("cur_qp_state", core::mem::offset_of!(T, cur_qp_state), |s: &T| &s.cur_qp_state),
+                field("path_mtu", core::mem::offset_of!(T, path_mtu), |s: &T| &s.path_mtu),
+                field("path_mig_state", core::mem::offset_of!(T, path_mig_state), |s: &T| &s.path_mig_state),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("rq_psn", core::mem::offset_of!(T, rq_psn), |s: &T| &s.rq_psn),
+                field("sq_psn", core::mem::offset_of!(T, sq_psn), |s: &T| &s.sq_psn),
+                field("dest_qp_num", core::mem::offset_of!(T, dest_qp_num), |s: &T| &s.dest_qp_num),
+                field("qp_access_flags", core::mem::offset_of!(T, qp_access_flags), |s: &T| &s.qp_access_flags),
+                field("ah_attr", core::mem::offset_of!(T, ah_attr), |s: &T| &s.ah_attr),
+                field("alt_ah_attr", core::mem::offset_of!(T, alt_ah_attr), |s: &T| &s.alt_ah_attr),
+                field("max_send_wr", core::mem::offset_of!(T, max_send_wr), |s: &T| &s.max_send_wr),
+                field("max_recv_wr", core::mem::offset_of!(T, max_recv_wr), |s: &T| &s.max_recv_wr),
+                field("max_send_sge", core::mem::offset_of!(T, max_send_sge), |s: &T| &s.max_send_sge),
+                field("max_recv_sge", core::mem::offset_of!(T, max_recv_sge), |s: &T| &s.max_recv_sge),
+                field("max_inline_data", core::mem::offset_of!(T, max_inline_data), |s: &T| &s.max_inline_data),
+                field("pkey_index", core::mem::offset_of!(T, pkey_index), |s: &T| &s.pkey_index),
+                field("alt_pkey_index", core::mem::offset_of!(T, alt_pkey_index), |s: &T| &s.alt_pkey_index),
+                field("en_sqd_async_notify", core::mem::offset_of!(T, en_sqd_async_notify), |s: &T| &s.en_sqd_async_notify),
+                field("sq_draining", core::mem::offset_of!(T, sq_draining), |s: &T| &s.sq_draining),
+                field("max_rd_atomic", core::mem::offset_of!(T, max_rd_atomic), |s: &T| &s.max_rd_atomic),
+                field("max_dest_rd_atomic", core::mem::offset_of!(T, max_dest_rd_atomic), |s: &T| &s.max_dest_rd_atomic),
+                field("min_rnr_timer", core::mem::offset_of!(T, min_rnr_timer), |s: &T| &s.min_rnr_timer),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("timeout", core::mem::offset_of!(T, timeout), |s: &T| &s.timeout),
+                field("retry_cnt", core::mem::offset_of!(T, retry_cnt), |s: &T| &s.retry_cnt),
+                field("rnr_retry", core::mem::offset_of!(T, rnr_retry), |s: &T| &s.rnr_retry),
+                field("alt_port_num", core::mem::offset_of!(T, alt_port_num), |s: &T| &s.alt_port_num),
+                field("alt_timeout", core::mem::offset_of!(T, alt_timeout), |s: &T| &s.alt_timeout),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::sockaddr_in6;
+        t.structs.push(RustStruct::new::<T>(
+            "sockaddr_in6",
+            "uverbs::raw::abi::rdma_cm::sockaddr_in6",
+            vec![
+                field("sin6_family", core::mem::offset_of!(T, sin6_family), |s: &T| &s.sin6_family),
+                field("sin6_port", core::mem::offset_of!(T, sin6_port), |s: &T| &s.sin6_port),
+                field("sin6_flowinfo", core::mem::offset_of!(T, sin6_flowinfo), |s: &T| &s.sin6_flowinfo),
+                field("sin6_addr", core::mem::offset_of!(T, sin6_addr), |s: &T| &s.sin6_addr),
+                field("sin6_scope_id", core::mem::offset_of!(T, sin6_scope_id), |s: &T| &s.sin6_scope_id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::__kernel_sockaddr_storage;
+        t.structs.push(RustStruct::new::<T>(
+            "__kernel_sockaddr_storage",
+            "uverbs::raw::abi::rdma_cm::__kernel_sockaddr_storage",
+            vec![
+                field("ss_family", core::mem::offset_of!(T, ss_family), |s: &T| &s.ss_family),
+                field("data", core::mem::offset_of!(T, data), |s: &T| &s.data),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_cmd_hdr;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_cmd_hdr",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_cmd_hdr",
+            vec![
+                field("cmd", core::mem::offset_of!(T, cmd), |s: &T| &s.cmd),
+                field("in_", core::mem::offset_of!(T, in_), |s: &T| &s.in_),
+                field("out", core::mem::offset_of!(T, out), |s: &T| &s.out),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_create_id;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_create_id",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_create_id",
+            vec![
+                field("uid", core::mem::offset_of!(T, uid), |s: &T| &s.uid),
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("ps", core::mem::offset_of!(T, ps), |s: &T| &s.ps),
+                field("qp_type", core::mem::offset_of!(T, qp_type), |s: &T| &s.qp_type),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_create_id_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_create_id_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_create_id_resp",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_destroy_id",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_destroy_id_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_destroy_id_resp",
+            vec![
+                field("events_reported", core::mem::offset_of!(T, events_reported), |s: &T| &s.events_reported),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_bind_ip;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_bind_ip",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_bind_ip",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("addr", core::mem::offset_of!(T, addr), |s: &T| &s.addr),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_ip;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_resolve_ip",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_ip",
+            vec![
+                field("src_addr", core::mem::offset_of!(T, src_addr), |s: &T| &s.src_addr),
+                field("dst_addr", core::mem::offset_of!(T, dst_addr), |s: &T| &s.dst_addr),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("timeout_ms", core::mem::offset_of!(T, timeout_ms), |s: &T| &s.timeout_ms),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_route;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_resolve_route",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_resolve_route",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("timeout_ms", core::mem::offset_of!(T, timeout_ms), |s: &T| &s.timeout_ms),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_query;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_query",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_query",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("option", core::mem::offset_of!(T, option), |s: &T| &s.option),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_query_addr_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_query_addr_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_query_addr_resp",
+            vec![
+                field("node_guid", core::mem::offset_of!(T, node_guid), |s: &T| &s.node_guid),
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("pkey", core::mem::offset_of!(T, pkey), |s: &T| &s.pkey),
+                field("src_size", core::mem::offset_of!(T, src_size), |s: &T| &s.src_size),
+                field("dst_size", core::mem::offset_of!(T, dst_size), |s: &T| &s.dst_size),
+                field("src_addr", core::mem::offset_of!(T, src_addr), |s: &T| &s.src_addr),
+                field("dst_addr", core::mem::offset_of!(T, dst_addr), |s: &T| &s.dst_addr),
+                field("ibdev_index", core::mem::offset_of!(T, ibdev_index), |s: &T| &s.ibdev_index),
+                field("reserved1", core::mem::offset_of!(T, reserved1), |s: &T| &s.reserved1),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_conn_param;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_conn_param",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_conn_param",
+            vec![
+                field("qp_num", core::mem::offset_of!(T, qp_num), |s: &T| &s.qp_num),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("private_data", core::mem::offset_of!(T, private_data), |s: &T| &s.private_data),
+                field("private_data_len", core::mem::offset_of!(T, private_data_len), |s: &T| &s.private_data_len),
+                field("srq", core::mem::offset_of!(T, srq), |s: &T| &s.srq),
+                field("responder_resources", core::mem::offset_of!(T, responder_resources), |s: &T| &s.responder_resources),
+                field("initiator_depth", core::mem::offset_of!(T, initiator_depth), |s: &T| &s.initiator_depth),
+                field("flow_control", core::mem::offset_of!(T, flow_control), |s: &T| &s.flow_control),
+                field("retry_count", core::mem::offset_of!(T, retry_count), |s: &T| &s.retry_count),
+                field("rnr_retry_count", core::mem::offset_of!(T, rnr_retry_count), |s: &T| &s.rnr_retry_count),
+                field("valid", core::mem::offset_of!(T, valid), |s: &T| &s.valid),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_ud_param;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_ud_param",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_ud_param",
+            vec![
+                field("qp_num", core::mem::offset_of!(T, qp_num), |s: &T| &s.qp_num),
+                field("qkey", core::mem::offset_of!(T, qkey), |s: &T| &s.qkey),
+                field("ah_attr", core::mem::offset_of!(T, ah_attr), |s: &T| &s.ah_attr),
+                field("private_data", core::mem::offset_of!(T, private_data), |s: &T| &s.private_data),
+                field("private_data_len", core::mem::offset_of!(T, private_data_len), |s: &T| &s.private_data_len),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_ece;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_ece",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_ece",
+            vec![
+                field("vendor_id", core::mem::offset_of!(T, vendor_id), |s: &T| &s.vendor_id),
+                field("attr_mod", core::mem::offset_of!(T, attr_mod), |s: &T| &s.attr_mod),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_connect;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_connect",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_connect",
+            vec![
+                field("conn_param", core::mem::offset_of!(T, conn_param), |s: &T| &s.conn_param),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("ece", core::mem::offset_of!(T, ece), |s: &T| &s.ece),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_listen;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_listen",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_listen",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("backlog", core::mem::offset_of!(T, backlog), |s: &T| &s.backlog),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_accept;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_accept",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_accept",
+            vec![
+                field("uid", core::mem::offset_of!(T, uid), |s: &T| &s.uid),
+                field("conn_param", core::mem::offset_of!(T, conn_param), |s: &T| &s.conn_param),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("ece", core::mem::offset_of!(T, ece), |s: &T| &s.ece),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_disconnect;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_disconnect",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_disconnect",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_init_qp_attr;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_init_qp_attr",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_init_qp_attr",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("qp_state", core::mem::offset_of!(T, qp_state), |s: &T| &s.qp_state),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_get_event;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_get_event",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_get_event",
+            vec![
+                field("response", core::mem::offset_of!(T, response), |s: &T| &s.response),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::abi::rdma_cm::rdma_ucm_event_resp;
+        t.structs.push(RustStruct::new::<T>(
+            "rdma_ucm_event_resp",
+            "uverbs::raw::abi::rdma_cm::rdma_ucm_event_resp",
+            vec![
+                field("uid", core::mem::offset_of!(T, uid), |s: &T| &s.uid),
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("event", core::mem::offset_of!(T, event), |s: &T| &s.event),
+                field("status", core::mem::offset_of!(T, status), |s: &T| &s.status),
+                field("param", core::mem::offset_of!(T, param), |s: &T| &s.param),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("ece", core::mem::offset_of!(T, ece), |s: &T| &s.ece),
+            ],
+        ));
+    }
+    {
         type T = uverbs::raw::driver::mminfo;
         t.structs.push(RustStruct::new::<T>(
             "mminfo",
@@ -1040,6 +1446,172 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
+        type T = uverbs::raw::driver::rxe_sge;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_sge",
+            "uverbs::raw::driver::rxe_sge",
+            vec![
+                field("addr", core::mem::offset_of!(T, addr), |s: &T| &s.addr),
+                field("length", core::mem::offset_of!(T, length), |s: &T| &s.length),
+                field("lkey", core::mem::offset_of!(T, lkey), |s: &T| &s.lkey),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_dma_info;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_dma_info",
+            "uverbs::raw::driver::rxe_dma_info",
+            vec![
+                field("length", core::mem::offset_of!(T, length), |s: &T| &s.length),
+                field("resid", core::mem::offset_of!(T, resid), |s: &T| &s.resid),
+                field("cur_sge", core::mem::offset_of!(T, cur_sge), |s: &T| &s.cur_sge),
+                field("num_sge", core::mem::offset_of!(T, num_sge), |s: &T| &s.num_sge),
+                field("sge_offset", core::mem::offset_of!(T, sge_offset), |s: &T| &s.sge_offset),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_global_route;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_global_route",
+            "uverbs::raw::driver::rxe_global_route",
+            vec![
+                field("dgid", core::mem::offset_of!(T, dgid), |s: &T| &s.dgid),
+                field("flow_label", core::mem::offset_of!(T, flow_label), |s: &T| &s.flow_label),
+                field("sgid_index", core::mem::offset_of!(T, sgid_index), |s: &T| &s.sgid_index),
+                field("hop_limit", core::mem::offset_of!(T, hop_limit), |s: &T| &s.hop_limit),
+                field("traffic_class", core::mem::offset_of!(T, traffic_class), |s: &T| &s.traffic_class),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_av;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_av",
+            "uverbs::raw::driver::rxe_av",
+            vec![
+                field("port_num", core::mem::offset_of!(T, port_num), |s: &T| &s.port_num),
+                field("network_type", core::mem::offset_of!(T, network_type), |s: &T| &s.network_type),
+                field("dmac", core::mem::offset_of!(T, dmac), |s: &T| &s.dmac),
+                field("grh", core::mem::offset_of!(T, grh), |s: &T| &s.grh),
+                field("sgid_addr", core::mem::offset_of!(T, sgid_addr), |s: &T| &s.sgid_addr),
+                field("dgid_addr", core::mem::offset_of!(T, dgid_addr), |s: &T| &s.dgid_addr),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_send_wr;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_send_wr",
+            "uverbs::raw::driver::rxe_send_wr",
+            vec![
+                field("wr_id", core::mem::offset_of!(T, wr_id), |s: &T| &s.wr_id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("send_flags", core::mem::offset_of!(T, send_flags), |s: &T| &s.send_flags),
+                field("ex", core::mem::offset_of!(T, ex), |s: &T| &s.ex),
+                field("remote_qpn", core::mem::offset_of!(T, remote_qpn), |s: &T| &s.remote_qpn),
+                field("remote_qkey", core::mem::offset_of!(T, remote_qkey), |s: &T| &s.remote_qkey),
+                field("pkey_index", core::mem::offset_of!(T, pkey_index), |s: &T| &s.pkey_index),
+                field("ud_reserved", core::mem::offset_of!(T, ud_reserved), |s: &T| &s.ud_reserved),
+                field("ah_num", core::mem::offset_of!(T, ah_num), |s: &T| &s.ah_num),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+                field("av", core::mem::offset_of!(T, av), |s: &T| &s.av),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_send_wr_rdma;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_send_wr",
+            "uverbs::raw::driver::rxe_send_wr_rdma",
+            vec![
+                field("wr_id", core::mem::offset_of!(T, wr_id), |s: &T| &s.wr_id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("send_flags", core::mem::offset_of!(T, send_flags), |s: &T| &s.send_flags),
+                field("ex", core::mem::offset_of!(T, ex), |s: &T| &s.ex),
+                field("remote_addr", core::mem::offset_of!(T, remote_addr), |s: &T| &s.remote_addr),
+                field("rkey", core::mem::offset_of!(T, rkey), |s: &T| &s.rkey),
+                field("rdma_reserved", core::mem::offset_of!(T, rdma_reserved), |s: &T| &s.rdma_reserved),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
+                field("av", core::mem::offset_of!(T, av), |s: &T| &s.av),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_send_wr_atomic;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_send_wr",
+            "uverbs::raw::driver::rxe_send_wr_atomic",
+            vec![
+                field("wr_id", core::mem::offset_of!(T, wr_id), |s: &T| &s.wr_id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("send_flags", core::mem::offset_of!(T, send_flags), |s: &T| &s.send_flags),
+                field("ex", core::mem::offset_of!(T, ex), |s: &T| &s.ex),
+                field("remote_addr", core::mem::offset_of!(T, remote_addr), |s: &T| &s.remote_addr),
+                field("compare_add", core::mem::offset_of!(T, compare_add), |s: &T| &s.compare_add),
+                field("swap", core::mem::offset_of!(T, swap), |s: &T| &s.swap),
+                field("rkey", core::mem::offset_of!(T, rkey), |s: &T| &s.rkey),
+                field("atomic_reserved", core::mem::offset_of!(T, atomic_reserved), |s: &T| &s.atomic_reserved),
+                field("av", core::mem::offset_of!(T, av), |s: &T| &s.av),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_send_wqe;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_send_wqe",
+            "uverbs::raw::driver::rxe_send_wqe",
+            vec![
+                field("wr", core::mem::offset_of!(T, wr), |s: &T| &s.wr),
+                field("status", core::mem::offset_of!(T, status), |s: &T| &s.status),
+                field("state", core::mem::offset_of!(T, state), |s: &T| &s.state),
+                field("iova", core::mem::offset_of!(T, iova), |s: &T| &s.iova),
+                field("mask", core::mem::offset_of!(T, mask), |s: &T| &s.mask),
+                field("first_psn", core::mem::offset_of!(T, first_psn), |s: &T| &s.first_psn),
+                field("last_psn", core::mem::offset_of!(T, last_psn), |s: &T| &s.last_psn),
+                field("ack_length", core::mem::offset_of!(T, ack_length), |s: &T| &s.ack_length),
+                field("ssn", core::mem::offset_of!(T, ssn), |s: &T| &s.ssn),
+                field("has_rd_atomic", core::mem::offset_of!(T, has_rd_atomic), |s: &T| &s.has_rd_atomic),
+                field("dma", core::mem::offset_of!(T, dma), |s: &T| &s.dma),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_recv_wqe;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_recv_wqe",
+            "uverbs::raw::driver::rxe_recv_wqe",
+            vec![
+                field("wr_id", core::mem::offset_of!(T, wr_id), |s: &T| &s.wr_id),
+                field("reserved", core::mem::offset_of!(T, reserved), |s: &T| &s.reserved),
+                field("padding", core::mem::offset_of!(T, padding), |s: &T| &s.padding),
+                field("dma", core::mem::offset_of!(T, dma), |s: &T| &s.dma),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::rxe_queue_buf;
+        t.structs.push(RustStruct::new::<T>(
+            "rxe_queue_buf",
+            "uverbs::raw::driver::rxe_queue_buf",
+            vec![
+                field("log2_elem_size", core::mem::offset_of!(T, log2_elem_size), |s: &T| &s.log2_elem_size),
+                field("index_mask", core::mem::offset_of!(T, index_mask), |s: &T| &s.index_mask),
+                field("pad_1", core::mem::offset_of!(T, pad_1), |s: &T| &s.pad_1),
+                field("producer_index", core::mem::offset_of!(T, producer_index), |s: &T| &s.producer_index),
+                field("pad_2", core::mem::offset_of!(T, pad_2), |s: &T| &s.pad_2),
+                field("consumer_index", core::mem::offset_of!(T, consumer_index), |s: &T| &s.consumer_index),
+                field("pad_3", core::mem::offset_of!(T, pad_3), |s: &T| &s.pad_3),
+            ],
+        ));
+    }
+    {
         type T = uverbs::raw::driver::siw_uresp_create_cq;
         t.structs.push(RustStruct::new::<T>(
             "siw_uresp_create_cq",
@@ -1098,6 +1670,76 @@ pub fn rust_table() -> RustTable {
                 field("num_rqe", core::mem::offset_of!(T, num_rqe), |s: &T| &s.num_rqe),
                 field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
                 field("srq_key", core::mem::offset_of!(T, srq_key), |s: &T| &s.srq_key),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_sge;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_sge",
+            "uverbs::raw::driver::siw_sge",
+            vec![
+                field("laddr", core::mem::offset_of!(T, laddr), |s: &T| &s.laddr),
+                field("length", core::mem::offset_of!(T, length), |s: &T| &s.length),
+                field("lkey", core::mem::offset_of!(T, lkey), |s: &T| &s.lkey),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_sqe;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_sqe",
+            "uverbs::raw::driver::siw_sqe",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("flags", core::mem::offset_of!(T, flags), |s: &T| &s.flags),
+                field("num_sge", core::mem::offset_of!(T, num_sge), |s: &T| &s.num_sge),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("rkey", core::mem::offset_of!(T, rkey), |s: &T| &s.rkey),
+                field("raddr", core::mem::offset_of!(T, raddr), |s: &T| &s.raddr),
+                field("sge", core::mem::offset_of!(T, sge), |s: &T| &s.sge),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_rqe;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_rqe",
+            "uverbs::raw::driver::siw_rqe",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("flags", core::mem::offset_of!(T, flags), |s: &T| &s.flags),
+                field("num_sge", core::mem::offset_of!(T, num_sge), |s: &T| &s.num_sge),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("unused", core::mem::offset_of!(T, unused), |s: &T| &s.unused),
+                field("sge", core::mem::offset_of!(T, sge), |s: &T| &s.sge),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_cqe;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_cqe",
+            "uverbs::raw::driver::siw_cqe",
+            vec![
+                field("id", core::mem::offset_of!(T, id), |s: &T| &s.id),
+                field("flags", core::mem::offset_of!(T, flags), |s: &T| &s.flags),
+                field("opcode", core::mem::offset_of!(T, opcode), |s: &T| &s.opcode),
+                field("status", core::mem::offset_of!(T, status), |s: &T| &s.status),
+                field("bytes", core::mem::offset_of!(T, bytes), |s: &T| &s.bytes),
+                field("imm_data", core::mem::offset_of!(T, imm_data), |s: &T| &s.imm_data),
+                field("qp_id", core::mem::offset_of!(T, qp_id), |s: &T| &s.qp_id),
+            ],
+        ));
+    }
+    {
+        type T = uverbs::raw::driver::siw_cq_ctrl;
+        t.structs.push(RustStruct::new::<T>(
+            "siw_cq_ctrl",
+            "uverbs::raw::driver::siw_cq_ctrl",
+            vec![
+                field("flags", core::mem::offset_of!(T, flags), |s: &T| &s.flags),
+                field("pad", core::mem::offset_of!(T, pad), |s: &T| &s.pad),
             ],
         ));
     }
@@ -1422,6 +2064,81 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_MODIFY_QP", uverbs::raw::abi::verbs::IB_USER_VERBS_EX_CMD_MODIFY_QP));
     t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION", uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION));
     t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN", uverbs::raw::abi::verbs::IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_RDMA_WRITE", uverbs::raw::abi::verbs::IB_UVERBS_WR_RDMA_WRITE));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_RDMA_WRITE_WITH_IMM", uverbs::raw::abi::verbs::IB_UVERBS_WR_RDMA_WRITE_WITH_IMM));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND", uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND_WITH_IMM", uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND_WITH_IMM));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_RDMA_READ", uverbs::raw::abi::verbs::IB_UVERBS_WR_RDMA_READ));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_ATOMIC_CMP_AND_SWP", uverbs::raw::abi::verbs::IB_UVERBS_WR_ATOMIC_CMP_AND_SWP));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD", uverbs::raw::abi::verbs::IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_LOCAL_INV", uverbs::raw::abi::verbs::IB_UVERBS_WR_LOCAL_INV));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_BIND_MW", uverbs::raw::abi::verbs::IB_UVERBS_WR_BIND_MW));
+    t.values.push(value("uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND_WITH_INV", uverbs::raw::abi::verbs::IB_UVERBS_WR_SEND_WITH_INV));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_ABI_VERSION", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_ABI_VERSION));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_MAX_PRIVATE_DATA", uverbs::raw::abi::rdma_cm::RDMA_MAX_PRIVATE_DATA));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CREATE_ID", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CREATE_ID));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DESTROY_ID", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DESTROY_ID));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_BIND_IP", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_BIND_IP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_IP", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_IP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_ROUTE", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_RESOLVE_ROUTE));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY_ROUTE", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY_ROUTE));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CONNECT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_CONNECT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_LISTEN", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_LISTEN));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_ACCEPT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_ACCEPT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_REJECT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_REJECT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DISCONNECT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_DISCONNECT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_INIT_QP_ATTR", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_INIT_QP_ATTR));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_GET_EVENT", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_GET_EVENT));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_CMD_QUERY));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_PS_TCP", uverbs::raw::abi::rdma_cm::RDMA_PS_TCP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_PS_UDP", uverbs::raw::abi::rdma_cm::RDMA_PS_UDP));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_PS_IB", uverbs::raw::abi::rdma_cm::RDMA_PS_IB));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_ADDR", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_ADDR));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_PATH", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_PATH));
+    t.values.push(value("uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_GID", uverbs::raw::abi::rdma_cm::RDMA_USER_CM_QUERY_GID));
+    t.values.push(value("uverbs::raw::driver::RXE_NETWORK_TYPE_IPV4", uverbs::raw::driver::RXE_NETWORK_TYPE_IPV4));
+    t.values.push(value("uverbs::raw::driver::RXE_NETWORK_TYPE_IPV6", uverbs::raw::driver::RXE_NETWORK_TYPE_IPV6));
+    t.values.push(value("uverbs::raw::driver::SIW_ABI_VERSION", uverbs::raw::driver::SIW_ABI_VERSION));
+    t.values.push(value("uverbs::raw::driver::SIW_MAX_SGE", uverbs::raw::driver::SIW_MAX_SGE));
+    t.values.push(value("uverbs::raw::driver::SIW_MAX_INLINE", uverbs::raw::driver::SIW_MAX_INLINE));
+    t.values.push(value("uverbs::raw::driver::SIW_UOBJ_MAX_KEY", uverbs::raw::driver::SIW_UOBJ_MAX_KEY));
+    t.values.push(value("uverbs::raw::driver::SIW_INVAL_UOBJ_KEY", uverbs::raw::driver::SIW_INVAL_UOBJ_KEY));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_VALID", uverbs::raw::driver::SIW_WQE_VALID));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_INLINE", uverbs::raw::driver::SIW_WQE_INLINE));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_SIGNALLED", uverbs::raw::driver::SIW_WQE_SIGNALLED));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_SOLICITED", uverbs::raw::driver::SIW_WQE_SOLICITED));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_READ_FENCE", uverbs::raw::driver::SIW_WQE_READ_FENCE));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_REM_INVAL", uverbs::raw::driver::SIW_WQE_REM_INVAL));
+    t.values.push(value("uverbs::raw::driver::SIW_WQE_COMPLETED", uverbs::raw::driver::SIW_WQE_COMPLETED));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_WRITE", uverbs::raw::driver::SIW_OP_WRITE));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_READ", uverbs::raw::driver::SIW_OP_READ));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_READ_LOCAL_INV", uverbs::raw::driver::SIW_OP_READ_LOCAL_INV));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_SEND", uverbs::raw::driver::SIW_OP_SEND));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_SEND_WITH_IMM", uverbs::raw::driver::SIW_OP_SEND_WITH_IMM));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_SEND_REMOTE_INV", uverbs::raw::driver::SIW_OP_SEND_REMOTE_INV));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_FETCH_AND_ADD", uverbs::raw::driver::SIW_OP_FETCH_AND_ADD));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_COMP_AND_SWAP", uverbs::raw::driver::SIW_OP_COMP_AND_SWAP));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_RECEIVE", uverbs::raw::driver::SIW_OP_RECEIVE));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_READ_RESPONSE", uverbs::raw::driver::SIW_OP_READ_RESPONSE));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_INVAL_STAG", uverbs::raw::driver::SIW_OP_INVAL_STAG));
+    t.values.push(value("uverbs::raw::driver::SIW_OP_REG_MR", uverbs::raw::driver::SIW_OP_REG_MR));
+    t.values.push(value("uverbs::raw::driver::SIW_NUM_OPCODES", uverbs::raw::driver::SIW_NUM_OPCODES));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_SUCCESS", uverbs::raw::driver::SIW_WC_SUCCESS));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_LOC_LEN_ERR", uverbs::raw::driver::SIW_WC_LOC_LEN_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_LOC_PROT_ERR", uverbs::raw::driver::SIW_WC_LOC_PROT_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_LOC_QP_OP_ERR", uverbs::raw::driver::SIW_WC_LOC_QP_OP_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_WR_FLUSH_ERR", uverbs::raw::driver::SIW_WC_WR_FLUSH_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_BAD_RESP_ERR", uverbs::raw::driver::SIW_WC_BAD_RESP_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_LOC_ACCESS_ERR", uverbs::raw::driver::SIW_WC_LOC_ACCESS_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_REM_ACCESS_ERR", uverbs::raw::driver::SIW_WC_REM_ACCESS_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_REM_INV_REQ_ERR", uverbs::raw::driver::SIW_WC_REM_INV_REQ_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_WC_GENERAL_ERR", uverbs::raw::driver::SIW_WC_GENERAL_ERR));
+    t.values.push(value("uverbs::raw::driver::SIW_NUM_WC_STATUS", uverbs::raw::driver::SIW_NUM_WC_STATUS));
+    t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_NOT", uverbs::raw::driver::SIW_NOTIFY_NOT));
+    t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_SOLICITED", uverbs::raw::driver::SIW_NOTIFY_SOLICITED));
+    t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_NEXT_COMPLETION", uverbs::raw::driver::SIW_NOTIFY_NEXT_COMPLETION));
+    t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_MISSED_EVENTS", uverbs::raw::driver::SIW_NOTIFY_MISSED_EVENTS));
+    t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_ALL", uverbs::raw::driver::SIW_NOTIFY_ALL));
     t.enums.push(RustEnum {
         path: "uverbs::verbs::types::PortState",
         members: uverbs::verbs::types::PortState::KNOWN
@@ -1593,6 +2310,41 @@ pub fn rust_table() -> RustTable {
     t.enums.push(RustEnum {
         path: "uverbs::verbs::types::SrqAttrMask",
         members: uverbs::verbs::types::SrqAttrMask::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::WcStatus",
+        members: uverbs::verbs::types::WcStatus::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::WcOpcode",
+        members: uverbs::verbs::types::WcOpcode::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::WcFlags",
+        members: uverbs::verbs::types::WcFlags::all()
+            .iter_names()
+            .map(|(n, f)| member(n.to_string(), f.bits(), None))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::CmEventType",
+        members: uverbs::verbs::types::CmEventType::KNOWN
+            .iter()
+            .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
+            .collect(),
+    });
+    t.enums.push(RustEnum {
+        path: "uverbs::verbs::types::SendFlags",
+        members: uverbs::verbs::types::SendFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),

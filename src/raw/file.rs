@@ -15,11 +15,13 @@ use rustix::io::Errno;
 use zerocopy::FromBytes;
 
 use crate::raw::abi::ib_uverbs_get_context_resp;
+use crate::raw::abi::ib_uverbs_post_send_resp;
 use crate::raw::attr::IoctlBuf;
 use crate::raw::driver::UdataIn;
 use crate::raw::fallback::{CallPath, Caps};
-use crate::raw::lifeline::{Lifeline, RevocableFd};
+use crate::raw::lifeline::{Lifeline, RevocableFd, RevocableMap};
 use crate::raw::method::{self, Request, WriteRequest, MAX_WRITE_CMD};
+use crate::raw::ring::Doorbell;
 use crate::raw::sys;
 
 /// An open uverbs file: its descriptor, the device's `rdma_driver_id` (sent in every
@@ -223,6 +225,44 @@ impl VerbsFile {
         // SAFETY: the response pointer is `resp`'s, exclusively borrowed for the call,
         // with `out_words` from its length; what `rest` carries is the caller's contract.
         unsafe { sys::write_command(self.fd.fd(), &bytes[..n]) }
+    }
+
+    /// Maps `len` bytes of the file at mmap offset `offset` (a queue's cookie: rxe's
+    /// `mminfo.offset`, siw's `*_key`), shared, under the file's lifeline (revoking it
+    /// replaces the mapping; dropping the map unmaps it). `len` is rounded up to whole
+    /// pages, as the kernel maps them.
+    ///
+    /// # Errors
+    ///
+    /// `ENODEV` once revoked; `EIO` with an injected disassociation; else the errno of
+    /// `mmap(2)` (`EINVAL` for an offset the driver did not hand out or has already
+    /// mapped, or a length past the queue).
+    pub fn map_queue(&self, offset: u64, len: usize) -> Result<RevocableMap, Errno> {
+        self.lifeline().check_injected()?;
+        let page = rustix::param::page_size();
+        let len = len.checked_add(page - 1).ok_or(Errno::INVAL)? & !(page - 1);
+        self.fd.map_shared(offset, len)
+    }
+
+    /// Rings a QP's doorbell: POST_SEND without work requests by `write()`.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno (`EINVAL` from rxe for a QP not yet in RTS, `ENOTCONN` from
+    /// siw); `EBADF` once revoked; `EIO` with an injected disassociation.
+    pub fn ring_doorbell(&self, db: &mut Doorbell) -> Result<(), Errno> {
+        self.lifeline().check_injected()?;
+        let (bytes, resp) = db.parts();
+        debug_assert_eq!(
+            bytes.get(8..16),
+            Some(&(resp as *mut ib_uverbs_post_send_resp as u64).to_ne_bytes()[..])
+        );
+        // SAFETY: the bytes are write_post_send_doorbell's (Doorbell::new), a POST_SEND
+        // with wr_count 0 that carries no address but the response pointer, which points
+        // at `resp`: the doorbell's boxed response word, exclusively borrowed here for
+        // the call (out_words 1: the kernel writes those 4 bytes and no more). The fd is
+        // a uverbs node.
+        unsafe { sys::write_command(self.fd.fd(), bytes) }
     }
 
     /// ASYNC_EVENT_ALLOC: a new async event file of this context, as an owned fd.

@@ -16,7 +16,15 @@
 //!   (`is_revoked`), and cached answers are no longer given out;
 //! - its wake file (an `eventfd`) becomes readable, so that a thread blocked in
 //!   `poll(2)` on one of the files (which keeps that file alive while it sleeps) wakes up
-//!   and sees the flag.
+//!   and sees the flag;
+//! - each registered mapping of the file (the queues of rxe and siw, [`RevocableMap`])
+//!   is replaced in place by anonymous private memory of the same address and length
+//!   (`mmap` with `MAP_FIXED`): a mapping holds the file open, so it must go too, but
+//!   code of this process may be reading or writing the queue at that very moment.
+//!   After the replacement every address in the range is still valid memory (zeroed), so
+//!   a borrow of the ring or a raw pointer into it stays sound; the owner unmaps the range
+//!   when it is dropped (when `&mut self` proves no borrow is live), and its users see the
+//!   flag before they trust the ring again.
 //!
 //! The check costs nothing on the success path: errors are mapped after the fact, and
 //! the caches read one atomic flag.
@@ -26,6 +34,7 @@
 
 use std::mem::ManuallyDrop;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -33,16 +42,27 @@ use rustix::event::{eventfd, EventfdFlags};
 use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 
+/// What a [`Lifeline`] lets go of.
+#[derive(Debug, Default)]
+struct Files {
+    fds: Vec<RawFd>,
+    /// `(address, length)` of each live mapping.
+    maps: Vec<(usize, usize)>,
+}
+
 /// The files of one context, and the switch that lets go of them all.
 #[derive(Debug)]
 pub struct Lifeline {
     revoked: AtomicBool,
     /// Made on first use (most contexts never wait on a file).
     wake: std::sync::OnceLock<OwnedFd>,
-    /// The numbers of the live [`RevocableFd`]s. A `RevocableFd` removes its number
-    /// under this lock before closing it, and `revoke` replaces the files under it, so a
-    /// number listed here is always open and owned by its `RevocableFd`.
-    fds: Mutex<Vec<RawFd>>,
+    /// The numbers of the live [`RevocableFd`]s and the ranges of the live
+    /// [`RevocableMap`]s. A `RevocableFd` removes its number under this lock before
+    /// closing it, a `RevocableMap` its range before unmapping it, and `revoke` replaces
+    /// the files and the mappings under it, so a number listed here is always open and
+    /// owned by its `RevocableFd`, and a range always mapped and owned by its
+    /// `RevocableMap`.
+    files: Mutex<Files>,
     /// Feature `fault-injection`: the files act as if the driver had disassociated them.
     #[cfg(feature = "fault-injection")]
     disassociated: AtomicBool,
@@ -54,7 +74,7 @@ impl Lifeline {
         Arc::new(Lifeline {
             revoked: AtomicBool::new(false),
             wake: std::sync::OnceLock::new(),
-            fds: Mutex::new(Vec::new()),
+            files: Mutex::new(Files::default()),
             #[cfg(feature = "fault-injection")]
             disassociated: AtomicBool::new(false),
         })
@@ -130,10 +150,12 @@ impl Lifeline {
     /// revoked anyway, and the files that could not be replaced stay open (they are
     /// released when their owners drop them).
     pub fn revoke(&self) -> Result<(), Errno> {
-        let fds = self.fds.lock().unwrap_or_else(|p| p.into_inner());
+        let files = self.files.lock().unwrap_or_else(|p| p.into_inner());
         self.revoked.store(true, Ordering::Release);
-        let result = replace_with_inert(&fds);
-        drop(fds);
+        let maps = replace_with_anonymous(&files.maps);
+        let fds = replace_with_inert(&files.fds);
+        drop(files);
+        let result = maps.and(fds);
         // Wake whoever polls the wake file (a full counter is already readable).
         std::sync::atomic::fence(Ordering::SeqCst);
         if let Some(w) = self.wake.get() {
@@ -144,9 +166,9 @@ impl Lifeline {
 
     /// Takes `fd` under the lifeline (replaced at once if it is revoked already).
     pub(crate) fn adopt(self: &Arc<Self>, fd: OwnedFd) -> RevocableFd {
-        let mut fds = self.fds.lock().unwrap_or_else(|p| p.into_inner());
+        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
         let raw = fd.as_raw_fd();
-        fds.push(raw);
+        files.fds.push(raw);
         if self.is_revoked() {
             let _ = replace_with_inert(&[raw]);
         }
@@ -201,14 +223,158 @@ impl RevocableFd {
 
 impl Drop for RevocableFd {
     fn drop(&mut self) {
-        let mut fds = self.lifeline.fds.lock().unwrap_or_else(|p| p.into_inner());
+        let mut files = self
+            .lifeline
+            .files
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         let raw = self.fd.as_raw_fd();
-        if let Some(i) = fds.iter().position(|&f| f == raw) {
-            fds.swap_remove(i);
+        if let Some(i) = files.fds.iter().position(|&f| f == raw) {
+            files.fds.swap_remove(i);
         }
         // SAFETY: dropped once, here, after the number left the list (under the lock,
         // so revoke cannot be replacing it now).
         unsafe { ManuallyDrop::drop(&mut self.fd) };
-        drop(fds);
+        drop(files);
+    }
+}
+
+/// Puts anonymous private memory in place of each mapping of `maps` (same address,
+/// same length, read-write, zeroed), which lets go of the file each one held. The
+/// caller holds the lifeline's lock, under which every listed range is mapped and owned
+/// by a live [`RevocableMap`].
+fn replace_with_anonymous(maps: &[(usize, usize)]) -> Result<(), Errno> {
+    use rustix::mm::{mmap_anonymous, MapFlags, ProtFlags};
+    let mut result = Ok(());
+    for &(addr, len) in maps {
+        // SAFETY: [addr, addr + len) is a live mapping that a RevocableMap made and
+        // owns, which cannot unmap it while the caller holds the lock: MAP_FIXED
+        // replaces exactly that mapping (the kernel swaps it under its mmap lock, so an
+        // access racing with the call reaches the old pages or the new ones, never a
+        // hole) and nothing else of the process. No Rust reference points into the range
+        // (RevocableMap hands out raw pointers and atomics only), and the new memory is
+        // valid for reads and writes of any bit pattern, so every pointer into the range
+        // stays usable.
+        let r = unsafe {
+            mmap_anonymous(
+                addr as *mut core::ffi::c_void,
+                len,
+                ProtFlags::READ | ProtFlags::WRITE,
+                MapFlags::PRIVATE | MapFlags::FIXED,
+            )
+        };
+        if let Err(e) = r {
+            result = Err(e);
+        }
+    }
+    result
+}
+
+impl RevocableFd {
+    /// Maps `len` bytes of this file at the file's mmap offset `offset` (a cookie the
+    /// driver handed out: rxe's `mminfo.offset`, siw's `*_key`), shared and read-write,
+    /// under the file's lifeline: [`Lifeline::revoke`] replaces it, and it is unmapped
+    /// when dropped.
+    ///
+    /// # Errors
+    ///
+    /// `EINVAL` for a length of 0; the lifeline is revoked: `ENODEV`; else the errno of
+    /// `mmap(2)` (the driver refuses an offset it did not hand out, or one already
+    /// mapped).
+    pub(crate) fn map_shared(&self, offset: u64, len: usize) -> Result<RevocableMap, Errno> {
+        use rustix::mm::{mmap, MapFlags, ProtFlags};
+        if len == 0 {
+            return Err(Errno::INVAL);
+        }
+        let mut files = self
+            .lifeline
+            .files
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if self.lifeline.is_revoked() {
+            return Err(Errno::NODEV);
+        }
+        // SAFETY: no MAP_FIXED: the kernel picks an address where nothing is mapped, so
+        // no memory of the process is touched. The mapping is owned by the RevocableMap
+        // made below, which hands out no reference into it.
+        let p = unsafe {
+            mmap(
+                core::ptr::null_mut(),
+                len,
+                ProtFlags::READ | ProtFlags::WRITE,
+                MapFlags::SHARED,
+                self.fd(),
+                offset,
+            )
+        }?;
+        let ptr = NonNull::new(p.cast::<u8>()).ok_or(Errno::NOMEM)?;
+        files.maps.push((ptr.as_ptr() as usize, len));
+        drop(files);
+        Ok(RevocableMap {
+            ptr,
+            len,
+            lifeline: self.lifeline.clone(),
+        })
+    }
+}
+
+/// A shared mapping of a uverbs file under a [`Lifeline`] (a queue the kernel shares
+/// with the process). It hands out raw pointers only, never a reference into the
+/// memory, which the kernel writes at any time. After [`Lifeline::revoke`] the range is
+/// private zeroed memory; dropping the map unmaps it either way.
+#[derive(Debug)]
+pub struct RevocableMap {
+    ptr: NonNull<u8>,
+    len: usize,
+    lifeline: Arc<Lifeline>,
+}
+
+// SAFETY: a RevocableMap owns its mapping like a Box owns its allocation; it hands out
+// raw pointers only (whose users follow the queue's sharing protocol, see
+// crate::raw::ring), and its only mutation, unmapping, needs `&mut self` (Drop).
+unsafe impl Send for RevocableMap {}
+// SAFETY: see Send: `&self` gives out addresses, nothing else.
+unsafe impl Sync for RevocableMap {}
+
+impl RevocableMap {
+    /// The first byte of the mapping (page-aligned).
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Always false: a mapping has at least one byte.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The lifeline it is under.
+    pub fn lifeline(&self) -> &Arc<Lifeline> {
+        &self.lifeline
+    }
+}
+
+impl Drop for RevocableMap {
+    fn drop(&mut self) {
+        let mut files = self
+            .lifeline
+            .files
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let key = (self.ptr.as_ptr() as usize, self.len);
+        if let Some(i) = files.maps.iter().position(|&m| m == key) {
+            files.maps.swap_remove(i);
+        }
+        // SAFETY: the range is this map's own mapping (the file's, or the anonymous
+        // memory revoke put in its place), unmapped once, here; `&mut self` proves that
+        // no borrow of the map, and so no pointer it handed out to a live borrower,
+        // remains. It left the list under the lock first, so revoke cannot be replacing
+        // it, nor later map over memory that is no longer ours.
+        let _ = unsafe { rustix::mm::munmap(self.ptr.as_ptr().cast(), self.len) };
+        drop(files);
     }
 }

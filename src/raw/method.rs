@@ -645,6 +645,31 @@ write_command!(
     IB_USER_VERBS_CMD_DESTROY_SRQ,
     ib_uverbs_destroy_srq_resp
 );
+write_command!(ib_uverbs_req_notify_cq, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+
+/// POST_SEND by `write()` with no work request (`wr_count` 0, `sge_count` 0,
+/// `wqe_size` = `sizeof(struct ib_uverbs_send_wr)`, which the kernel requires even then):
+/// the doorbell of a QP whose send queue is mapped (rxe, siw). The kernel checks the QP
+/// and calls the driver's `post_send` with no request, and writes `bad_wr` (0) to `resp`.
+/// It carries no address but the response pointer.
+pub fn write_post_send_doorbell(
+    qp_handle: u32,
+    resp: &mut ib_uverbs_post_send_resp,
+) -> WriteRequest<'_> {
+    let cmd = ib_uverbs_post_send {
+        response: 0,
+        qp_handle,
+        wr_count: 0,
+        sge_count: 0,
+        wqe_size: core::mem::size_of::<ib_uverbs_send_wr>() as u32,
+    };
+    WriteRequest::built(
+        IB_USER_VERBS_CMD_POST_SEND,
+        false,
+        &cmd.as_bytes()[8..],
+        resp.as_mut_bytes(),
+    )
+}
 
 /// Splits a response buffer into the core response (the first `size_of::<R>()` bytes,
 /// or all of it when shorter) and the driver's output (the rest).
@@ -1686,6 +1711,57 @@ mod tests {
         assert_eq!(&out[8..n], cmd.as_bytes());
         let key = crate::raw::driver::siw_ureq_reg_mr::default();
         assert_eq!(DriverIn::of(&key).as_bytes(), &[0u8; 8]);
+    }
+
+    #[test]
+    fn data_path_commands() {
+        // The doorbell: POST_SEND with no work request, wqe_size 56 (ib_uverbs_send_wr).
+        let mut resp = ib_uverbs_post_send_resp::default();
+        let r = &resp as *const ib_uverbs_post_send_resp as u64;
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let n = write_post_send_doorbell(7, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            1c 00 00 00  08 00  01 00         # POST_SEND (28), in 8 words, out 1
+            PTR(0)                            # response: bad_wr
+            07 00 00 00  00 00 00 00          # qp_handle 7, wr_count 0
+            00 00 00 00  38 00 00 00          # sge_count 0, wqe_size 56
+            ",
+            &[r],
+        );
+        assert_eq!(&out[..n], &want[..]);
+        // Built once per QP: the same bytes, pointing at the doorbell's own word.
+        let db = crate::raw::ring::Doorbell::new(7);
+        assert_eq!(&db.bytes()[..8], &want[..8]);
+        assert_eq!(&db.bytes()[16..], &want[16..]);
+
+        // REQ_NOTIFY_CQ: no response.
+        let cmd = ib_uverbs_req_notify_cq {
+            cq_handle: 5,
+            solicited_only: 1,
+        };
+        let n = write_cmd(&cmd, DriverIn::NONE, &mut [])
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "17 00 00 00  04 00  00 00  05 00 00 00  01 00 00 00  # REQ_NOTIFY_CQ (23) 5, solicited",
+            &[],
+        );
+        assert_eq!(&out[..n], &want[..]);
+        let req = invoke_cmd(RDMA_DRIVER_RXE, &cmd, DriverIn::NONE, &mut []);
+        let want = golden(
+            "
+            38 00  00 00  00 00  02 00
+            00 00 00 00 00 00 00 00
+            0e 00 00 00  00 00 00 00
+            02 00  08 00  01 00  00 00  17 00 00 00 00 00 00 00  # WRITE_CMD REQ_NOTIFY_CQ
+            00 00  08 00  01 00  00 00  05 00 00 00 01 00 00 00  # CORE_IN inline
+            ",
+            &[],
+        );
+        assert_eq!(req.to_vec(), want);
     }
 
     #[test]

@@ -6,18 +6,24 @@
 //! - [`attr`]: the attribute array of one `RDMA_VERBS_IOCTL` call, built on the stack.
 //! - [`method`]: one builder per kernel method; each fixes the attribute ids and their
 //!   directions, so the request bytes are pinned by golden tests.
+//! - [`cm`]: the RDMA connection manager's file and one builder per command.
+//! - [`ring`]: the queues rxe and siw share with the process (mapped from the uverbs
+//!   file), and the doorbell that makes the kernel look at a send queue.
 //! - `sys` (private): the system calls that hand the kernel pointers; the only
 //!   `unsafe` code of the crate besides the raw entry points below.
 
 pub mod abi;
 pub mod attr;
+pub mod cm;
 pub mod driver;
 pub mod fallback;
 mod file;
 pub mod lifeline;
 pub mod method;
 pub mod mr;
+pub mod ring;
 pub(crate) mod sys;
 
 pub use fallback::{CallPath, Caps, Interface};
 pub use file::VerbsFile;
+pub use sys::cycles;

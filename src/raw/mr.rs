@@ -565,3 +565,43 @@ mod tests {
         assert_eq!(IB_USER_VERBS_CMD_REG_MR, 9);
     }
 }
+
+/// A scatter/gather entry of any address, length and local key, for the data path
+/// ([`Sge::from_raw`](crate::verbs::datapath::Sge::from_raw)). Making one is `unsafe`:
+/// whoever names memory to the device answers for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawSge {
+    addr: u64,
+    length: u32,
+    lkey: u32,
+}
+
+impl RawSge {
+    /// The SGE `{addr, length, lkey}`.
+    ///
+    /// # Safety
+    ///
+    /// The device reads the range (sends, RDMA writes) or writes it (receives, RDMA
+    /// reads, atomics' results) whenever it processes a request that carries it, through
+    /// the memory region `lkey` names: the kernel refuses a range outside a region of
+    /// that key, so the memory reached is registered memory, but the caller must make
+    /// sure that memory is not reached through Rust references (nor freed) while such a
+    /// request may run. Memory registered by [`VerbsFile::reg_mr`] (an [`MrBuf`]) never
+    /// is; memory registered through the `unsafe` builders is the caller's to keep so.
+    pub unsafe fn new(addr: u64, length: u32, lkey: u32) -> RawSge {
+        RawSge { addr, length, lkey }
+    }
+
+    /// The address.
+    pub fn addr(&self) -> u64 {
+        self.addr
+    }
+    /// The length.
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+    /// The local key.
+    pub fn lkey(&self) -> u32 {
+        self.lkey
+    }
+}

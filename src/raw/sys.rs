@@ -196,3 +196,22 @@ pub(crate) unsafe fn take_new_fd(raw: i64) -> Option<OwnedFd> {
     // else, so this OwnedFd is its only owner and closes it once.
     Some(unsafe { OwnedFd::from_raw_fd(raw) })
 }
+
+/// The CPU's cycle counter (x86_64: `rdtsc`, as perftest's `get_cycles`); elsewhere the
+/// monotonic clock in nanoseconds. For measuring latency in cycles, as `perftest -C`.
+#[inline(always)]
+pub fn cycles() -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: RDTSC reads the time-stamp counter into edx:eax; it takes no operand,
+        // touches no memory and exists on every x86_64 CPU.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+        (t.tv_sec as u64)
+            .wrapping_mul(1_000_000_000)
+            .wrapping_add(t.tv_nsec as u64)
+    }
+}

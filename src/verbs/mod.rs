@@ -17,10 +17,13 @@
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
 //! - [`objects`]: PD, MR, completion channel, CQ, QP, AH, SRQ; [`probe`]: their ABI
 //!   regression probe.
+//! - [`datapath`]: work requests, completions, and the queues rxe and siw map into the
+//!   process (posted and polled by the objects' methods).
 
 pub mod cache;
 pub mod context;
 pub mod counters;
+pub mod datapath;
 pub mod device_attr;
 pub mod discover;
 pub mod event;

@@ -879,3 +879,165 @@ bitflags::bitflags! {
         const _ = !0;
     }
 }
+
+// ------------------------------------------------------------------ the data path
+
+open_enum! {
+    /// The status of a work completion (`enum ibv_wc_status`).
+    pub enum WcStatus: u32 {
+        /// The request completed.
+        Success = 0 => "IBV_WC_SUCCESS",
+        /// Local length error: a message longer than the receive buffer, or an SGE list
+        /// longer than allowed.
+        LocLenErr = 1 => "IBV_WC_LOC_LEN_ERR",
+        /// Local QP operation error.
+        LocQpOpErr = 2 => "IBV_WC_LOC_QP_OP_ERR",
+        /// Local EE context operation error.
+        LocEecOpErr = 3 => "IBV_WC_LOC_EEC_OP_ERR",
+        /// Local protection error: an SGE outside its memory region, or a wrong lkey.
+        LocProtErr = 4 => "IBV_WC_LOC_PROT_ERR",
+        /// Flushed: the QP was in the error state.
+        WrFlushErr = 5 => "IBV_WC_WR_FLUSH_ERR",
+        /// Memory window bind error.
+        MwBindErr = 6 => "IBV_WC_MW_BIND_ERR",
+        /// Bad response.
+        BadRespErr = 7 => "IBV_WC_BAD_RESP_ERR",
+        /// Local access error.
+        LocAccessErr = 8 => "IBV_WC_LOC_ACCESS_ERR",
+        /// Remote invalid request error.
+        RemInvReqErr = 9 => "IBV_WC_REM_INV_REQ_ERR",
+        /// Remote access error: an rkey without the right, or an address outside it.
+        RemAccessErr = 10 => "IBV_WC_REM_ACCESS_ERR",
+        /// Remote operation error.
+        RemOpErr = 11 => "IBV_WC_REM_OP_ERR",
+        /// Transport retries exhausted.
+        RetryExcErr = 12 => "IBV_WC_RETRY_EXC_ERR",
+        /// RNR retries exhausted: the receiver had no receive posted.
+        RnrRetryExcErr = 13 => "IBV_WC_RNR_RETRY_EXC_ERR",
+        /// Local RDD violation.
+        LocRddViolErr = 14 => "IBV_WC_LOC_RDD_VIOL_ERR",
+        /// Remote invalid RD request.
+        RemInvRdReqErr = 15 => "IBV_WC_REM_INV_RD_REQ_ERR",
+        /// Remote aborted.
+        RemAbortErr = 16 => "IBV_WC_REM_ABORT_ERR",
+        /// Invalid EE context number.
+        InvEecnErr = 17 => "IBV_WC_INV_EECN_ERR",
+        /// Invalid EE context state.
+        InvEecStateErr = 18 => "IBV_WC_INV_EEC_STATE_ERR",
+        /// Fatal error.
+        FatalErr = 19 => "IBV_WC_FATAL_ERR",
+        /// Response timeout.
+        RespTimeoutErr = 20 => "IBV_WC_RESP_TIMEOUT_ERR",
+        /// General error.
+        GeneralErr = 21 => "IBV_WC_GENERAL_ERR",
+    }
+}
+
+open_enum! {
+    /// What a work completion completed (`enum ibv_wc_opcode`). Receive completions
+    /// have bit 7 set ([`WcOpcode::is_recv`]).
+    pub enum WcOpcode: u32 {
+        /// A send.
+        Send = 0 => "IBV_WC_SEND",
+        /// An RDMA write.
+        RdmaWrite = 1 => "IBV_WC_RDMA_WRITE",
+        /// An RDMA read.
+        RdmaRead = 2 => "IBV_WC_RDMA_READ",
+        /// An atomic compare-and-swap.
+        CompSwap = 3 => "IBV_WC_COMP_SWAP",
+        /// An atomic fetch-and-add.
+        FetchAdd = 4 => "IBV_WC_FETCH_ADD",
+        /// A memory window bind.
+        BindMw = 5 => "IBV_WC_BIND_MW",
+        /// A local invalidation.
+        LocalInv = 6 => "IBV_WC_LOCAL_INV",
+        /// A TSO send.
+        Tso = 7 => "IBV_WC_TSO",
+        /// A received send.
+        Recv = 128 => "IBV_WC_RECV",
+        /// A received RDMA write with immediate data.
+        RecvRdmaWithImm = 129 => "IBV_WC_RECV_RDMA_WITH_IMM",
+    }
+}
+
+impl WcOpcode {
+    /// True for the completion of a receive (bit 7, as `opcode & IBV_WC_RECV` tests).
+    pub const fn is_recv(self) -> bool {
+        self.as_raw() & 0x80 != 0
+    }
+}
+
+open_enum! {
+    /// An RDMA CM event (`enum rdma_cm_event_type`: the kernel's
+    /// `include/rdma/rdma_cm.h`, repeated by librdmacm's `rdma_cma.h`).
+    pub enum CmEventType: u32 {
+        /// The destination address resolved (RESOLVE_IP).
+        AddrResolved = 0 => "RDMA_CM_EVENT_ADDR_RESOLVED",
+        /// Address resolution failed.
+        AddrError = 1 => "RDMA_CM_EVENT_ADDR_ERROR",
+        /// The route resolved (RESOLVE_ROUTE).
+        RouteResolved = 2 => "RDMA_CM_EVENT_ROUTE_RESOLVED",
+        /// Route resolution failed.
+        RouteError = 3 => "RDMA_CM_EVENT_ROUTE_ERROR",
+        /// A connection request arrived on a listening id (with a new id).
+        ConnectRequest = 4 => "RDMA_CM_EVENT_CONNECT_REQUEST",
+        /// The passive side answered (InfiniBand and RoCE; iWARP goes straight to
+        /// ESTABLISHED).
+        ConnectResponse = 5 => "RDMA_CM_EVENT_CONNECT_RESPONSE",
+        /// Connecting failed.
+        ConnectError = 6 => "RDMA_CM_EVENT_CONNECT_ERROR",
+        /// The remote is unreachable.
+        Unreachable = 7 => "RDMA_CM_EVENT_UNREACHABLE",
+        /// The remote rejected the request.
+        Rejected = 8 => "RDMA_CM_EVENT_REJECTED",
+        /// The connection is established.
+        Established = 9 => "RDMA_CM_EVENT_ESTABLISHED",
+        /// The connection was disconnected.
+        Disconnected = 10 => "RDMA_CM_EVENT_DISCONNECTED",
+        /// The device of the id is being removed.
+        DeviceRemoval = 11 => "RDMA_CM_EVENT_DEVICE_REMOVAL",
+        /// A multicast join completed.
+        MulticastJoin = 12 => "RDMA_CM_EVENT_MULTICAST_JOIN",
+        /// A multicast error.
+        MulticastError = 13 => "RDMA_CM_EVENT_MULTICAST_ERROR",
+        /// The address changed.
+        AddrChange = 14 => "RDMA_CM_EVENT_ADDR_CHANGE",
+        /// The connection's time-wait ended.
+        TimewaitExit = 15 => "RDMA_CM_EVENT_TIMEWAIT_EXIT",
+    }
+}
+
+fmt_raw_unknown!(WcStatus, WcOpcode, CmEventType);
+
+bitflags::bitflags! {
+    /// Flags of a work completion (`enum ibv_wc_flags`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct WcFlags: u32 {
+        /// A GRH is in the first 40 bytes of the receive buffer (UD).
+        const GRH = 1 << 0;
+        /// The completion carries immediate data.
+        const WITH_IMM = 1 << 1;
+        /// The IP checksum was checked and is right.
+        const IP_CSUM_OK = 1 << 2;
+        /// The completion carries an invalidated rkey.
+        const WITH_INV = 1 << 3;
+        const _ = !0;
+    }
+}
+
+bitflags::bitflags! {
+    /// Flags of a send work request (`enum ibv_send_flags`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+    pub struct SendFlags: u32 {
+        /// Wait for earlier RDMA reads and atomics to complete first.
+        const FENCE = 1 << 0;
+        /// Generate a completion (without it, only an error completes, unless the QP
+        /// signals every request).
+        const SIGNALED = 1 << 1;
+        /// Set the solicited event bit: the receiver's CQ, armed for solicited
+        /// completions only, reports it.
+        const SOLICITED = 1 << 2;
+        /// Carry the payload in the request itself (set by [`crate::verbs::datapath::SendWr::inline`]).
+        const INLINE = 1 << 3;
+    }
+}

@@ -34,6 +34,7 @@
 #   UVERBS_TEST_DEVICES  device names, e.g. rxe0,siw0
 #   UVERBS_ORACLE        /uverbs/oracle     (the libibverbs oracle)
 #   UVERBS_QP_ORACLE     /uverbs/qp_oracle  (libibverbs' ibv_query_qp through a state walk)
+#   UVERBS_DP_ORACLE     /uverbs/dp_oracle  (libibverbs' answers to the data-path cases)
 #   UVERBS_ORACLE_64     /uverbs/oracle-64  (the same against rdma-core 64.0)
 #   UVERBS_BIN           /uverbs/uverbs     (if the crate has that binary)
 #   UVERBS_VM_KERNEL     6.1 | 6.12
@@ -141,6 +142,7 @@ else
 fi
 gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/qp_oracle" "$HERE/qp_oracle.c" -libverbs
+gcc -O2 -Wall -o "$STAGE/dp_oracle" "$HERE/dp_oracle.c" -libverbs   # issue 17
 # the same oracle against rdma-core 64.0 (the peer the rig builds; issue 16)
 if PEER64=$(bash "$HERE/rdma-core.sh" 64.0); then
   gcc -O2 -Wall -DORACLE_RDMA_CORE=64 -I"$PEER64/include" -o "$STAGE/oracle-64" "$HERE/oracle.c" \
@@ -193,8 +195,10 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   for ((i = 0; i < rxe; i++)); do devs+="${devs:+,}rxe$i"; done
   for ((i = 0; i < siw; i++)); do devs+="${devs:+,}siw$i"; done
   adds=(--add "$STAGE/oracle" --add "$STAGE/qp_oracle" --add "$STAGE/run-in-vm.sh" --add "$STAGE/test-args" --add "$STAGE/tests")
+  adds+=(--add "$STAGE/dp_oracle")   # issue 17: libibverbs' answers to the data-path cases
   local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle
     --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1)
+  envs+=(--env UVERBS_DP_ORACLE=/uverbs/dp_oracle)   # issue 17
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
   if [ -e "$STAGE/oracle-64" ]; then adds+=(--add "$STAGE/oracle-64"); envs+=(--env UVERBS_ORACLE_64=/uverbs/oracle-64); fi
   local f

@@ -24,6 +24,7 @@ mod json;
 mod json_line;
 mod link;
 mod metrics;
+mod perf;
 #[cfg(test)]
 mod printer_diff;
 #[cfg(test)]
@@ -91,6 +92,12 @@ const COMMANDS: &[Command] = &[
         name: "link",
         summary: "add, delete and show soft-RDMA links (rxe, siw) over RDMA netlink",
         run: link::uverbs,
+    },
+    Command {
+        name: "perf",
+        summary:
+            "perftest's latency and bandwidth tests on uverbs' data path (perftest's exchange)",
+        run: perf::uverbs,
     },
     Command {
         name: "probe",

@@ -17,6 +17,7 @@
 pub mod ioctl;
 pub mod ioctl_verbs;
 pub mod netlink;
+pub mod rdma_cm;
 pub mod verbs;
 
 pub use ioctl::*;

@@ -1165,3 +1165,216 @@ pub struct ib_uverbs_destroy_srq_resp {
     pub events_reported: u32,
 }
 const _: () = assert!(core::mem::size_of::<ib_uverbs_destroy_srq_resp>() == 4);
+
+// ------------------------------------------------------------------ the data path
+
+/// `struct ib_uverbs_comp_event_desc`: one event read from a completion channel.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_comp_event_desc {
+    /// `cq_handle`: the `user_handle` the CQ was created with.
+    pub cq_handle: u64,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_comp_event_desc>() == 8);
+
+/// `struct ib_uverbs_wc`: a work completion as rxe writes it into its completion queue
+/// (and POLL_CQ would return it).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_wc {
+    /// `wr_id`.
+    pub wr_id: u64,
+    /// `status` (`enum ib_wc_status`).
+    pub status: u32,
+    /// `opcode` (`enum ib_wc_opcode`).
+    pub opcode: u32,
+    /// `vendor_err`.
+    pub vendor_err: u32,
+    /// `byte_len`.
+    pub byte_len: u32,
+    /// `ex`: a union of `imm_data` (big-endian) and `invalidate_rkey`.
+    pub ex: u32,
+    /// `qp_num`.
+    pub qp_num: u32,
+    /// `src_qp`.
+    pub src_qp: u32,
+    /// `wc_flags`.
+    pub wc_flags: u32,
+    /// `pkey_index`.
+    pub pkey_index: u16,
+    /// `slid`.
+    pub slid: u16,
+    /// `sl`.
+    pub sl: u8,
+    /// `dlid_path_bits`.
+    pub dlid_path_bits: u8,
+    /// `port_num`.
+    pub port_num: u8,
+    /// `reserved`.
+    pub reserved: u8,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_wc>() == 48);
+
+/// `struct ib_uverbs_req_notify_cq`: arms a CQ (REQ_NOTIFY_CQ, no response).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_req_notify_cq {
+    /// `cq_handle`.
+    pub cq_handle: u32,
+    /// `solicited_only`: 1 for the next solicited completion only.
+    pub solicited_only: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_req_notify_cq>() == 8);
+
+/// `struct ib_uverbs_send_wr`: a send work request as the POST_SEND command carries it
+/// (rxe and siw take theirs from the mapped queue: the crate sends none, and needs only
+/// the size, which POST_SEND's `wqe_size` must reach).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_send_wr {
+    /// `wr_id`.
+    pub wr_id: u64,
+    /// `num_sge`.
+    pub num_sge: u32,
+    /// `opcode` (`enum ib_uverbs_wr_opcode`).
+    pub opcode: u32,
+    /// `send_flags`.
+    pub send_flags: u32,
+    /// `ex`: a union of `imm_data` and `invalidate_rkey`.
+    pub ex: u32,
+    /// `wr`: a union of the `ud`, `rdma` and `atomic` parts.
+    pub wr: [u64; 4],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_send_wr>() == 56);
+
+/// `struct ib_uverbs_post_send`: POST_SEND. With `wr_count` 0 it posts nothing and
+/// only makes the driver look at its queue: the doorbell of rxe and siw.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_post_send {
+    /// `response`.
+    pub response: u64,
+    /// `qp_handle`.
+    pub qp_handle: u32,
+    /// `wr_count`.
+    pub wr_count: u32,
+    /// `sge_count`.
+    pub sge_count: u32,
+    /// `wqe_size`: the size of each `ib_uverbs_send_wr` that follows (at least 56).
+    pub wqe_size: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_post_send>() == 24);
+
+/// `struct ib_uverbs_post_send_resp`.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_post_send_resp {
+    /// `bad_wr`: the index of the first work request that failed.
+    pub bad_wr: u32,
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_post_send_resp>() == 4);
+
+/// `IB_UVERBS_WR_RDMA_WRITE`.
+pub const IB_UVERBS_WR_RDMA_WRITE: u32 = 0;
+/// `IB_UVERBS_WR_RDMA_WRITE_WITH_IMM`.
+pub const IB_UVERBS_WR_RDMA_WRITE_WITH_IMM: u32 = 1;
+/// `IB_UVERBS_WR_SEND`.
+pub const IB_UVERBS_WR_SEND: u32 = 2;
+/// `IB_UVERBS_WR_SEND_WITH_IMM`.
+pub const IB_UVERBS_WR_SEND_WITH_IMM: u32 = 3;
+/// `IB_UVERBS_WR_RDMA_READ`.
+pub const IB_UVERBS_WR_RDMA_READ: u32 = 4;
+/// `IB_UVERBS_WR_ATOMIC_CMP_AND_SWP`.
+pub const IB_UVERBS_WR_ATOMIC_CMP_AND_SWP: u32 = 5;
+/// `IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD`.
+pub const IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD: u32 = 6;
+/// `IB_UVERBS_WR_LOCAL_INV`.
+pub const IB_UVERBS_WR_LOCAL_INV: u32 = 7;
+/// `IB_UVERBS_WR_BIND_MW`.
+pub const IB_UVERBS_WR_BIND_MW: u32 = 8;
+/// `IB_UVERBS_WR_SEND_WITH_INV`.
+pub const IB_UVERBS_WR_SEND_WITH_INV: u32 = 9;
+
+/// `struct ib_uverbs_qp_attr`: a QP's attributes as the RDMA CM's INIT_QP_ATTR answers
+/// them (with the mask of those it set).
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ib_uverbs_qp_attr {
+    /// `qp_attr_mask` (`IB_QP_*`, as `ibv_qp_attr_mask`).
+    pub qp_attr_mask: u32,
+    /// `qp_state`.
+    pub qp_state: u32,
+    /// `cur_qp_state`.
+    pub cur_qp_state: u32,
+    /// `path_mtu`.
+    pub path_mtu: u32,
+    /// `path_mig_state`.
+    pub path_mig_state: u32,
+    /// `qkey`.
+    pub qkey: u32,
+    /// `rq_psn`.
+    pub rq_psn: u32,
+    /// `sq_psn`.
+    pub sq_psn: u32,
+    /// `dest_qp_num`.
+    pub dest_qp_num: u32,
+    /// `qp_access_flags`.
+    pub qp_access_flags: u32,
+    /// `ah_attr`.
+    pub ah_attr: ib_uverbs_ah_attr,
+    /// `alt_ah_attr`.
+    pub alt_ah_attr: ib_uverbs_ah_attr,
+    /// `max_send_wr`.
+    pub max_send_wr: u32,
+    /// `max_recv_wr`.
+    pub max_recv_wr: u32,
+    /// `max_send_sge`.
+    pub max_send_sge: u32,
+    /// `max_recv_sge`.
+    pub max_recv_sge: u32,
+    /// `max_inline_data`.
+    pub max_inline_data: u32,
+    /// `pkey_index`.
+    pub pkey_index: u16,
+    /// `alt_pkey_index`.
+    pub alt_pkey_index: u16,
+    /// `en_sqd_async_notify`.
+    pub en_sqd_async_notify: u8,
+    /// `sq_draining`.
+    pub sq_draining: u8,
+    /// `max_rd_atomic`.
+    pub max_rd_atomic: u8,
+    /// `max_dest_rd_atomic`.
+    pub max_dest_rd_atomic: u8,
+    /// `min_rnr_timer`.
+    pub min_rnr_timer: u8,
+    /// `port_num`.
+    pub port_num: u8,
+    /// `timeout`.
+    pub timeout: u8,
+    /// `retry_cnt`.
+    pub retry_cnt: u8,
+    /// `rnr_retry`.
+    pub rnr_retry: u8,
+    /// `alt_port_num`.
+    pub alt_port_num: u8,
+    /// `alt_timeout`.
+    pub alt_timeout: u8,
+    /// `reserved`.
+    pub reserved: [u8; 5],
+}
+const _: () = assert!(core::mem::size_of::<ib_uverbs_qp_attr>() == 144);

@@ -2,7 +2,7 @@
 
 use std::os::fd::{AsFd, BorrowedFd};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use zerocopy::FromBytes;
 
@@ -14,6 +14,7 @@ use crate::raw::fallback::Interface;
 use crate::raw::lifeline::RevocableFd;
 use crate::raw::method::{self, DriverIn};
 use crate::verbs::context::Context;
+use crate::verbs::datapath::{self, CqRing, Wc};
 
 /// A completion channel (`struct ibv_comp_channel`): a file that becomes readable when a
 /// CQ bound to it has a completion to report (after the CQ was armed). A shared handle;
@@ -26,6 +27,8 @@ pub struct CompChannel(Arc<CompChannelInner>);
 struct CompChannelInner {
     ctx: Arc<Context>,
     fd: RevocableFd,
+    /// The CQs bound to it, by `user_handle` (what an event names).
+    cqs: Mutex<Vec<(u64, Weak<CqInner>)>>,
 }
 
 impl Context {
@@ -44,9 +47,14 @@ impl Context {
             .raw()
             .create_comp_channel(self.objects_path())
             .map_err(|e| failed(self, OP, e))?;
+        // Non-blocking: get_event waits with poll(2), beside the lifeline's wake file.
+        let flags = rustix::fs::fcntl_getfl(fd.fd()).map_err(|e| failed(self, OP, e))?;
+        rustix::fs::fcntl_setfl(fd.fd(), flags | rustix::fs::OFlags::NONBLOCK)
+            .map_err(|e| failed(self, OP, e))?;
         Ok(CompChannel(Arc::new(CompChannelInner {
             ctx: self.clone(),
             fd,
+            cqs: Mutex::new(Vec::new()),
         })))
     }
 }
@@ -55,6 +63,80 @@ impl CompChannel {
     /// The context the channel belongs to.
     pub fn context(&self) -> &Arc<Context> {
         &self.0.ctx
+    }
+
+    fn register(&self, cq: &Arc<CqInner>) {
+        let mut cqs = self.0.cqs.lock().unwrap_or_else(|p| p.into_inner());
+        cqs.retain(|(_, w)| w.strong_count() > 0);
+        cqs.push((cq.user_handle, Arc::downgrade(cq)));
+    }
+
+    /// The next completion event (`ibv_get_cq_event`): the CQ that has a completion to
+    /// report since it was armed ([`Cq::req_notify`]), waiting at most `timeout`
+    /// (`None`: no limit); `Ok(None)` on timeout. Each event counts on the CQ until
+    /// [`Cq::ack_events`] acknowledges it (`ibv_ack_cq_events`). The file is
+    /// non-blocking; a revocation of the context ends the wait.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DeviceRemoved`] once the context was revoked; the errno of `read(2)` or
+    /// `poll(2)`; [`Error::Protocol`] for a short event.
+    #[doc(alias = "ibv_get_cq_event")]
+    pub fn get_event(&self, timeout: Option<std::time::Duration>) -> Result<Option<Cq>> {
+        const OP: &str = "get_cq_event";
+        let ctx = &self.0.ctx;
+        let mut waited = false;
+        loop {
+            if ctx.is_revoked() {
+                return Err(Error::DeviceRemoved {
+                    op: Op::new(OP, ctx.name()),
+                });
+            }
+            let mut buf = [0u8; core::mem::size_of::<ib_uverbs_comp_event_desc>()];
+            match rustix::io::read(self.0.fd.fd(), &mut buf) {
+                Ok(n) if n == buf.len() => {
+                    let d = ib_uverbs_comp_event_desc::read_from_bytes(&buf[..])
+                        .map_err(|_| protocol(ctx, OP))?;
+                    let cqs = self.0.cqs.lock().unwrap_or_else(|p| p.into_inner());
+                    let cq = cqs
+                        .iter()
+                        .find(|(h, _)| *h == d.cq_handle)
+                        .and_then(|(_, w)| w.upgrade());
+                    drop(cqs);
+                    // An event of a CQ destroyed meanwhile names nothing: skip it.
+                    if let Some(cq) = cq {
+                        cq.events_got.fetch_add(1, Ordering::Relaxed);
+                        return Ok(Some(Cq(cq)));
+                    }
+                    continue;
+                }
+                Ok(_) => return Err(protocol(ctx, OP)),
+                Err(rustix::io::Errno::AGAIN) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(ctx.kernel_error(Op::new(OP, ctx.name()), e)),
+            }
+            if waited {
+                return Ok(None);
+            }
+            waited = true;
+            let wake = ctx
+                .raw()
+                .lifeline()
+                .wake_fd()
+                .map_err(|e| Error::from_errno(Op::new(OP, ctx.name()), e))?;
+            let own = self.0.fd.fd();
+            let mut fds = [
+                rustix::event::PollFd::new(&own, rustix::event::PollFlags::IN),
+                rustix::event::PollFd::new(&wake, rustix::event::PollFlags::IN),
+            ];
+            let ts = timeout.map(|d| rustix::event::Timespec {
+                tv_sec: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                tv_nsec: i64::from(d.subsec_nanos()),
+            });
+            match rustix::event::poll(&mut fds, ts.as_ref()) {
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(Error::from_errno(Op::new(OP, ctx.name()), e)),
+            }
+        }
     }
 }
 
@@ -80,6 +162,11 @@ pub(crate) struct CqInner {
     channel: Option<CompChannel>,
     driver_out: [u8; DRIVER_OUT],
     destroyed: bool,
+    /// The mapped queue (replaced by a resize).
+    ring: Mutex<CqRing>,
+    /// Completion events delivered by the channel, and acknowledged.
+    events_got: AtomicU32,
+    events_acked: AtomicU32,
 }
 
 impl Context {
@@ -141,7 +228,16 @@ impl Context {
             }
         })
         .map_err(|e| failed(self, OP, e))?;
-        Ok(Cq(Arc::new(CqInner {
+        let ring = match datapath::map_cq(self, &driver_out) {
+            Ok(r) => r,
+            Err(e) => {
+                if let Err(d) = destroy_cq_handle(self, handle) {
+                    self.record_destroy_error(d);
+                }
+                return Err(e);
+            }
+        };
+        let inner = Arc::new(CqInner {
             ctx: self.clone(),
             handle,
             cqe: AtomicU32::new(real_cqe),
@@ -149,7 +245,14 @@ impl Context {
             channel: channel.cloned(),
             driver_out,
             destroyed: false,
-        })))
+            ring: Mutex::new(ring),
+            events_got: AtomicU32::new(0),
+            events_acked: AtomicU32::new(0),
+        });
+        if let Some(ch) = channel {
+            ch.register(&inner);
+        }
+        Ok(Cq(inner))
     }
 }
 
@@ -202,21 +305,111 @@ impl Cq {
             ..Default::default()
         };
         let mut resp = [0u8; core::mem::size_of::<ib_uverbs_resize_cq_resp>() + DRIVER_OUT];
+        // The queue's lock is held throughout: nothing polls the old queue while the
+        // kernel moves its completions to the new one.
+        let mut ring = self.0.ring.lock().unwrap_or_else(|p| p.into_inner());
         run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp).map_err(|e| failed(ctx, OP, e))?;
-        let (r, _) =
+        let (r, rest) =
             ib_uverbs_resize_cq_resp::read_from_prefix(&resp[..]).map_err(|_| protocol(ctx, OP))?;
         self.0.cqe.store(r.cqe, Ordering::Relaxed);
+        if ctx.driver_id() == RDMA_DRIVER_RXE {
+            // rxe made a new queue: map it (the old mapping goes with the old ring).
+            let (d, _) = crate::raw::driver::rxe_resize_cq_resp::read_from_prefix(rest)
+                .map_err(|_| protocol(ctx, OP))?;
+            *ring = datapath::rxe_cq_ring(ctx, &d.mi)?;
+        }
         Ok(r.cqe)
     }
 
+    /// Copies up to `wc.len()` completions out of the mapped queue, oldest first, and
+    /// returns how many (`ibv_poll_cq`). No system call, no allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DeviceRemoved`] once the context was revoked (the queue is gone).
+    #[doc(alias = "ibv_poll_cq")]
+    #[inline]
+    pub fn poll(&self, wc: &mut [Wc]) -> Result<usize> {
+        let ctx = &self.0.ctx;
+        if ctx.is_revoked() {
+            return Err(Error::DeviceRemoved {
+                op: Op::new("poll_cq", ctx.name()),
+            });
+        }
+        let mut ring = self.0.ring.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(ring.poll(wc))
+    }
+
+    /// Arms the CQ (`ibv_req_notify_cq`): its completion channel reports the next
+    /// completion (`solicited_only`: the next solicited or error one). rxe: the
+    /// REQ_NOTIFY_CQ command; siw: a store into the queue's control word, as libsiw does.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::DeviceRemoved`] once the context was revoked; else the kernel's errno.
+    #[doc(alias = "ibv_req_notify_cq")]
+    pub fn req_notify(&self, solicited_only: bool) -> Result<()> {
+        const OP: &str = "REQ_NOTIFY_CQ";
+        let ctx = &self.0.ctx;
+        if ctx.is_revoked() {
+            return Err(Error::DeviceRemoved {
+                op: Op::new(OP, ctx.name()),
+            });
+        }
+        let done = self
+            .0
+            .ring
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .arm(solicited_only);
+        if done.is_some() {
+            return Ok(());
+        }
+        let cmd = ib_uverbs_req_notify_cq {
+            cq_handle: self.0.handle,
+            solicited_only: u32::from(solicited_only),
+        };
+        run_cmd(ctx, &cmd, DriverIn::NONE, &mut []).map_err(|e| failed(ctx, OP, e))
+    }
+
+    /// Acknowledges `n` completion events of this CQ taken by
+    /// [`CompChannel::get_event`] (`ibv_ack_cq_events`). A CQ with events not yet
+    /// acknowledged is not destroyed by [`Cq::try_destroy`], as `ibv_destroy_cq` waits
+    /// for them.
+    #[doc(alias = "ibv_ack_cq_events")]
+    pub fn ack_events(&self, n: u32) {
+        let got = self.0.events_got.load(Ordering::Relaxed);
+        let _ = self
+            .0
+            .events_acked
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |a| {
+                Some(a.saturating_add(n).min(got))
+            });
+    }
+
+    /// Completion events taken from the channel, and of those acknowledged.
+    pub fn events(&self) -> (u32, u32) {
+        (
+            self.0.events_got.load(Ordering::Relaxed),
+            self.0.events_acked.load(Ordering::Relaxed),
+        )
+    }
+
     /// Destroys the CQ now and returns the kernel's answer; only the last handle can
-    /// (else [`Error::InUse`], nothing sent).
+    /// (else [`Error::InUse`], nothing sent), and only once every completion event taken
+    /// was acknowledged (else [`Error::InUse`] counting the events, nothing sent).
     ///
     /// # Errors
     ///
     /// [`Error::InUse`]; else the kernel's errno, with the CQ given back.
     #[doc(alias = "ibv_destroy_cq")]
     pub fn try_destroy(self) -> core::result::Result<(), (Cq, Error)> {
+        let (got, acked) = self.events();
+        if got != acked {
+            let op = Op::new("DESTROY_CQ", self.0.ctx.name());
+            let users = (got - acked) as usize;
+            return Err((self, Error::InUse { op, users }));
+        }
         match Arc::try_unwrap(self.0) {
             Ok(mut inner) => match inner.destroy() {
                 Ok(_) => {
@@ -237,28 +430,32 @@ impl Cq {
 impl CqInner {
     /// Destroys the CQ; returns the count of completion events the kernel reported.
     fn destroy(&self) -> Result<u32> {
-        let ctx = &self.ctx;
-        let file = ctx.raw();
-        let handle = self.handle;
-        ioctl_or_write(ctx, Interface::CqIoctl, |ioctl| {
-            let mut resp = ib_uverbs_destroy_cq_resp::default();
-            if ioctl {
-                file.call(&mut method::destroy_cq(file.driver_id(), handle, &mut resp))?;
-            } else {
-                let cmd = ib_uverbs_destroy_cq {
-                    cq_handle: handle,
-                    ..Default::default()
-                };
-                file.write(&mut method::write_cmd(
-                    &cmd,
-                    DriverIn::NONE,
-                    zerocopy::IntoBytes::as_mut_bytes(&mut resp),
-                ))?;
-            }
-            Ok(resp.comp_events_reported)
-        })
-        .map_err(|e| failed(ctx, "DESTROY_CQ", e))
+        destroy_cq_handle(&self.ctx, self.handle)
     }
+}
+
+/// CQ_DESTROY by ioctl, else DESTROY_CQ by `write()`, of a handle; returns the count of
+/// completion events the kernel reported.
+fn destroy_cq_handle(ctx: &Context, handle: u32) -> Result<u32> {
+    let file = ctx.raw();
+    ioctl_or_write(ctx, Interface::CqIoctl, |ioctl| {
+        let mut resp = ib_uverbs_destroy_cq_resp::default();
+        if ioctl {
+            file.call(&mut method::destroy_cq(file.driver_id(), handle, &mut resp))?;
+        } else {
+            let cmd = ib_uverbs_destroy_cq {
+                cq_handle: handle,
+                ..Default::default()
+            };
+            file.write(&mut method::write_cmd(
+                &cmd,
+                DriverIn::NONE,
+                zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+            ))?;
+        }
+        Ok(resp.comp_events_reported)
+    })
+    .map_err(|e| failed(ctx, "DESTROY_CQ", e))
 }
 
 impl Drop for CqInner {

@@ -1,13 +1,17 @@
 //! Queue pairs: create, modify, query, destroy.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
 use zerocopy::FromBytes;
 
 use super::cq::handle_of;
 use super::{check_driver, failed, ioctl_or_write, run_cmd, AhAttr, Cq, Pd, Srq, DRIVER_OUT};
-use crate::error::{Error, Result};
+use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, CreateQp, DriverIn};
+use crate::verbs::datapath::{self, RecvRing, RecvWr, SendRing, SendWr};
 use crate::verbs::types::{AccessFlags, MigState, Mtu, QpAttrMask, QpState, QpType};
 
 /// The capacities of a queue pair (`struct ibv_qp_cap`).
@@ -319,6 +323,12 @@ pub struct Qp {
     user_handle: u64,
     driver_out: [u8; DRIVER_OUT],
     destroyed: bool,
+    /// The state as the crate last saw it (`QpState::as_raw`).
+    state: AtomicU32,
+    /// The mapped send queue and its doorbell.
+    sq: Mutex<SendRing>,
+    /// The mapped receive queue (none with an SRQ).
+    rq: Option<Mutex<RecvRing>>,
 }
 
 /// Every standard `IBV_QP_*` bit (0-20): the mask a query asks with.
@@ -408,6 +418,17 @@ impl Pd {
             }
         })
         .map_err(|e| failed(ctx, OP, e))?;
+        let granted = QpCap::from_uverbs(&granted);
+        let (sq, rq) =
+            match datapath::map_qp(ctx, handle, &driver_out, &granted, init.srq.is_some()) {
+                Ok(r) => r,
+                Err(e) => {
+                    if let Err(d) = destroy_qp_handle(ctx, handle) {
+                        ctx.record_destroy_error(failed(ctx, "DESTROY_QP", d));
+                    }
+                    return Err(e);
+                }
+            };
         Ok(Qp {
             pd: self.clone(),
             send_cq: init.send_cq.clone(),
@@ -416,11 +437,14 @@ impl Pd {
             handle,
             qp_num,
             qp_type: init.qp_type,
-            cap: QpCap::from_uverbs(&granted),
+            cap: granted,
             sq_sig_all: init.sq_sig_all,
             user_handle,
             driver_out,
             destroyed: false,
+            state: AtomicU32::new(QpState::Reset.as_raw()),
+            sq: Mutex::new(sq),
+            rq: rq.map(Mutex::new),
         })
     }
 }
@@ -482,8 +506,119 @@ impl Qp {
     #[doc(alias = "ibv_modify_qp")]
     pub fn modify(&self, m: &ModifyQp) -> Result<()> {
         let ctx = self.pd.context();
-        run_cmd(ctx, &m.to_uverbs(self.handle), DriverIn::NONE, &mut [])
-            .map_err(|e| failed(ctx, "MODIFY_QP", e))
+        let cmd = m.to_uverbs(self.handle);
+        run_cmd(ctx, &cmd, DriverIn::NONE, &mut []).map_err(|e| failed(ctx, "MODIFY_QP", e))?;
+        if m.mask().contains(QpAttrMask::STATE) {
+            self.note_state(QpState::from_raw(cmd.qp_state.into()));
+        }
+        Ok(())
+    }
+
+    /// The state as the crate last saw it: set by [`Qp::modify`], by [`Qp::query`] on
+    /// rxe (siw on Linux 6.1 does not report the state), and by the RDMA CM. A QP the
+    /// kernel moved to an error state on its own still shows the state before.
+    pub fn state(&self) -> QpState {
+        QpState::from_raw(self.state.load(Ordering::Relaxed))
+    }
+
+    /// Records the state the kernel is known to have put the QP in.
+    pub(crate) fn note_state(&self, s: QpState) {
+        self.state.store(s.as_raw(), Ordering::Relaxed);
+    }
+
+    /// Posts send work requests (`ibv_post_send`): all of them, or none when one is
+    /// refused, the send queue has no room for all, or the QP is not yet in RTS (see
+    /// [`crate::verbs::datapath`]). Then rings the doorbell once (an empty POST_SEND
+    /// `write()`; siw skips it while the kernel is still working on the queue). No
+    /// allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadWorkRequest`], [`Error::QueueFull`], [`Error::BadQpState`],
+    /// [`Error::NotSupported`] (siw: immediate data, atomics), [`Error::DeviceRemoved`]:
+    /// nothing was posted. An error of the doorbell (the kernel's errno) comes after the
+    /// requests were handed to the queue.
+    #[doc(alias = "ibv_post_send")]
+    pub fn post_send(&self, wrs: &[SendWr<'_>]) -> Result<()> {
+        const OP: &str = "post_send";
+        let ctx = self.pd.context();
+        if ctx.is_revoked() {
+            return Err(Error::DeviceRemoved {
+                op: Op::new(OP, ctx.name()),
+            });
+        }
+        let state = self.state();
+        if matches!(
+            state,
+            QpState::Reset | QpState::Init | QpState::Rtr | QpState::Undefined
+        ) {
+            return Err(Error::BadQpState {
+                op: Op::new(OP, ctx.name()),
+                state,
+            });
+        }
+        if wrs.is_empty() {
+            return Ok(());
+        }
+        let mut sq = self.sq.lock().unwrap_or_else(|p| p.into_inner());
+        let ring = sq
+            .post(self.qp_type, self.sq_sig_all, wrs)
+            .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))?;
+        if ring {
+            ctx.raw()
+                .ring_doorbell(sq.doorbell())
+                .map_err(|e| failed(ctx, OP, e))?;
+        }
+        Ok(())
+    }
+
+    /// Posts receive work requests (`ibv_post_recv`): all of them, or none when one is
+    /// refused, the receive queue has no room for all, or the QP is in RESET. No system
+    /// call, no allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadWorkRequest`], [`Error::QueueFull`], [`Error::BadQpState`],
+    /// [`Error::DeviceRemoved`]; [`Error::BadArgument`] for a QP that receives from an
+    /// SRQ.
+    #[doc(alias = "ibv_post_recv")]
+    pub fn post_recv(&self, wrs: &[RecvWr<'_>]) -> Result<()> {
+        const OP: &str = "post_recv";
+        let ctx = self.pd.context();
+        if ctx.is_revoked() {
+            return Err(Error::DeviceRemoved {
+                op: Op::new(OP, ctx.name()),
+            });
+        }
+        let Some(rq) = &self.rq else {
+            return Err(Error::BadArgument {
+                op: Op::new(OP, ctx.name()),
+                reason: "the QP receives from an SRQ: post to the SRQ".into(),
+            });
+        };
+        let state = self.state();
+        if matches!(state, QpState::Reset | QpState::Undefined) {
+            return Err(Error::BadQpState {
+                op: Op::new(OP, ctx.name()),
+                state,
+            });
+        }
+        rq.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .post(wrs)
+            .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))
+    }
+
+    /// Send requests the send queue can take now.
+    pub fn send_queue_free(&self) -> u32 {
+        self.sq.lock().unwrap_or_else(|p| p.into_inner()).free()
+    }
+
+    /// Receive requests the receive queue can take now (0 with an SRQ).
+    pub fn recv_queue_free(&self) -> u32 {
+        self.rq
+            .as_ref()
+            .map_or(0, |rq| rq.lock().unwrap_or_else(|p| p.into_inner()).free())
     }
 
     /// Every attribute of the QP and its creation attributes (QUERY_QP by INVOKE_WRITE,
@@ -497,6 +632,9 @@ impl Qp {
     pub fn query(&self) -> Result<QpQuery> {
         let ctx = self.pd.context();
         let raw = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "QUERY_QP", e))?;
+        if ctx.driver_id() == RDMA_DRIVER_RXE {
+            self.note_state(QpState::from_raw(u32::from(raw.qp_state)));
+        }
         Ok(QpQuery {
             raw,
             qp_type: self.qp_type,

@@ -1,7 +1,7 @@
 //! Shared receive queues.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use zerocopy::FromBytes;
 
@@ -13,6 +13,7 @@ use crate::raw::abi::*;
 use crate::raw::driver::{mminfo, rxe_modify_srq_cmd};
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, CreateSrqResp, CreateSrqValues, DriverIn};
+use crate::verbs::datapath::{self, RecvRing, RecvWr};
 use crate::verbs::types::SrqAttrMask;
 
 /// What a shared receive queue is created with (`struct ibv_srq_init_attr`'s `attr`).
@@ -89,6 +90,8 @@ pub(crate) struct SrqInner {
     user_handle: u64,
     driver_out: [u8; DRIVER_OUT],
     destroyed: bool,
+    /// The mapped queue (replaced by a resize on rxe).
+    ring: Mutex<RecvRing>,
 }
 
 impl Pd {
@@ -153,6 +156,15 @@ impl Pd {
             }
         })
         .map_err(|e| failed(ctx, OP, e))?;
+        let ring = match datapath::map_srq(ctx, &driver_out, r.max_sge) {
+            Ok(r) => r,
+            Err(e) => {
+                if let Err(d) = destroy_srq_handle(ctx, handle) {
+                    ctx.record_destroy_error(d);
+                }
+                return Err(e);
+            }
+        };
         Ok(Srq(Arc::new(SrqInner {
             pd: self.clone(),
             handle,
@@ -162,6 +174,7 @@ impl Pd {
             user_handle: values.user_handle,
             driver_out,
             destroyed: false,
+            ring: Mutex::new(ring),
         })))
     }
 }
@@ -215,10 +228,14 @@ impl Srq {
             max_wr: m.max_wr,
             srq_limit: m.srq_limit,
         };
+        // The queue's lock is held throughout: nothing posts to the old queue while the
+        // kernel moves its requests to a resized one.
+        let mut ring = self.0.ring.lock().unwrap_or_else(|p| p.into_inner());
         if file.driver_id() == RDMA_DRIVER_RXE {
+            let mut mi = mminfo::default();
             ioctl_or_write(ctx, Interface::InvokeWrite, |ioctl| {
                 let mut ucmd = rxe_modify_srq_cmd::default();
-                let mut mi = mminfo::default();
+                mi = mminfo::default();
                 if ioctl {
                     file.call(&mut method::modify_srq_rxe(
                         file.driver_id(),
@@ -230,16 +247,50 @@ impl Srq {
                     file.write(&mut method::write_modify_srq_rxe(&cmd, &mut ucmd, &mut mi))
                 }
             })
+            .map_err(|e| failed(ctx, OP, e))?;
+            if m.mask.contains(SrqAttrMask::MAX_WR) && mi.size != 0 {
+                // rxe made a new queue: map it (the old mapping goes with the old ring).
+                *ring = datapath::rxe_srq_ring(ctx, &mi, self.0.max_sge)?;
+            }
         } else {
-            run_cmd(ctx, &cmd, DriverIn::NONE, &mut [])
+            run_cmd(ctx, &cmd, DriverIn::NONE, &mut []).map_err(|e| failed(ctx, OP, e))?;
         }
-        .map_err(|e| failed(ctx, OP, e))?;
+        drop(ring);
         if m.mask.contains(SrqAttrMask::MAX_WR) {
             if let Ok(a) = self.query() {
                 self.0.max_wr.store(a.max_wr, Ordering::Relaxed);
             }
         }
         Ok(())
+    }
+
+    /// Posts receive work requests to the SRQ (`ibv_post_srq_recv`): all of them, or
+    /// none when one is refused or the queue has no room for all. No system call, no
+    /// allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadWorkRequest`], [`Error::QueueFull`], [`Error::DeviceRemoved`].
+    #[doc(alias = "ibv_post_srq_recv")]
+    pub fn post_recv(&self, wrs: &[RecvWr<'_>]) -> Result<()> {
+        const OP: &str = "post_srq_recv";
+        let ctx = self.0.pd.context();
+        if ctx.is_revoked() {
+            return Err(Error::DeviceRemoved {
+                op: Op::new(OP, ctx.name()),
+            });
+        }
+        self.0
+            .ring
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .post(wrs)
+            .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))
+    }
+
+    /// Receive requests the queue can take now.
+    pub fn free(&self) -> u32 {
+        self.0.ring.lock().unwrap_or_else(|p| p.into_inner()).free()
     }
 
     /// The SRQ's attributes (QUERY_SRQ by INVOKE_WRITE, else `write()`).
@@ -293,31 +344,34 @@ impl Srq {
 
 impl SrqInner {
     fn destroy(&self) -> Result<()> {
-        let ctx = self.pd.context();
-        let file = ctx.raw();
-        let handle = self.handle;
-        ioctl_or_write(ctx, Interface::SrqIoctl, |ioctl| {
-            let mut resp = ib_uverbs_destroy_srq_resp::default();
-            if ioctl {
-                file.call(&mut method::destroy_srq(
-                    file.driver_id(),
-                    handle,
-                    &mut resp,
-                ))
-            } else {
-                let cmd = ib_uverbs_destroy_srq {
-                    srq_handle: handle,
-                    ..Default::default()
-                };
-                file.write(&mut method::write_cmd(
-                    &cmd,
-                    DriverIn::NONE,
-                    zerocopy::IntoBytes::as_mut_bytes(&mut resp),
-                ))
-            }
-        })
-        .map_err(|e| failed(ctx, "DESTROY_SRQ", e))
+        destroy_srq_handle(self.pd.context(), self.handle)
     }
+}
+
+/// SRQ_DESTROY by ioctl, else DESTROY_SRQ by `write()`, of a handle.
+fn destroy_srq_handle(ctx: &crate::Context, handle: u32) -> Result<()> {
+    let file = ctx.raw();
+    ioctl_or_write(ctx, Interface::SrqIoctl, |ioctl| {
+        let mut resp = ib_uverbs_destroy_srq_resp::default();
+        if ioctl {
+            file.call(&mut method::destroy_srq(
+                file.driver_id(),
+                handle,
+                &mut resp,
+            ))
+        } else {
+            let cmd = ib_uverbs_destroy_srq {
+                srq_handle: handle,
+                ..Default::default()
+            };
+            file.write(&mut method::write_cmd(
+                &cmd,
+                DriverIn::NONE,
+                zerocopy::IntoBytes::as_mut_bytes(&mut resp),
+            ))
+        }
+    })
+    .map_err(|e| failed(ctx, "DESTROY_SRQ", e))
 }
 
 impl Drop for SrqInner {

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# bench/datapath.sh - the data path against perftest and libibverbs, side by side in
+# the VM rig, and its section of BENCHMARKS.md (issue 17).
+#
+# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--quick]
+#
+#   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
+#   --rounds N       interleaved rounds (default 5)
+#   --quick          --rounds 2 and fewer iterations (a smoke test)
+#
+# In one boot per kernel (1 rxe + 1 siw, guest --smp 2), on rxe0's internal loopback
+# (client to 127.0.0.1, -x 1 -F -I 0 on both sides), ROUNDS rounds, the order of the
+# two programs alternating from round to round:
+#   - latency: 'uverbs perf write_lat|send_lat -C' (server and client) against
+#     perftest's ib_write_lat|ib_send_lat -C, sizes 2, 4096 and 65536 bytes; the
+#     client's typical (median) half round trip in TSC cycles;
+#   - bandwidth: 'uverbs perf write_bw|send_bw' against ib_write_bw|ib_send_bw,
+#     the same sizes, tx depth 128, a completion every 100; rxe0's
+#     hw_counters/sent_pkts read every millisecond by 'datapath_loops watch' (one
+#     wall-clock window: from the counter's first movement to its last, so process
+#     start and connection setup stay out, for both programs alike);
+#   - user-space cost: examples/bench_datapath.rs against bench/datapath_loops.c
+#     (libibverbs with its rxe and siw providers): post_recv of one receive, and a
+#     poll of an empty CQ, on rxe0 and siw0 (no system call in either).
+# Then writes the section between the datapath markers of BENCHMARKS.md (bench/run.sh
+# keeps it) from the medians: per pair of runs the ratio uverbs / peer, its median and
+# interquartile range. Raw outputs: target/bench/datapath-KERNEL.out.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CRATE=$(cd "$HERE/.." && pwd)
+TARGET=x86_64-unknown-linux-musl
+KERNELS=() ROUNDS=5 QUICK=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
+    --rounds) ROUNDS=${2:?}; shift 2 ;;
+    --quick) ROUNDS=2 QUICK=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+    *) echo "datapath.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1 6.12)
+OUTDIR=$CRATE/target/bench
+mkdir -p "$OUTDIR"
+STAGE=$(mktemp -d)
+trap 'rm -rf "$STAGE"' EXIT
+# iterations: latency (small, 64 KiB), bandwidth (2 B, 4 KiB, 64 KiB), cost loop
+if [ "$QUICK" = 1 ]; then LN=300 LNB=100 B2=5000 B4=2000 B64=300 CN=1024 CB=3
+else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5; fi
+
+echo "datapath.sh: building" >&2
+(cd "$CRATE" && cargo build -q --release --target $TARGET --bin uverbs --example bench_datapath)
+cp "$CRATE/target/$TARGET/release/uverbs" "$CRATE/target/$TARGET/release/examples/bench_datapath" "$STAGE/"
+gcc -O2 -Wall -o "$STAGE/datapath_loops" "$HERE/datapath_loops.c" -libverbs
+cat > "$STAGE/guest.sh" <<EOF
+#!/bin/sh
+# one line per run: L TEST SIZE TOOL ROUND TYPICAL_CYCLES | B TEST SIZE TOOL ROUND SECS PKTS
+# | X (a failed run, its output follows); B: the watcher's window and packets
+d=rxe0 port=19000
+cnt=/sys/class/infiniband/\$d/ports/1/hw_counters/sent_pkts
+one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
+  tool=\$1 test=\$2 size=\$3 iters=\$4 round=\$5; shift 5
+  port=\$((port + 1))
+  if [ \$tool = uverbs ]; then prog="./uverbs perf \$test"; else prog="ib_\$test"; fi
+  args="-d \$d -x 1 -F -I 0 -s \$size -n \$iters -p \$port \$*"
+  case \$test in *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
+  \$prog \$args > srv.out 2>&1 &
+  spid=\$!
+  sleep 0.5
+  \$prog \$args 127.0.0.1 > cli.out 2>&1; crc=\$?
+  wait \$spid; src=\$?
+  case \$test in *_bw) kill \$wpid; wait \$wpid ;; esac
+  line=\$(awk -v s=\$size -v n=\$iters '\$1 == s && \$2 == n { print; exit }' cli.out)
+  if [ \$crc != 0 ] || [ \$src != 0 ] || [ -z "\$line" ]; then
+    echo "X \$test \$size \$tool \$round client=\$crc server=\$src"; cat cli.out srv.out; return
+  fi
+  case \$test in
+    *_lat) echo "L \$test \$size \$tool \$round \$(echo "\$line" | awk '{ print \$5 }')" ;;
+    *) echo "B \$test \$size \$tool \$round \$(awk '{ print \$2, \$3 }' w.out)" ;;
+  esac
+}
+pair() { # ROUND TEST SIZE ITERS EXTRA...
+  pr=\$1 pt=\$2 ps=\$3 pn=\$4; shift 4
+  if [ \$((pr % 2)) = 0 ]; then one uverbs \$pt \$ps \$pn \$pr "\$@"; one perftest \$pt \$ps \$pn \$pr "\$@"
+  else one perftest \$pt \$ps \$pn \$pr "\$@"; one uverbs \$pt \$ps \$pn \$pr "\$@"; fi
+}
+r=0
+while [ \$r -lt $ROUNDS ]; do
+  for t in write_lat send_lat; do
+    pair \$r \$t 2 $LN -C; pair \$r \$t 4096 $LN -C; pair \$r \$t 65536 $LNB -C
+  done
+  for t in write_bw send_bw; do
+    pair \$r \$t 2 $B2 -t 128 -Q 100; pair \$r \$t 4096 $B4 -t 128 -Q 100; pair \$r \$t 65536 $B64 -t 128 -Q 100
+  done
+  for dev in rxe0 siw0; do
+    if [ \$((r % 2)) = 0 ]; then ./bench_datapath cost \$dev $CN $CB; ./datapath_loops cost \$dev $CN $CB
+    else ./datapath_loops cost \$dev $CN $CB; ./bench_datapath cost \$dev $CN $CB; fi
+  done
+  r=\$((r + 1))
+done
+EOF
+
+for k in "${KERNELS[@]}"; do
+  echo "datapath.sh: kernel $k" >&2
+  "$CRATE/tests/vm/rig.sh" --kernel "$k" --smp 2 --add "$STAGE/uverbs" --add "$STAGE/bench_datapath" \
+    --add "$STAGE/datapath_loops" --add "$STAGE/guest.sh" --timeout 3600 \
+    -- sh ./guest.sh > "$OUTDIR/datapath-$k.out"
+done
+
+# ---------------------------------------------------------------- the report
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+  if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+quart() { # Q (0.25 or 0.75)
+  sort -g | awk -v q="$1" '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+    i = q * (NR - 1) + 1; lo = int(i); f = i - lo
+    print (lo < NR) ? v[lo] + f * (v[lo + 1] - v[lo]) : v[lo] }'; }
+fmt() { awk -v x="$1" 'BEGIN { printf (x == "-" ? "-" : "%.3f"), x }'; }
+# ratios RATIO_OF_PAIR_AWK < lines "ROUND UVERBS PEER": one ratio per round with both
+ratios() { awk '{ u[$1] = $2; p[$1] = $3 } END { for (r in u) if (u[r] != "" && p[r] > 0) print u[r] / p[r] }'; }
+verdict() { # RATIO Q1 Q3 TARGET (le|ge)
+  awk -v r="$1" -v a="$2" -v b="$3" -v op="$4" 'BEGIN { if (r == "-") { print "no data"; exit }
+    if (op == "le") print (r <= 1.0 ? "met" : (r - 1.0 <= b - a ? "missed, within the IQR" : "missed"))
+    else print (r >= 1.0 ? "met" : (1.0 - r <= b - a ? "missed, within the IQR" : "missed")) }'; }
+section() {
+  echo "<!-- datapath:begin -->"
+  echo "## The data path against perftest and libibverbs (issue 17)"
+  echo
+  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(git -C "$CRATE" rev-parse --short HEAD)), one VM boot per kernel (TCG, \`--smp 2\`,"
+  echo "1 rxe + 1 siw), $ROUNDS interleaved rounds (the order of the two programs alternating)."
+  echo "uverbs: \`uverbs perf\` (release, static musl); perftest: Debian's 4.5 (\`ib_write_lat\` ...),"
+  echo "libibverbs 44 with its rxe provider; both on rxe0's internal loopback, client to 127.0.0.1,"
+  echo "\`-x 1 -F -I 0\` (no inline on either side, as Debian's perftest posts on rxe), bandwidth"
+  echo "with \`-t 128 -Q 100\`. Each ratio is the median of the per-round ratios uverbs / peer,"
+  echo "with their interquartile range; a target is *met* when the median is at or under"
+  echo "(latency, cost) or at or over (rates) 1.0."
+  echo
+  echo "Latency: the client's typical (median) half round trip in TSC cycles (\`-C\`), uverbs"
+  echo "computing it as perftest does. Target ≤ 1.0×."
+  echo
+  echo "| kernel | test | bytes | uverbs cycles | perftest cycles | uverbs / perftest (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---|---|"
+  local k f t s pf r q1 q3 u p
+  pf=$STAGE/p.$$
+  for k in "${KERNELS[@]}"; do
+    f=$OUTDIR/datapath-$k.out
+    for t in write_lat send_lat; do
+      for s in 2 4096 65536; do
+        awk -v t=$t -v s=$s '$1 == "L" && $2 == t && $3 == s { print $5, $4, $6 }' "$f" |
+          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
+        u=$(awk '{ print $2 }' "$pf" | median); p=$(awk '$3 != "" { print $3 }' "$pf" | median)
+        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        echo "| $k | $t | $s | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
+      done
+    done
+  done
+  echo
+  echo "Bandwidth and message rate: packets rxe0 sent (\`hw_counters/sent_pkts\`, data and"
+  echo "acknowledgements of both ends) per second of one wall-clock window: the counter read"
+  echo "every millisecond (\`datapath_loops watch\`), from its first movement to its last"
+  echo "(process start and connection setup left out, for both programs alike). Target ≥ 1.0×."
+  echo
+  echo "| kernel | test | bytes | messages | uverbs pkts/s | perftest pkts/s | uverbs / perftest (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---:|---|---|"
+  for k in "${KERNELS[@]}"; do
+    f=$OUTDIR/datapath-$k.out
+    for t in write_bw send_bw; do
+      for s in 2 4096 65536; do
+        awk -v t=$t -v s=$s '$1 == "B" && $2 == t && $3 == s && $6 > 0 { print $5, $4, $7 / $6 }' "$f" |
+          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
+        u=$(awk '{ printf "%.0f\n", $2 }' "$pf" | median); p=$(awk '$3 != "" { printf "%.0f\n", $3 }' "$pf" | median)
+        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        local n; case $s in 2) n=$B2 ;; 4096) n=$B4 ;; *) n=$B64 ;; esac
+        echo "| $k | $t | $s | $n | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" ge) |"
+      done
+    done
+  done
+  echo
+  echo "User-space cost (no system call on either side): ns per call, median of the batches"
+  echo "($CB batches of $CN calls per process per round); post_recv of one receive with one"
+  echo "SGE into a fresh RC QP in INIT, and a poll of an empty CQ asking one entry. Target ≤ 1.0×."
+  echo
+  echo "| kernel | device | operation | uverbs ns | libibverbs ns | uverbs / libibverbs (median, IQR) | target |"
+  echo "|---|---|---|---:|---:|---|---|"
+  for k in "${KERNELS[@]}"; do
+    f=$OUTDIR/datapath-$k.out
+    for d in rxe0 siw0; do
+      for op in post_recv poll_empty; do
+        # the rounds: the n-th group of CB lines of each tool is round n
+        awk -v d=$d -v op=$op -v cb=$CB '$1 == "C" && $3 == d && $4 == op { i[$2]++; print int((i[$2] - 1) / cb), $2, $5 }' "$f" > "$pf.raw"
+        for r in $(awk '{ print $1 }' "$pf.raw" | sort -u); do
+          echo "$r $(awk -v r=$r '$1 == r && $2 == "uverbs" { print $3 }' "$pf.raw" | median) $(awk -v r=$r '$1 == r && $2 == "ibv" { print $3 }' "$pf.raw" | median)"
+        done > "$pf"
+        u=$(awk '$2 == "uverbs" { print $3 }' "$pf.raw" | median); p=$(awk '$2 == "ibv" { print $3 }' "$pf.raw" | median)
+        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        echo "| $k | $d | $op | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
+      done
+    done
+  done
+  echo
+  local x
+  x=$(cat "$OUTDIR"/datapath-*.out | grep -c '^X ' || true)
+  echo "Failed runs (left out): $x."
+  echo "Not measured: siw against perftest (perftest needs \`-R\`, the RDMA CM, on siw;"
+  echo "\`uverbs perf\` speaks perftest's TCP exchange only)."
+  echo
+  echo "Reproduce: \`bench/datapath.sh\` (raw outputs in target/bench/datapath-KERNEL.out)."
+  echo "<!-- datapath:end -->"
+}
+REPORT=$CRATE/BENCHMARKS.md
+section > "$STAGE/section.md"
+if grep -q '<!-- datapath:begin -->' "$REPORT" 2>/dev/null; then
+  awk -v f="$STAGE/section.md" '
+    /<!-- datapath:begin -->/ { while ((getline l < f) > 0) print l; skip = 1; next }
+    /<!-- datapath:end -->/ { skip = 0; next }
+    !skip { print }' "$REPORT" > "$STAGE/report" && cp "$STAGE/report" "$REPORT"
+else
+  { echo; cat "$STAGE/section.md"; } >> "$REPORT"
+fi
+cat "$STAGE/section.md"

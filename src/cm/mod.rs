@@ -1,0 +1,682 @@
+//! A minimal RDMA connection manager (`/dev/infiniband/rdma_cm`, librdmacm's job), for
+//! what the verbs alone cannot do: a siw (iWARP) queue pair reaches RTS only through
+//! the iWARP CM, which hands it a TCP socket and the MPA parameters (`modify_qp` to RTS
+//! fails on siw). It also connects rxe (RoCE) queue pairs the way librdmacm does.
+//!
+//! The active side:
+//!
+//! ```no_run
+//! # fn main() -> uverbs::Result<()> {
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//! use uverbs::cm::{CmChannel, ConnParam};
+//! use uverbs::verbs::objects::{QpCap, QpInit};
+//! use uverbs::{CmEventType, Context, QpType};
+//!
+//! let t = Duration::from_secs(5);
+//! let ch = CmChannel::open()?;
+//! let id = ch.create_id()?;
+//! id.resolve_addr("169.254.129.1:7174".parse().unwrap(), t)?;
+//! id.resolve_route(t)?;
+//! let ctx = Arc::new(Context::open(&id.query_addr()?.device()?)?);
+//! let pd = ctx.alloc_pd()?;
+//! let cq = ctx.create_cq(16, None, 0)?;
+//! let qp = pd.create_qp(&QpInit::new(QpType::Rc, &cq, &cq).cap(QpCap {
+//!     max_send_wr: 16, max_recv_wr: 16, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0,
+//! }))?;
+//! id.init_qp(&qp)?;
+//! id.connect(&qp, &ConnParam::default(), t)?; // ESTABLISHED: the QP is in RTS
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The passive side binds an id, listens, takes the [`CmEventType::ConnectRequest`]
+//! event ([`CmChannel::get_event`]), adopts the new id it names
+//! ([`CmId::from_request`]), and accepts ([`CmId::accept`]).
+//!
+//! Commands that resolve or connect answer by an event; the methods here that wait for
+//! one keep the other ids' events for their own waits ([`CmChannel::get_event`] gives
+//! them out in order).
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rustix::io::Errno;
+use zerocopy::FromBytes;
+
+use crate::error::{Error, Op, Result};
+use crate::raw::abi::ib_uverbs_qp_attr;
+use crate::raw::abi::rdma_cm::*;
+use crate::raw::cm::{self as raw, CmFile};
+use crate::verbs::discover::{DeviceInfo, Discovery};
+use crate::verbs::objects::{AhAttr, GlobalRoute, ModifyQp, Qp};
+use crate::verbs::types::{AccessFlags, CmEventType, MigState, Mtu, QpAttrMask, QpState};
+use crate::Gid;
+
+const DEV: &str = "rdma_cm";
+
+fn err(what: &'static str, e: Errno) -> Error {
+    Error::from_errno(Op::new(what, DEV), e)
+}
+
+/// The open `rdma_cm` file: the channel every id of it reports its events on.
+#[derive(Debug)]
+pub struct CmChannel {
+    file: CmFile,
+    next_uid: AtomicU64,
+    /// Events read while waiting for another id's.
+    pending: Mutex<VecDeque<CmEvent>>,
+}
+
+/// An event of the RDMA CM (`struct rdma_cm_event`).
+#[derive(Debug, Clone)]
+pub struct CmEvent {
+    /// What happened.
+    pub kind: CmEventType,
+    /// The id it concerns (for a connection request: the new id).
+    pub id: u32,
+    /// The `uid` of the id it concerns (for a connection request: the listening id's).
+    pub uid: u64,
+    /// 0, a negative errno, or a reject reason.
+    pub status: i32,
+    /// The peer's connection parameters (connection requests and responses,
+    /// ESTABLISHED).
+    pub conn: ConnParam,
+}
+
+/// Connection parameters (`struct rdma_conn_param`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnParam {
+    /// Private data (at most 196 bytes on RC CONNECT, 148 bytes on ACCEPT, as the
+    /// transports allow), and its length.
+    pub private_data: [u8; RDMA_MAX_PRIVATE_DATA],
+    /// Bytes of `private_data` used.
+    pub private_data_len: u8,
+    /// RDMA reads and atomics the local side serves at once.
+    pub responder_resources: u8,
+    /// RDMA reads and atomics the local side has outstanding at once.
+    pub initiator_depth: u8,
+    /// Transport retries (InfiniBand, RoCE).
+    pub retry_count: u8,
+    /// RNR retries (InfiniBand, RoCE).
+    pub rnr_retry_count: u8,
+}
+
+impl Default for ConnParam {
+    /// One outstanding read each way, 7 retries: as rping asks.
+    fn default() -> Self {
+        ConnParam {
+            private_data: [0; RDMA_MAX_PRIVATE_DATA],
+            private_data_len: 0,
+            responder_resources: 1,
+            initiator_depth: 1,
+            retry_count: 7,
+            rnr_retry_count: 7,
+        }
+    }
+}
+
+impl ConnParam {
+    /// The private data.
+    pub fn private_data(&self) -> &[u8] {
+        &self.private_data[..usize::from(self.private_data_len).min(RDMA_MAX_PRIVATE_DATA)]
+    }
+
+    fn to_raw(self, qp: &Qp) -> rdma_ucm_conn_param {
+        rdma_ucm_conn_param {
+            qp_num: qp.qp_num(),
+            qkey: 0,
+            private_data: self.private_data,
+            private_data_len: self.private_data_len,
+            srq: u8::from(qp.srq().is_some()),
+            responder_resources: self.responder_resources,
+            initiator_depth: self.initiator_depth,
+            flow_control: 0,
+            retry_count: self.retry_count,
+            rnr_retry_count: self.rnr_retry_count,
+            valid: 1,
+        }
+    }
+
+    fn from_raw(p: &rdma_ucm_conn_param) -> ConnParam {
+        ConnParam {
+            private_data: p.private_data,
+            private_data_len: p.private_data_len,
+            responder_resources: p.responder_resources,
+            initiator_depth: p.initiator_depth,
+            retry_count: p.retry_count,
+            rnr_retry_count: p.rnr_retry_count,
+        }
+    }
+}
+
+impl CmChannel {
+    /// Opens `/dev/infiniband/rdma_cm` (see [`CmChannel::open_at`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`CmChannel::open_at`].
+    #[doc(alias = "rdma_create_event_channel")]
+    pub fn open() -> Result<Arc<CmChannel>> {
+        Self::open_at(Path::new("/dev/infiniband/rdma_cm"), Path::new("/sys"))
+    }
+
+    /// Opens the RDMA CM's file at `path`, checked against `sysfs_root`'s
+    /// `class/misc/rdma_cm/dev`.
+    ///
+    /// # Errors
+    ///
+    /// The errno of `open(2)`; [`Error::Os`] with `ENODEV` when the file is not the
+    /// `rdma_cm` device (the `rdma_ucm` module is not loaded).
+    pub fn open_at(path: &Path, sysfs_root: &Path) -> Result<Arc<CmChannel>> {
+        let file = CmFile::open(path, sysfs_root).map_err(|e| err("open", e))?;
+        Ok(Arc::new(CmChannel {
+            file,
+            next_uid: AtomicU64::new(1),
+            pending: Mutex::new(VecDeque::new()),
+        }))
+    }
+
+    /// Creates an id for RC connections (CREATE_ID, port space TCP).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno.
+    #[doc(alias = "rdma_create_id")]
+    pub fn create_id(self: &Arc<Self>) -> Result<CmId> {
+        let uid = self.next_uid.fetch_add(1, Ordering::Relaxed);
+        let mut resp = rdma_ucm_create_id_resp::default();
+        // IB_QPT_RC = 2.
+        self.file
+            .call(&mut raw::create_id(uid, RDMA_PS_TCP, 2, &mut resp))
+            .map_err(|e| err("CREATE_ID", e))?;
+        Ok(CmId {
+            ch: self.clone(),
+            id: resp.id,
+            uid,
+        })
+    }
+
+    /// The next event of any id, waiting at most `timeout` (`None`: no limit);
+    /// `Ok(None)` on timeout. Events an id's wait set aside come first.
+    ///
+    /// # Errors
+    ///
+    /// The errno of GET_EVENT or `poll(2)`.
+    #[doc(alias = "rdma_get_cm_event")]
+    pub fn get_event(&self, timeout: Option<Duration>) -> Result<Option<CmEvent>> {
+        if let Some(e) = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop_front()
+        {
+            return Ok(Some(e));
+        }
+        self.read_event(timeout)
+    }
+
+    fn read_event(&self, timeout: Option<Duration>) -> Result<Option<CmEvent>> {
+        let deadline = timeout.map(|t| Instant::now() + t);
+        loop {
+            let mut r = rdma_ucm_event_resp::default();
+            match self.file.call(&mut raw::get_event(&mut r)) {
+                Ok(()) => {
+                    let conn = rdma_ucm_conn_param::read_from_prefix(&r.param[..])
+                        .map(|(p, _)| ConnParam::from_raw(&p))
+                        .unwrap_or_default();
+                    return Ok(Some(CmEvent {
+                        kind: CmEventType::from_raw(r.event),
+                        id: r.id,
+                        uid: r.uid,
+                        status: r.status as i32,
+                        conn,
+                    }));
+                }
+                Err(Errno::AGAIN) | Err(Errno::INTR) => {}
+                Err(e) => return Err(err("GET_EVENT", e)),
+            }
+            let left = match deadline {
+                Some(d) => match d.checked_duration_since(Instant::now()) {
+                    Some(l) => Some(l),
+                    None => return Ok(None),
+                },
+                None => None,
+            };
+            let ts = left.map(|d| rustix::event::Timespec {
+                tv_sec: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+                tv_nsec: i64::from(d.subsec_nanos()),
+            });
+            let fd = self.file.fd();
+            let mut fds = [rustix::event::PollFd::new(
+                &fd,
+                rustix::event::PollFlags::IN,
+            )];
+            match rustix::event::poll(&mut fds, ts.as_ref()) {
+                Ok(_) | Err(Errno::INTR) => {}
+                Err(e) => return Err(err("poll rdma_cm", e)),
+            }
+        }
+    }
+
+    /// Waits for the next event of id `id`, setting the others aside.
+    fn wait_for(&self, id: u32, timeout: Duration) -> Result<CmEvent> {
+        let deadline = Instant::now() + timeout;
+        {
+            let mut p = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(i) = p.iter().position(|e| e.id == id) {
+                if let Some(e) = p.remove(i) {
+                    return Ok(e);
+                }
+            }
+        }
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.read_event(Some(left))? {
+                Some(e) if e.id == id => return Ok(e),
+                Some(e) => self
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push_back(e),
+                None => {
+                    return Err(Error::Os {
+                        op: Op::new("wait for an RDMA CM event", DEV),
+                        errno: Errno::TIMEDOUT,
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// An RDMA CM id (`struct rdma_cm_id`): one end of a connection, or a listener.
+/// Destroyed (DESTROY_ID) when dropped.
+#[derive(Debug)]
+pub struct CmId {
+    ch: Arc<CmChannel>,
+    id: u32,
+    uid: u64,
+}
+
+/// Where an id is bound: the device, the port, the addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CmAddr {
+    /// The device's node GUID.
+    pub node_guid: u64,
+    /// The device's index (netlink `DEV_INDEX`).
+    pub ibdev_index: u32,
+    /// The port.
+    pub port_num: u8,
+    /// The local address.
+    pub src: Option<SocketAddr>,
+    /// The remote address.
+    pub dst: Option<SocketAddr>,
+}
+
+impl CmAddr {
+    /// The device the id is bound to (discovery by its index).
+    ///
+    /// # Errors
+    ///
+    /// As [`Discovery::devices`]; [`Error::NoSuchDevice`] when no device has the index.
+    pub fn device(&self) -> Result<DeviceInfo> {
+        Discovery::new()
+            .devices()?
+            .into_iter()
+            .find(|d| d.index == Some(self.ibdev_index))
+            .ok_or_else(|| Error::NoSuchDevice {
+                name: format!("#{}", self.ibdev_index),
+            })
+    }
+}
+
+impl CmId {
+    /// The kernel's number of the id.
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> &Arc<CmChannel> {
+        &self.ch
+    }
+
+    /// Takes the new id of a connection request event of `ch`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] for an event of another kind.
+    pub fn from_request(ch: &Arc<CmChannel>, ev: &CmEvent) -> Result<CmId> {
+        if ev.kind != CmEventType::ConnectRequest {
+            return Err(Error::BadArgument {
+                op: Op::new("from_request", DEV),
+                reason: format!("a {:?} event carries no new id", ev.kind),
+            });
+        }
+        Ok(CmId {
+            ch: ch.clone(),
+            id: ev.id,
+            uid: ch.next_uid.fetch_add(1, Ordering::Relaxed),
+        })
+    }
+
+    fn call(&self, what: &'static str, req: &mut raw::CmRequest<'_>) -> Result<()> {
+        self.ch.file.call(req).map_err(|e| err(what, e))
+    }
+
+    /// Waits for this id's next event and checks it is `want`.
+    fn expect(&self, want: CmEventType, timeout: Duration, what: &'static str) -> Result<CmEvent> {
+        let e = self.ch.wait_for(self.id, timeout)?;
+        if e.kind != want {
+            return Err(Error::Protocol {
+                op: Op::new(what, DEV),
+                detail: format!(
+                    "event {:?} (status {}) where {want:?} was awaited",
+                    e.kind, e.status
+                ),
+            });
+        }
+        Ok(e)
+    }
+
+    /// Binds the id to a local address (BIND_IP).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno (`EADDRNOTAVAIL` for an address no RDMA device has).
+    #[doc(alias = "rdma_bind_addr")]
+    pub fn bind(&self, addr: SocketAddr) -> Result<()> {
+        self.call("BIND_IP", &mut raw::bind_ip(self.id, &raw::sockaddr(&addr)))
+    }
+
+    /// Listens for connection requests (LISTEN).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno.
+    #[doc(alias = "rdma_listen")]
+    pub fn listen(&self, backlog: u32) -> Result<()> {
+        self.call("LISTEN", &mut raw::listen(self.id, backlog))
+    }
+
+    /// Resolves the destination (RESOLVE_IP) and waits for
+    /// [`CmEventType::AddrResolved`].
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; [`Error::Protocol`] for another event.
+    #[doc(alias = "rdma_resolve_addr")]
+    pub fn resolve_addr(&self, dst: SocketAddr, timeout: Duration) -> Result<()> {
+        let src = rdma_ucm_resolve_ip::default().src_addr;
+        let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
+        self.call(
+            "RESOLVE_IP",
+            &mut raw::resolve_ip(self.id, &src, &raw::sockaddr(&dst), ms),
+        )?;
+        self.expect(CmEventType::AddrResolved, timeout * 2, "RESOLVE_IP")
+            .map(|_| ())
+    }
+
+    /// Resolves the route (RESOLVE_ROUTE) and waits for
+    /// [`CmEventType::RouteResolved`].
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; [`Error::Protocol`] for another event.
+    #[doc(alias = "rdma_resolve_route")]
+    pub fn resolve_route(&self, timeout: Duration) -> Result<()> {
+        let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
+        self.call("RESOLVE_ROUTE", &mut raw::resolve_route(self.id, ms))?;
+        self.expect(CmEventType::RouteResolved, timeout * 2, "RESOLVE_ROUTE")
+            .map(|_| ())
+    }
+
+    /// Where the id is bound (QUERY, `RDMA_USER_CM_QUERY_ADDR`).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno.
+    pub fn query_addr(&self) -> Result<CmAddr> {
+        let mut r = rdma_ucm_query_addr_resp::default();
+        self.call("QUERY", &mut raw::query_addr(self.id, &mut r))?;
+        Ok(CmAddr {
+            node_guid: u64::from_be(r.node_guid),
+            ibdev_index: r.ibdev_index,
+            port_num: r.port_num,
+            src: raw::socket_addr(&r.src_addr),
+            dst: raw::socket_addr(&r.dst_addr),
+        })
+    }
+
+    /// Moves `qp` to `state` with the attributes the CM gives for it (INIT_QP_ATTR, then
+    /// [`Qp::modify`]); a mask of nothing (iWARP's RTS) modifies nothing.
+    fn modify_to(&self, qp: &Qp, state: QpState) -> Result<()> {
+        let mut a = ib_uverbs_qp_attr::default();
+        self.call(
+            "INIT_QP_ATTR",
+            &mut raw::init_qp_attr(self.id, state.as_raw(), &mut a),
+        )?;
+        let m = modify_from_kernel(&a);
+        if m.mask().is_empty() {
+            return Ok(());
+        }
+        qp.modify(&m)
+    }
+
+    /// Moves `qp` to INIT for this id's connection (`rdma_create_qp` does it).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno of INIT_QP_ATTR or MODIFY_QP.
+    pub fn init_qp(&self, qp: &Qp) -> Result<()> {
+        self.modify_to(qp, QpState::Init)
+    }
+
+    /// Connects (CONNECT) and waits for the connection. iWARP: the kernel moves the QP
+    /// to RTS and reports ESTABLISHED; InfiniBand and RoCE: the response comes first,
+    /// then the QP is moved to RTR and RTS here and the connection accepted, as
+    /// librdmacm does. The QP's state is RTS afterwards ([`Qp::state`]).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; [`Error::Protocol`] naming the event when the connection
+    /// is rejected or fails.
+    #[doc(alias = "rdma_connect")]
+    pub fn connect(&self, qp: &Qp, param: &ConnParam, timeout: Duration) -> Result<CmEvent> {
+        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))?;
+        let e = self.ch.wait_for(self.id, timeout)?;
+        match e.kind {
+            CmEventType::Established => {
+                qp.note_state(QpState::Rts);
+                Ok(e)
+            }
+            CmEventType::ConnectResponse => {
+                self.modify_to(qp, QpState::Rtr)?;
+                self.modify_to(qp, QpState::Rts)?;
+                // The active side's ACCEPT without parameters completes the exchange
+                // (the kernel sends the RTU; with parameters it would answer a REP).
+                let p = rdma_ucm_conn_param::default();
+                self.call("ACCEPT", &mut raw::accept(self.uid, self.id, &p))?;
+                qp.note_state(QpState::Rts);
+                Ok(e)
+            }
+            other => Err(Error::Protocol {
+                op: Op::new("CONNECT", DEV),
+                detail: format!("event {other:?} (status {})", e.status),
+            }),
+        }
+    }
+
+    /// Accepts a connection request on this (new) id: moves `qp` to INIT, RTR and RTS
+    /// with the CM's attributes (iWARP's RTS is the kernel's, at ACCEPT), ACCEPTs, and
+    /// waits for ESTABLISHED, as `rdma_accept` does. The QP's state is RTS afterwards.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; [`Error::Protocol`] for another event.
+    #[doc(alias = "rdma_accept")]
+    pub fn accept(&self, qp: &Qp, param: &ConnParam, timeout: Duration) -> Result<CmEvent> {
+        self.modify_to(qp, QpState::Init)?;
+        self.modify_to(qp, QpState::Rtr)?;
+        self.modify_to(qp, QpState::Rts)?;
+        self.call(
+            "ACCEPT",
+            &mut raw::accept(self.uid, self.id, &param.to_raw(qp)),
+        )?;
+        let e = self.expect(CmEventType::Established, timeout, "ACCEPT")?;
+        qp.note_state(QpState::Rts);
+        Ok(e)
+    }
+
+    /// Disconnects (DISCONNECT); the [`CmEventType::Disconnected`] event follows.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno.
+    #[doc(alias = "rdma_disconnect")]
+    pub fn disconnect(&self) -> Result<()> {
+        self.call("DISCONNECT", &mut raw::disconnect(self.id))
+    }
+
+    /// Waits for this id's next event.
+    ///
+    /// # Errors
+    ///
+    /// As [`CmChannel::get_event`]; [`Error::Os`] with `ETIMEDOUT` when none came.
+    pub fn next_event(&self, timeout: Duration) -> Result<CmEvent> {
+        self.ch.wait_for(self.id, timeout)
+    }
+}
+
+impl Drop for CmId {
+    fn drop(&mut self) {
+        let mut r = rdma_ucm_destroy_id_resp::default();
+        let _ = self.ch.file.call(&mut raw::destroy_id(self.id, &mut r));
+        // Its events are gone with it.
+        self.ch
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|e| e.id != self.id);
+    }
+}
+
+/// The modification INIT_QP_ATTR describes: each attribute its mask names.
+pub(crate) fn modify_from_kernel(a: &ib_uverbs_qp_attr) -> ModifyQp {
+    let mask = QpAttrMask::from_bits_retain(a.qp_attr_mask);
+    let ah = |x: &crate::raw::abi::ib_uverbs_ah_attr| AhAttr {
+        grh: GlobalRoute {
+            dgid: Gid(x.grh.dgid),
+            flow_label: x.grh.flow_label,
+            sgid_index: x.grh.sgid_index,
+            hop_limit: x.grh.hop_limit,
+            traffic_class: x.grh.traffic_class,
+        },
+        dlid: x.dlid,
+        sl: x.sl,
+        src_path_bits: x.src_path_bits,
+        static_rate: x.static_rate,
+        is_global: x.is_global != 0,
+        port_num: x.port_num,
+    };
+    let mut m = ModifyQp::new();
+    if mask.contains(QpAttrMask::STATE) {
+        m = m.state(QpState::from_raw(a.qp_state));
+    }
+    if mask.contains(QpAttrMask::CUR_STATE) {
+        m = m.cur_state(QpState::from_raw(a.cur_qp_state));
+    }
+    if mask.contains(QpAttrMask::EN_SQD_ASYNC_NOTIFY) {
+        m = m.en_sqd_async_notify(a.en_sqd_async_notify != 0);
+    }
+    if mask.contains(QpAttrMask::ACCESS_FLAGS) {
+        m = m.access(AccessFlags::from_bits_retain(a.qp_access_flags));
+    }
+    if mask.contains(QpAttrMask::PKEY_INDEX) {
+        m = m.pkey_index(a.pkey_index);
+    }
+    if mask.contains(QpAttrMask::PORT) {
+        m = m.port(a.port_num);
+    }
+    if mask.contains(QpAttrMask::QKEY) {
+        m = m.qkey(a.qkey);
+    }
+    if mask.contains(QpAttrMask::AV) {
+        m = m.av(ah(&a.ah_attr));
+    }
+    if mask.contains(QpAttrMask::PATH_MTU) {
+        m = m.path_mtu(Mtu::from_raw(a.path_mtu as u8));
+    }
+    if mask.contains(QpAttrMask::TIMEOUT) {
+        m = m.timeout(a.timeout);
+    }
+    if mask.contains(QpAttrMask::RETRY_CNT) {
+        m = m.retry_cnt(a.retry_cnt);
+    }
+    if mask.contains(QpAttrMask::RNR_RETRY) {
+        m = m.rnr_retry(a.rnr_retry);
+    }
+    if mask.contains(QpAttrMask::RQ_PSN) {
+        m = m.rq_psn(a.rq_psn);
+    }
+    if mask.contains(QpAttrMask::MAX_QP_RD_ATOMIC) {
+        m = m.max_rd_atomic(a.max_rd_atomic);
+    }
+    if mask.contains(QpAttrMask::ALT_PATH) {
+        m = m.alt_path(crate::verbs::objects::AltPath {
+            ah_attr: ah(&a.alt_ah_attr),
+            pkey_index: a.alt_pkey_index,
+            port_num: a.alt_port_num,
+            timeout: a.alt_timeout,
+        });
+    }
+    if mask.contains(QpAttrMask::MIN_RNR_TIMER) {
+        m = m.min_rnr_timer(a.min_rnr_timer);
+    }
+    if mask.contains(QpAttrMask::SQ_PSN) {
+        m = m.sq_psn(a.sq_psn);
+    }
+    if mask.contains(QpAttrMask::MAX_DEST_RD_ATOMIC) {
+        m = m.max_dest_rd_atomic(a.max_dest_rd_atomic);
+    }
+    if mask.contains(QpAttrMask::PATH_MIG_STATE) {
+        m = m.path_mig_state(MigState::from_raw(a.path_mig_state));
+    }
+    if mask.contains(QpAttrMask::DEST_QPN) {
+        m = m.dest_qp_num(a.dest_qp_num);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn init_qp_attr_answers_become_modifications() {
+        // iWARP's INIT: state, access flags, port.
+        let a = ib_uverbs_qp_attr {
+            qp_attr_mask: (QpAttrMask::STATE | QpAttrMask::ACCESS_FLAGS | QpAttrMask::PORT).bits(),
+            qp_state: 1,
+            qp_access_flags: 6,
+            port_num: 1,
+            ..Default::default()
+        };
+        let m = modify_from_kernel(&a);
+        assert_eq!(
+            m.mask(),
+            QpAttrMask::STATE | QpAttrMask::ACCESS_FLAGS | QpAttrMask::PORT
+        );
+        let c = m.to_uverbs(9);
+        assert_eq!((c.qp_state, c.qp_access_flags, c.port_num), (1, 6, 1));
+        // iWARP's RTS: nothing.
+        assert!(modify_from_kernel(&ib_uverbs_qp_attr::default())
+            .mask()
+            .is_empty());
+    }
+}
