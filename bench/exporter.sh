@@ -110,7 +110,8 @@ say "built in $(secs_since "$T")"
 # ------------------------------------------------------------ host: the test data
 UV=$CRATE/target/release/uverbs SCRAPE=$CRATE/target/release/examples/bench_scrape
 # The floor of each: the same server with nothing to export (uverbs with a -d that
-# names no device; node_exporter on a sysfs tree without class/infiniband).
+# names no device: it lists the devices and reads none; node_exporter on a sysfs tree
+# without class/infiniband).
 EMPTY=$RES/empty-sys; mkdir -p "$EMPTY/class"
 base=$((20000 + $$ % 20000))
 "$UV" exporter --sysfs "$FIX" --listen "127.0.0.1:$base" 2> "$RES/host-uverbs.err" & upid=$!
@@ -127,6 +128,22 @@ done
 "$SCRAPE" --runs $((RUNS * 6)) "uverbs=127.0.0.1:$base@$upid" "node_exporter=127.0.0.1:$((base + 1))@$npid" \
   "uverbs_empty=127.0.0.1:$((base + 2))" "node_exporter_empty=127.0.0.1:$((base + 3))" \
   > "$RES/host.txt" || FAILED=1
+# System calls per scrape: each exporter traced (strace -c -f) over 20 scrapes of its
+# own, after the timed rounds (tracing slows it: no time is taken from these).
+if command -v strace >/dev/null; then
+  for x in "uverbs $upid $base" "node_exporter $npid $((base + 1))"; do
+    set -- $x
+    strace -c -f -p "$2" -o "$RES/strace-$1.txt" 2>/dev/null & spid=$!
+    sleep 1
+    "$SCRAPE" --runs 20 "$1=127.0.0.1:$3" > /dev/null || true
+    sleep 0.3; kill -INT "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true
+    # strace -c: the calls are column 4; the total, and the file calls (openat, read,
+    # close, getdents64); 21 scrapes (bench_scrape's untimed first one, then 20)
+    tot=$(awk '$NF == "total" { print $4 }' "$RES/strace-$1.txt")
+    files=$(awk '$NF ~ /^(openat|read|close|getdents64)$/ { n += $4 } END { print n + 0 }' "$RES/strace-$1.txt")
+    echo "S $1 ${tot:-0} $files 21" >> "$RES/host.txt"
+  done
+fi
 kill "$upid" "$npid" "$uepid" "$nepid" 2>/dev/null || true
 wait "$upid" "$npid" "$uepid" "$nepid" 2>/dev/null || true
 { echo "I host $(uname -r) $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -227,10 +244,24 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
     echo "request and a near-empty answer): uverbs $(ms "$ue") ms, node_exporter $(ms "$ne") ms. Less"
     echo "that floor, the collection itself: uverbs $(ms "$cu") ms, node_exporter $(ms "$cn") ms ($(ratio "$cu" "$cn")×)."
     echo "What the floor is: the TCP handshake on the loopback, the request, the answer and the"
-    echo "close, on a host whose two CPUs other builds share (the scheduler's wake-ups are most of"
-    echo "the exporter's profile, perf: accept and futex). On the same tree uverbs also looks for"
-    echo "what node_exporter does not export (P_Keys, GIDs, hw_counters, the node GUID: a failed"
-    echo "open each where the test data lacks them), one file per fact as node_exporter does."
+    echo "close, on a host whose two CPUs other builds share (uverbs' empty server lists the"
+    echo "devices and reads none)."
+    if grep -q '^S ' "$f"; then
+      spc() { grep "^S $1 " "$f" | awk -v c="$2" '{ printf "%.0f", $c / $5 }'; }
+      echo "System calls per scrape (\`strace -c -f\` on each exporter over 21 more scrapes):"
+      echo "uverbs $(spc uverbs 3), of which $(spc uverbs 4) on files (openat, read, close, getdents64);"
+      echo "node_exporter $(spc node_exporter 3), of which $(spc node_exporter 4) on files."
+    fi
+    echo "Where uverbs' time goes: its collection is system calls (\`perf record -g\` on the"
+    echo "host, once, not by this script: ~80% of the exporter's CPU time is in the kernel, most"
+    echo "of it opening, reading and closing the attribute files), three per attribute"
+    echo "(\`openat\` under its directory's descriptor, one \`read\`, \`close\`), each directory"
+    echo "opened once per scrape; the answer is one \`send\`, whose last segment carries the FIN"
+    echo "when the connection closes (\`MSG_MORE\`). On the same tree uverbs also reads what"
+    echo "node_exporter does not export (link layer, LID, P_Keys, GIDs, hw_counters, node GUID:"
+    echo "a failed open each where the test data lacks them): more files than node_exporter"
+    echo "opens, at fewer system calls each (node_exporter: \`openat\`, \`epoll_ctl\`, \`read\`,"
+    echo "\`close\` per file, by its whole path)."
     echo
   fi
   if [ "$VM" = 1 ]; then

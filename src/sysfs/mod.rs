@@ -195,29 +195,32 @@ pub(crate) fn read_device(
     strict: bool,
     want: Wanted,
 ) -> Result<SysDevice> {
-    let mut d = SysDevice::default();
     let dir = match class.dir(name) {
         Ok(dir) => dir,
         Err(e) if is_absent(e) => {
             if strict && want.ids {
                 return Err(missing(name, dev_path(root, name, "node_type")));
             }
-            return Ok(d);
+            return Ok(SysDevice::default());
         }
         Err(e) => return Err(os_err(name)(e)),
     };
+    read_device_in(root, &dir, name, strict, want)
+}
+
+/// [`read_device`] of a device whose directory `dir` is open already.
+pub(crate) fn read_device_in(
+    root: &Path,
+    dir: &SysDir,
+    name: &str,
+    strict: bool,
+    want: Wanted,
+) -> Result<SysDevice> {
+    let mut d = SysDevice::default();
     if want.ids {
-        d.node_type = field(&dir, root, name, "node_type", strict, true, parse_node_type)?;
-        d.node_guid = field(&dir, root, name, "node_guid", strict, true, parse_guid)?;
-        d.sys_image_guid = field(
-            &dir,
-            root,
-            name,
-            "sys_image_guid",
-            strict,
-            false,
-            parse_guid,
-        )?;
+        d.node_type = field(dir, root, name, "node_type", strict, true, parse_node_type)?;
+        d.node_guid = field(dir, root, name, "node_guid", strict, true, parse_guid)?;
+        d.sys_image_guid = field(dir, root, name, "sys_image_guid", strict, false, parse_guid)?;
         d.fw_ver = dir.attr("fw_ver").map_err(os_err(name))?;
     }
     if want.details {
@@ -375,9 +378,23 @@ fn port_dir(root: &Path, device: &str, port: u32) -> std::result::Result<SysDir,
 ///
 /// [`Error::Os`] when the port's `gids` directory cannot be read.
 pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>> {
+    let pdir = port_dir(sysfs_root, device, port).map_err(|errno| Error::Os {
+        op: Op::port("read GIDs", device, port),
+        errno,
+    })?;
+    gids_in(sysfs_root, &pdir, device, port)
+}
+
+/// [`gids`] of a port whose directory (`class/infiniband/<device>/ports/<port>` under
+/// `sysfs_root`) is open already: what a caller that reads several things of the port
+/// uses, to open it once.
+///
+/// # Errors
+///
+/// [`Error::Os`] when the port's `gids` directory cannot be read.
+pub fn gids_in(sysfs_root: &Path, pdir: &SysDir, device: &str, port: u32) -> Result<Vec<GidEntry>> {
     let op = || Op::port("read GIDs", device, port);
     let os = |errno| Error::Os { op: op(), errno };
-    let pdir = port_dir(sysfs_root, device, port).map_err(os)?;
     let gdir = pdir.dir("gids").map_err(os)?;
     let types = pdir.dir("gid_attrs/types").ok();
     let ndevs = pdir.dir("gid_attrs/ndevs").ok();
@@ -448,16 +465,20 @@ pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>>
 ///
 /// [`Error::Protocol`] for an entry that is not a 16-bit hex number.
 pub fn pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
-    if !one_component(device) {
-        return Ok(Vec::new());
+    match port_dir(sysfs_root, device, port) {
+        Ok(pdir) => pkeys_in(&pdir, device, port),
+        Err(_) => Ok(Vec::new()),
     }
-    let path = sysfs_root
-        .join("class/infiniband")
-        .join(device)
-        .join("ports")
-        .join(NumName::new(port).as_str())
-        .join("pkeys");
-    let Ok(dir) = SysDir::open(&path) else {
+}
+
+/// [`pkeys`] of a port whose directory is open already (`device` and `port` name it
+/// in errors).
+///
+/// # Errors
+///
+/// [`Error::Protocol`] for an entry that is not a 16-bit hex number.
+pub fn pkeys_in(pdir: &SysDir, device: &str, port: u32) -> Result<Vec<u16>> {
+    let Ok(dir) = pdir.dir("pkeys") else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();

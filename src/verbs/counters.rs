@@ -212,31 +212,66 @@ impl CounterReader {
             });
         }
         numbers.sort_unstable();
+        let mut port_dirs = Vec::with_capacity(numbers.len());
         for port in numbers {
-            let Some(pdir) = ports.as_ref().and_then(|p| {
+            if let Some(pdir) = ports.as_ref().and_then(|p| {
                 p.dir(NumName::new(port).as_str())
                     .map_err(|e| out.errors.push(file_err(name, port, "ports/N", e)))
                     .ok()
-            }) else {
-                continue;
-            };
+            }) {
+                port_dirs.push((port, pdir));
+            }
+        }
+        let port_dirs: Vec<(u32, &SysDir)> = port_dirs.iter().map(|(p, d)| (*p, d)).collect();
+        self.read_open(name, &mut out, index, &dir, &port_dirs);
+        out
+    }
+
+    /// [`read`](Self::read) for a caller that has the device's directory and its ports'
+    /// open already (`dir` is `class/infiniband/<name>`, `ports` its `ports/N` in port
+    /// order): what reads several things of each port opens each directory once.
+    pub fn read_in(
+        &mut self,
+        name: &str,
+        index: Option<u32>,
+        dir: &SysDir,
+        ports: &[(u32, &SysDir)],
+    ) -> DeviceCounters {
+        let mut out = DeviceCounters {
+            device: name.to_owned(),
+            ..DeviceCounters::default()
+        };
+        self.read_open(name, &mut out, index, dir, ports);
+        out
+    }
+
+    /// The counters of the ports `ports`, then the device's (`dir`), into `out`.
+    fn read_open(
+        &mut self,
+        name: &str,
+        out: &mut DeviceCounters,
+        index: Option<u32>,
+        dir: &SysDir,
+        ports: &[(u32, &SysDir)],
+    ) {
+        for (port, pdir) in ports {
+            let port = *port;
             let mut pc = PortCounters {
                 port,
                 ..PortCounters::default()
             };
-            pc.pma = self.files(&pdir, "counters", name, port, &mut out.errors);
-            pc.pma_ext = self.files(&pdir, "counters_ext", name, port, &mut out.errors);
+            pc.pma = self.files(pdir, "counters", name, port, &mut out.errors);
+            pc.pma_ext = self.files(pdir, "counters_ext", name, port, &mut out.errors);
             match index.and_then(|i| self.netlink_hw(i, port)) {
                 Some(hw) => {
                     pc.hw = hw;
                     pc.hw_source = CounterSource::Netlink;
                 }
-                None => pc.hw = self.files(&pdir, "hw_counters", name, port, &mut out.errors),
+                None => pc.hw = self.files(pdir, "hw_counters", name, port, &mut out.errors),
             }
             out.ports.push(pc);
         }
-        out.hw = self.files(&dir, "hw_counters", name, 0, &mut out.errors);
-        out
+        out.hw = self.files(dir, "hw_counters", name, 0, &mut out.errors);
     }
 
     /// The counter files of `sub` under `dir` (port `port`, 0 for the device).
@@ -323,24 +358,32 @@ impl PortStatus {
     /// InfiniBand, `lid`. What is missing or malformed is left out and named in the
     /// errors returned beside.
     pub fn read_sysfs(root: &Path, dev: &str, port: u32) -> (PortStatus, Vec<Error>) {
-        let mut st = PortStatus {
-            port,
-            ..PortStatus::default()
-        };
-        let mut errors = Vec::new();
-        let dir = match SysDir::open(
+        match SysDir::open(
             &root
                 .join("class/infiniband")
                 .join(dev)
                 .join("ports")
                 .join(NumName::new(port).as_str()),
         ) {
-            Ok(d) => d,
-            Err(e) => {
-                errors.push(file_err(dev, port, "ports/N", e));
-                return (st, errors);
-            }
+            Ok(dir) => Self::read_sysfs_in(&dir, dev, port),
+            Err(e) => (
+                PortStatus {
+                    port,
+                    ..PortStatus::default()
+                },
+                vec![file_err(dev, port, "ports/N", e)],
+            ),
+        }
+    }
+
+    /// [`read_sysfs`](Self::read_sysfs) of a port whose directory
+    /// (`class/infiniband/<dev>/ports/<port>`) is open already.
+    pub fn read_sysfs_in(dir: &SysDir, dev: &str, port: u32) -> (PortStatus, Vec<Error>) {
+        let mut st = PortStatus {
+            port,
+            ..PortStatus::default()
         };
+        let mut errors = Vec::new();
         let mut text = |file: &'static str| -> Option<String> {
             match dir.attr(file) {
                 Ok(Some(t)) => Some(t),
@@ -413,29 +456,56 @@ pub fn sysfs_devices(root: &Path) -> Result<Vec<DeviceInfo>> {
     let Some(class) = crate::sysfs::open_class(root)? else {
         return Ok(Vec::new());
     };
+    let mut out = Vec::new();
+    sysfs_devices_in(root, &class, |_| true, |info, _| out.push(info))?;
+    Ok(out)
+}
+
+/// [`sysfs_devices`] under `class`, the open `<root>/class/infiniband`, for a caller
+/// that reads more of each device: the devices whose name `want` accepts are given to
+/// `each`, in name order, with their directory (`None` when it cannot be opened: the
+/// device then reads as empty), opened once for both.
+///
+/// # Errors
+///
+/// The errno of listing `class`.
+pub fn sysfs_devices_in(
+    root: &Path,
+    class: &SysDir,
+    want: impl Fn(&str) -> bool,
+    mut each: impl FnMut(DeviceInfo, Option<SysDir>),
+) -> Result<()> {
     let names = class.names().map_err(|errno| Error::Os {
         op: Op::new("list sysfs devices", ""),
         errno,
     })?;
-    let mut out = Vec::with_capacity(names.len());
-    for n in names {
-        let d = crate::sysfs::read_device(root, &class, &n, false, crate::sysfs::Wanted::ALL)
+    for n in names.into_iter().filter(|n| want(n)) {
+        let dir = class.dir(&n).ok();
+        let d = dir
+            .as_ref()
+            .and_then(|dir| {
+                crate::sysfs::read_device_in(root, dir, &n, false, crate::sysfs::Wanted::ALL).ok()
+            })
             .unwrap_or_default();
-        let mut info = DeviceInfo::new(n, d.node_type.unwrap_or(NodeType::Unknown(0)));
-        info.node_guid = d.node_guid.unwrap_or_default();
-        info.sys_image_guid = d.sys_image_guid;
-        info.fw_ver = d.fw_ver.unwrap_or_default();
-        info.port_count = d.port_count.unwrap_or(0);
-        info.node_desc = d.node_desc;
-        info.hca_type = d.hca_type;
-        info.hw_rev = d.hw_rev;
-        info.board_id = d.board_id;
-        info.kernel_driver = d.kernel_driver;
-        info.parent = d.parent;
-        info.source = crate::verbs::discover::Source::Sysfs;
-        out.push(info);
+        each(sysfs_info(n, d), dir);
     }
-    Ok(out)
+    Ok(())
+}
+
+fn sysfs_info(n: String, d: crate::sysfs::SysDevice) -> DeviceInfo {
+    let mut info = DeviceInfo::new(n, d.node_type.unwrap_or(NodeType::Unknown(0)));
+    info.node_guid = d.node_guid.unwrap_or_default();
+    info.sys_image_guid = d.sys_image_guid;
+    info.fw_ver = d.fw_ver.unwrap_or_default();
+    info.port_count = d.port_count.unwrap_or(0);
+    info.node_desc = d.node_desc;
+    info.hca_type = d.hca_type;
+    info.hw_rev = d.hw_rev;
+    info.board_id = d.board_id;
+    info.kernel_driver = d.kernel_driver;
+    info.parent = d.parent;
+    info.source = crate::verbs::discover::Source::Sysfs;
+    info
 }
 
 #[cfg(test)]

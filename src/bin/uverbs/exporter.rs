@@ -17,12 +17,14 @@
 //! One device or port whose file is missing or whose call fails costs only its own
 //! metrics, and counts in `uverbs_device_scrape_errors_total`.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use uverbs::sysfs::SysDir;
 use uverbs::verbs::counters::{CounterReader, PortStatus};
 use uverbs::verbs::gid_select::Netdevs;
 use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, WatchedPortCache};
@@ -211,23 +213,47 @@ struct DeviceData<'a> {
     ctx: Option<&'a Context>,
 }
 
+/// What one collection shares among its devices: the sysfs class directory, opened
+/// once (each device's directory and its ports' are opened under it, once per
+/// collection, and every file of a port under its directory), the netdev names (read
+/// on the first GID that names a netdev) and the counter reader.
+struct Walk {
+    class: Option<SysDir>,
+    names: OnceCell<Netdevs>,
+    reader: CounterReader,
+}
+
+/// Collects one device; `dev_dir` is its sysfs directory when the caller has it open.
 fn collect_device(
     e: &mut Exposition,
     st: &State,
     d: &DeviceData<'_>,
-    names: &Netdevs,
-    reader: &mut CounterReader,
+    w: &mut Walk,
+    dev_dir: Option<SysDir>,
 ) {
     let dev = d.info.name.as_str();
     metrics::device_info(e, d.info);
-    for port in 1..=d.info.port_count {
+    // The device's directory and its ports'; None where one cannot be opened: that
+    // part is then read by path, which names the error.
+    let dev_dir = dev_dir.or_else(|| w.class.as_ref().and_then(|c| c.dir(dev).ok()));
+    let port_dirs: Vec<Option<SysDir>> = (1..=d.info.port_count)
+        .map(|port| {
+            dev_dir
+                .as_ref()
+                .and_then(|dd| dd.dir(&format!("ports/{port}")).ok())
+        })
+        .collect();
+    for (port, pdir) in (1..=d.info.port_count).zip(&port_dirs) {
         let status = match (d.cache, d.ctx) {
             (Some(c), _) => c.query_port(port).map(|a| PortStatus::from_attr(port, &a)),
             (None, Some(ctx)) => ctx
                 .query_port(port)
                 .map(|a| PortStatus::from_attr(port, &a)),
             (None, None) => {
-                let (s, errors) = PortStatus::read_sysfs(&st.opts.sysfs, dev, port);
+                let (s, errors) = match pdir {
+                    Some(pd) => PortStatus::read_sysfs_in(pd, dev, port),
+                    None => PortStatus::read_sysfs(&st.opts.sysfs, dev, port),
+                };
                 for err in &errors {
                     st.error(dev, "port status", err);
                 }
@@ -250,7 +276,11 @@ fn collect_device(
                 );
             }
         }
-        match uverbs::sysfs::pkeys(&st.opts.sysfs, dev, port) {
+        let keys = match pdir {
+            Some(pd) => uverbs::sysfs::pkeys_in(pd, dev, port),
+            None => uverbs::sysfs::pkeys(&st.opts.sysfs, dev, port),
+        };
+        match keys {
             Ok(keys) => {
                 let p = port.to_string();
                 for (i, k) in keys.iter().enumerate() {
@@ -274,7 +304,16 @@ fn collect_device(
             Err(err) => st.error(dev, "P_Keys", &err),
         }
     }
-    let counters = reader.read(dev, d.info.index);
+    let counters = match &dev_dir {
+        Some(dd) => {
+            let open: Vec<(u32, &SysDir)> = (1..=d.info.port_count)
+                .zip(&port_dirs)
+                .filter_map(|(p, pd)| pd.as_ref().map(|pd| (p, pd)))
+                .collect();
+            w.reader.read_in(dev, d.info.index, dd, &open)
+        }
+        None => w.reader.read(dev, d.info.index),
+    };
     for err in &counters.errors {
         st.error(dev, "counters", err);
     }
@@ -285,8 +324,12 @@ fn collect_device(
         None => {
             let mut all = Vec::new();
             let mut res = Ok(());
-            for port in 1..=d.info.port_count {
-                match uverbs::sysfs::gids(&st.opts.sysfs, dev, port) {
+            for (port, pdir) in (1..=d.info.port_count).zip(&port_dirs) {
+                let got = match pdir {
+                    Some(pd) => uverbs::sysfs::gids_in(&st.opts.sysfs, pd, dev, port),
+                    None => uverbs::sysfs::gids(&st.opts.sysfs, dev, port),
+                };
+                match got {
                     Ok(v) => all.extend(v),
                     // A port without a GID table (a tree that lacks it).
                     Err(err) if err.errno() == Some(rustix::io::Errno::NOENT) => {}
@@ -300,7 +343,14 @@ fn collect_device(
         // In port and index order (the kernel's, and sysfs's as read).
         Ok(entries) => {
             for g in &entries {
-                let netdev = names.name(g.netdev_ifindex).unwrap_or("");
+                let netdev = if g.netdev_ifindex == 0 {
+                    ""
+                } else {
+                    w.names
+                        .get_or_init(|| Netdevs::read(&st.opts.sysfs, Path::new("/proc")))
+                        .name(g.netdev_ifindex)
+                        .unwrap_or("")
+                };
                 e.sample(
                     "uverbs_port_gid_info",
                     "A valid GID table entry of the port: index, GID, type (IB, RoCE v1, RoCE v2) and netdev.",
@@ -325,10 +375,17 @@ fn collect_device(
 fn collect(st: &State) -> String {
     let start = Instant::now();
     let mut e = Exposition::new();
-    let names = Netdevs::read(&st.opts.sysfs, Path::new("/proc"));
-    let mut reader = CounterReader::new()
-        .sysfs_root(&st.opts.sysfs)
-        .netlink(!st.opts.sysfs_only);
+    let (class, class_err) = match uverbs::sysfs::open_class(&st.opts.sysfs) {
+        Ok(c) => (c, None),
+        Err(err) => (None, Some(err)),
+    };
+    let mut walk = Walk {
+        class,
+        names: OnceCell::new(),
+        reader: CounterReader::new()
+            .sysfs_root(&st.opts.sysfs)
+            .netlink(!st.opts.sysfs_only),
+    };
     let mut seen: Vec<String> = Vec::new();
     if let Some(reg) = &st.registry {
         let served: Vec<Arc<Served>> = reg
@@ -344,31 +401,47 @@ fn collect(st: &State) -> String {
                 cache: s.cache.as_ref(),
                 ctx: None,
             };
-            collect_device(&mut e, st, &d, &names, &mut reader);
+            collect_device(&mut e, st, &d, &mut walk, None);
             seen.push(s.info.name.clone());
         }
-    } else {
-        // Sysfs only, or one collection with uverbs (textfile, once): each device
-        // opened for the time of its collection.
-        let infos = if st.opts.sysfs_only {
-            uverbs::verbs::counters::sysfs_devices(&st.opts.sysfs)
-        } else {
-            Discovery::new().sysfs_details(true).devices()
+    } else if st.opts.sysfs_only {
+        // Each device's directory opened once, for its description and the rest.
+        let listed = match (walk.class.take(), class_err) {
+            (_, Some(err)) => Err(err),
+            (None, None) => Ok(()),
+            (Some(class), None) => uverbs::verbs::counters::sysfs_devices_in(
+                &st.opts.sysfs,
+                &class,
+                |n| wanted(&st.opts, n),
+                |info, dir| {
+                    let d = DeviceData {
+                        info: &info,
+                        cache: None,
+                        ctx: None,
+                    };
+                    // The walk has no class here: a directory that did not open is
+                    // read by path, which names the error.
+                    collect_device(&mut e, st, &d, &mut walk, dir);
+                    seen.push(info.name);
+                },
+            ),
         };
-        match infos {
+        if let Err(err) = listed {
+            st.error("", "device list", &err);
+        }
+    } else {
+        // One collection with uverbs (textfile, once): each device opened for the time
+        // of its collection.
+        match Discovery::new().sysfs_details(true).devices() {
             Ok(infos) => {
                 for info in infos.iter().filter(|i| wanted(&st.opts, &i.name)) {
-                    let ctx = if st.opts.sysfs_only {
-                        None
-                    } else {
-                        Context::open(info).ok()
-                    };
+                    let ctx = Context::open(info).ok();
                     let d = DeviceData {
                         info,
                         cache: None,
                         ctx: ctx.as_ref(),
                     };
-                    collect_device(&mut e, st, &d, &names, &mut reader);
+                    collect_device(&mut e, st, &d, &mut walk, None);
                     seen.push(info.name.clone());
                 }
             }

@@ -263,7 +263,8 @@ struct Server<H> {
     waiting: AtomicUsize,
 }
 
-/// Threads beyond the first kept waiting in `accept` after their connection ends.
+/// Threads beyond the first kept waiting in `accept` after their connection ends (at
+/// most this many and one more, see [`accept_loop`]).
 const SPARE_THREADS: usize = 2;
 
 /// Serves `listener` forever: each connection on its own thread, each request answered
@@ -338,7 +339,11 @@ where
             connection(stream, &*server.handler, server.limits);
         }
         drop(slot);
-        if !first && server.waiting.load(Ordering::Acquire) >= SPARE_THREADS {
+        // A thread ends only when more than SPARE_THREADS others wait: with one fewer,
+        // a client that connects again as soon as its answer is read (before this
+        // thread is back in `accept`) would find no thread waiting, and each such
+        // scrape would pay for a thread started and another one ended.
+        if !first && server.waiting.load(Ordering::Acquire) > SPARE_THREADS {
             return None;
         }
     }
@@ -364,6 +369,24 @@ fn linger(s: &mut TcpStream) {
             Ok(n) => left -= n.min(left),
         }
     }
+}
+
+/// Writes the last answer of a connection that is closed next, with `MSG_MORE`: the
+/// kernel holds the answer's last segment until the close, which then sends it with
+/// the FIN set, so the client reads the answer and its end in one wake-up (with
+/// `write` and `close`, the FIN is a segment of its own, and a client woken by the
+/// answer sleeps again until it comes). One `send` per answer, as `write_all` makes.
+fn send_last(s: &TcpStream, mut bytes: &[u8]) -> std::io::Result<()> {
+    use rustix::net::{send, SendFlags};
+    while !bytes.is_empty() {
+        match send(s, bytes, SendFlags::MORE | SendFlags::NOSIGNAL) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
 }
 
 /// Serves one connection until it closes, errs or times out.
@@ -422,7 +445,13 @@ fn connection<H: Fn(&str) -> Response>(mut s: TcpStream, handler: &H, limits: Li
             Response::text(405, "Method Not Allowed\n")
         };
         let keep = head.keep_alive && r.status != 405;
-        if s.write_all(&response_bytes(&r, head_only, keep)).is_err() || !keep {
+        let bytes = response_bytes(&r, head_only, keep);
+        if !keep {
+            // The connection's last answer: its FIN leaves with it (see `send_last`).
+            let _ = send_last(&s, &bytes);
+            return;
+        }
+        if s.write_all(&bytes).is_err() {
             return;
         }
     }
