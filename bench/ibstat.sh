@@ -158,13 +158,16 @@ round_ratio() { # FILE A B
     done
   done
   echo
-  echo "Where uverbs' time goes (measured once, by hand, with QEMU's \`-d in_asm\` and strace in"
-  echo "the same rig, not re-measured by this script): each process has its code translated by the"
+  echo "Where uverbs' time went (measured once, by hand, with QEMU's \`-d in_asm\` and strace in"
+  echo "the same rig, before the fixed-address build and the batched netlink exchange; not"
+  echo "re-measured by this script): each process has its code translated by the"
   echo "emulator anew, about 11,500 guest instructions for \`ibstat\` at 32 devices (3,100 of them"
   echo "the start-up of any run, \`--version\` included) against about 31,000 for infiniband-diags'"
   echo "dynamic loader, libc and libraries; and about 300 system calls against about 1,200. The"
   echo "work per device is a fifth of ibstat's; the fixed part (start-up, the netlink device dump,"
-  echo "the first run of each code path) is what keeps the ratio above 0.25."
+  echo "the first run of each code path) was what kept the ratio above 0.25 then, and what the"
+  echo "fixed-address build (no start-up relocation) and the one netlink exchange for every"
+  echo "device's node then cut."
   echo
   echo "<!-- end bench/ibstat.sh -->"
 } > "$OUT"
