@@ -240,7 +240,7 @@ fn collect_device(
         .map(|port| {
             dev_dir
                 .as_ref()
-                .and_then(|dd| dd.dir(&format!("ports/{port}")).ok())
+                .and_then(|dd| dd.dir(format!("ports/{port}")).ok())
         })
         .collect();
     for (port, pdir) in (1..=d.info.port_count).zip(&port_dirs) {
