@@ -482,6 +482,9 @@ mod tests {
     fn the_auto_shortcut_answers_as_the_walk_does() {
         equal_for::<1>();
         equal_for::<2>();
+        // 59,049 cases: the host tests run them; under Miri (which looks for undefined
+        // behaviour, not logic errors) they would take many minutes.
+        #[cfg(not(miri))]
         equal_for::<3>();
     }
 }

@@ -353,6 +353,7 @@ mod tests {
     /// Every name of a directory, whether it fits in one `getdents64` answer or takes
     /// many (long names: about 14 entries a call), as `std::fs::read_dir` lists them.
     #[test]
+    #[cfg_attr(miri, ignore = "writes files: Miri's isolation forbids it")]
     fn lists_small_and_large_directories_whole() {
         let base = std::env::temp_dir().join(format!("uverbs-sysdir-{}", std::process::id()));
         for (sub, n, len) in [("small", 5usize, 4usize), ("large", 300, 200)] {
