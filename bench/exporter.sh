@@ -197,7 +197,7 @@ fi
 
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2); else print "-" }'; }
+. "$HERE/lib.sh"
 ms() { awk -v n="$1" 'BEGIN { if (n == "-" || n == "") print "-"; else printf "%.2f", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.3f", a / b; else printf "-" }'; }
 p() { grep "^P $2 " "$1" | awk '{ print $3 }' | median; }           # FILE LABEL -> ns
@@ -291,14 +291,7 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
 } > "$OUT"
 say "report: $OUT"
 if [ -n "$INTO" ]; then
-  if grep -q '^<!-- bench/exporter.sh -->$' "$INTO" 2>/dev/null; then
-    awk -v sect="$OUT" '
-      /^<!-- bench\/exporter.sh -->$/ { while ((getline l < sect) > 0) print l; skip = 1; next }
-      /^<!-- end bench\/exporter.sh -->$/ { skip = 0; next }
-      !skip' "$INTO" > "$INTO.tmp" && mv "$INTO.tmp" "$INTO"
-  else
-    { echo; cat "$OUT"; } >> "$INTO"
-  fi
+  put_section "$INTO" "$OUT" "<!-- bench/exporter.sh -->" "<!-- end bench/exporter.sh -->"
   say "section put into $INTO"
 fi
 cat "$OUT"

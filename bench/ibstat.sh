@@ -111,6 +111,7 @@ fi
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+. "$HERE/lib.sh" # put_section (its median prints "-" for no numbers; this one nothing)
 ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "-" }'; }
 # per-round ratio: the i-th run of A over the i-th run of B (they ran in the same round)
@@ -173,14 +174,7 @@ round_ratio() { # FILE A B
 } > "$OUT"
 say "report: $OUT"
 if [ -n "$INTO" ]; then
-  if grep -q '^<!-- bench/ibstat.sh -->$' "$INTO" 2>/dev/null; then
-    awk -v sect="$OUT" '
-      /^<!-- bench\/ibstat.sh -->$/ { while ((getline l < sect) > 0) print l; skip = 1; next }
-      /^<!-- end bench\/ibstat.sh -->$/ { skip = 0; next }
-      !skip' "$INTO" > "$INTO.tmp" && mv "$INTO.tmp" "$INTO"
-  else
-    { echo; cat "$OUT"; } >> "$INTO"
-  fi
+  put_section "$INTO" "$OUT" "<!-- bench/ibstat.sh -->" "<!-- end bench/ibstat.sh -->"
   say "section put into $INTO"
 fi
 cat "$OUT"

@@ -91,13 +91,7 @@ for k in "${KERNELS[@]}"; do
 done
 
 # ---------------------------------------------------------------- the report
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
-  if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-quart() { # Q (0.25 or 0.75)
-  sort -g | awk -v q="$1" '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
-    i = q * (NR - 1) + 1; lo = int(i); f = i - lo
-    print (lo < NR) ? v[lo] + f * (v[lo + 1] - v[lo]) : v[lo] }'; }
-fmt() { awk -v x="$1" 'BEGIN { printf (x == "-" ? "-" : "%.3f"), x }'; }
+. "$HERE/lib.sh"
 section() {
   echo "<!-- objects:begin -->"
   echo "## The object model (issue 13)"
@@ -150,12 +144,5 @@ section() {
 }
 REPORT=$CRATE/BENCHMARKS.md
 section > "$STAGE/section.md"
-if grep -q '<!-- objects:begin -->' "$REPORT" 2>/dev/null; then
-  awk -v f="$STAGE/section.md" '
-    /<!-- objects:begin -->/ { while ((getline l < f) > 0) print l; skip = 1; next }
-    /<!-- objects:end -->/ { skip = 0; next }
-    !skip { print }' "$REPORT" > "$STAGE/report" && cp "$STAGE/report" "$REPORT"
-else
-  { echo; cat "$STAGE/section.md"; } >> "$REPORT"
-fi
+put_section "$REPORT" "$STAGE/section.md" "<!-- objects:begin -->" "<!-- objects:end -->"
 cat "$STAGE/section.md"

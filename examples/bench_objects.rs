@@ -31,13 +31,26 @@ use std::time::Instant;
 
 use uverbs::raw::abi::{ib_uverbs_modify_qp, ib_uverbs_query_qp, ib_uverbs_query_qp_resp};
 use uverbs::raw::method::{self, DriverIn};
-use uverbs::verbs::objects::{AhAttr, GlobalRoute, ModifyQp, MrBuf, Qp, QpInit};
+use uverbs::verbs::objects::{AhAttr, Cq, GlobalRoute, ModifyQp, MrBuf, Pd, Qp, QpInit};
 use uverbs::{AccessFlags, Context, Mtu, QpState, QpType};
 use zerocopy::IntoBytes;
 
 fn fail(what: &str, e: impl std::fmt::Display) -> ! {
     eprintln!("bench_objects: {what}: {e}");
     exit(1)
+}
+
+/// The device's context with a PD, a CQ of 16 and an RC QP on it.
+fn objects(dev: &str) -> (Arc<Context>, Pd, Cq, Qp) {
+    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
+    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
+    let cq = ctx
+        .create_cq(16, None, 0)
+        .unwrap_or_else(|e| fail("create_cq", e));
+    let qp = pd
+        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+        .unwrap_or_else(|e| fail("create_qp", e));
+    (ctx, pd, cq, qp)
 }
 
 /// The modify walk of this device, as typed modifications.
@@ -87,14 +100,7 @@ fn walk(ctx: &Context, qp: &Qp) -> Vec<ModifyQp> {
 }
 
 fn pairs(dev: &str, n: usize) {
-    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
-    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
-    let cq = ctx
-        .create_cq(16, None, 0)
-        .unwrap_or_else(|e| fail("create_cq", e));
-    let qp = pd
-        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
-        .unwrap_or_else(|e| fail("create_qp", e));
+    let (ctx, _pd, _cq, qp) = objects(dev);
     let file = ctx.raw();
     let id = file.driver_id();
     const K: usize = 20;
@@ -181,11 +187,8 @@ fn pairs(dev: &str, n: usize) {
 }
 
 fn create(dev: &str, n: usize) {
-    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
-    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
-    let cq = ctx
-        .create_cq(16, None, 0)
-        .unwrap_or_else(|e| fail("create_cq", e));
+    let (ctx, pd, cq, qp) = objects(dev);
+    drop(qp); // the loops below run with the PD and the CQ alone, as the C loops do
     let time = |name: &str, f: &mut dyn FnMut()| {
         for _ in 0..n / 10 + 1 {
             f();
@@ -231,14 +234,7 @@ fn create(dev: &str, n: usize) {
 /// Where the time of query_qp goes, without the system call: building the request,
 /// and decoding an answer.
 fn profile(dev: &str, n: usize) {
-    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
-    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
-    let cq = ctx
-        .create_cq(16, None, 0)
-        .unwrap_or_else(|e| fail("create_cq", e));
-    let qp = pd
-        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
-        .unwrap_or_else(|e| fail("create_qp", e));
+    let (ctx, _pd, _cq, qp) = objects(dev);
     let id = ctx.raw().driver_id();
     let t = Instant::now();
     for _ in 0..n {
@@ -274,14 +270,7 @@ fn profile(dev: &str, n: usize) {
 
 /// query_qp three ways, to see where the typed method's time over its floor goes.
 fn attrib(dev: &str, n: usize) {
-    let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
-    let pd = ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e));
-    let cq = ctx
-        .create_cq(16, None, 0)
-        .unwrap_or_else(|e| fail("create_cq", e));
-    let qp = pd
-        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
-        .unwrap_or_else(|e| fail("create_qp", e));
+    let (ctx, _pd, _cq, qp) = objects(dev);
     let file = ctx.raw();
     let id = file.driver_id();
     const K: usize = 20;

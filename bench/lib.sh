@@ -1,0 +1,34 @@
+# bench/lib.sh - what the benchmark scripts share: sourced, not run.
+#
+#   median            the median of the numbers on stdin, one a line ("-" if none)
+#   quart Q           the Q quantile (0.25, 0.75) of the numbers on stdin, interpolated
+#   fmt X             X with three decimals, "-" left as it is
+#   put_section FILE SECTION BEGIN END
+#                     puts the lines of file SECTION (which starts with the line BEGIN
+#                     and ends with the line END) in place of FILE's lines from BEGIN to
+#                     END, or appends them after an empty line if FILE has no BEGIN line
+
+median() {
+  sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+    if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+quart() {
+  sort -g | awk -v q="$1" '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
+    i = q * (NR - 1) + 1; lo = int(i); f = i - lo
+    print (lo < NR) ? v[lo] + f * (v[lo + 1] - v[lo]) : v[lo] }'
+}
+
+fmt() { awk -v x="$1" 'BEGIN { printf (x == "-" ? "-" : "%.3f"), x }'; }
+
+put_section() {
+  local file=$1 section=$2 begin=$3 end=$4
+  if grep -qxF -- "$begin" "$file" 2>/dev/null; then
+    awk -v f="$section" -v b="$begin" -v e="$end" '
+      $0 == b { while ((getline l < f) > 0) print l; skip = 1; next }
+      $0 == e { skip = 0; next }
+      !skip { print }' "$file" > "$file.tmp" && mv "$file.tmp" "$file"
+  else
+    { echo; cat "$section"; } >> "$file"
+  fi
+}
