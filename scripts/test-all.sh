@@ -104,10 +104,12 @@ static_bin() {
     echo "the release binary needs shared libraries" >&2
     return 1
   fi
-  # A guard against accidental growth (a dependency, a table), not a target: 717 KiB
-  # with the read-only tools, 1396 KiB once the exporter's HTTP server, perf, the RDMA CM,
-  # counters, gids, check and the probe joined (about 120 KiB of it is std's backtrace
-  # symbolizer, which panic = "abort" leaves unreachable but stable Rust cannot drop).
+  # A guard against accidental growth (a dependency, a table). Issue 7's target is 1 MiB,
+  # which bench/run.sh reports: 717 KiB with the read-only tools, 1396 KiB once the
+  # exporter's HTTP server, perf, the RDMA CM, counters, gids, check and the probe joined
+  # (about 120 KiB of it is std's backtrace symbolizer, which panic = "abort" leaves
+  # unreachable but stable Rust cannot drop; opt-level "s" gives 1148 KiB). Until the
+  # size is cut back, this guard stops further growth rather than the target itself.
   [ "$(stat -c %s "$bin")" -le 1572864 ] || { echo "larger than 1.5 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
