@@ -30,12 +30,10 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::Command;
 
-#[derive(Debug, PartialEq, Eq)]
-struct Run {
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-    status: Option<i32>,
-}
+#[path = "common/compare.rs"]
+mod compare;
+
+use compare::Run;
 
 fn run(cmd: &mut Command) -> Run {
     match cmd.output() {
@@ -52,72 +50,10 @@ fn run(cmd: &mut Command) -> Run {
     }
 }
 
-/// A small line diff (longest common subsequence), `-` rdma-core, `+` uverbs.
-fn diff(a: &[u8], b: &[u8]) -> String {
-    let a: Vec<String> = String::from_utf8_lossy(a)
-        .lines()
-        .map(|l| l.replace('\t', "\\t"))
-        .collect();
-    let b: Vec<String> = String::from_utf8_lossy(b)
-        .lines()
-        .map(|l| l.replace('\t', "\\t"))
-        .collect();
-    let (n, m) = (a.len(), b.len());
-    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut out = String::new();
-    let mut shown = 0;
-    while (i < n || j < m) && shown < 80 {
-        if i < n && j < m && a[i] == b[j] {
-            i += 1;
-            j += 1;
-            continue;
-        }
-        if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            out.push_str(&format!("    - {:4} {}\n", i + 1, a[i]));
-            i += 1;
-        } else {
-            out.push_str(&format!("    + {:4} {}\n", j + 1, b[j]));
-            j += 1;
-        }
-        shown += 1;
-    }
-    if out.is_empty() {
-        out.push_str("    (the same lines; they differ in the final newline)\n");
-    }
-    out
-}
-
-/// Compares two runs; returns a report of the differences.
+/// Compares two runs: a report of the differences (diffs of at most 80 lines), `None`
+/// when equal.
 fn compare(what: &str, reference: &Run, ours: &Run) -> Option<String> {
-    if reference == ours {
-        return None;
-    }
-    let mut r = format!("DIFFERENT: {what}\n");
-    if reference.status != ours.status {
-        r.push_str(&format!(
-            "  exit status: rdma-core {:?}, uverbs {:?}\n",
-            reference.status, ours.status
-        ));
-    }
-    if reference.stdout != ours.stdout {
-        r.push_str("  stdout (- rdma-core, + uverbs):\n");
-        r.push_str(&diff(&reference.stdout, &ours.stdout));
-    }
-    if reference.stderr != ours.stderr {
-        r.push_str("  stderr (- rdma-core, + uverbs):\n");
-        r.push_str(&diff(&reference.stderr, &ours.stderr));
-    }
-    Some(r)
+    compare::compare("rdma-core", 80, what, reference, ours)
 }
 
 struct Env {
@@ -584,7 +520,7 @@ fn json_is_valid_and_agrees_with_text() {
 /// stderr and the exit status is reported with what differs.
 #[test]
 fn diff_self_check() {
-    let d = diff(b"a\nb\tx\nc\n", b"a\nB\nc\nd\n");
+    let d = compare::diff(b"a\nb\tx\nc\n", b"a\nB\nc\nd\n", 80);
     assert_eq!(d, "    -    2 b\\tx\n    +    2 B\n    +    4 d\n");
     let run = |stdout: &[u8], stderr: &[u8], status| Run {
         stdout: stdout.to_vec(),

@@ -15,12 +15,10 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-#[derive(Debug, PartialEq, Eq, Clone)]
-pub struct Run {
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-    pub status: Option<i32>,
-}
+#[path = "../common/compare.rs"]
+mod compare;
+
+pub use compare::Run;
 
 /// Runs `cmd` (stdin empty), replacing `[PID]` of the child's pid in both streams.
 pub fn run(cmd: &mut Command) -> Run {
@@ -81,72 +79,10 @@ fn replace(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A small line diff (longest common subsequence), `-` infiniband-diags, `+` uverbs.
-pub fn diff(a: &[u8], b: &[u8]) -> String {
-    let a: Vec<String> = String::from_utf8_lossy(a)
-        .lines()
-        .map(|l| l.replace('\t', "\\t"))
-        .collect();
-    let b: Vec<String> = String::from_utf8_lossy(b)
-        .lines()
-        .map(|l| l.replace('\t', "\\t"))
-        .collect();
-    let (n, m) = (a.len(), b.len());
-    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i][j] = if a[i] == b[j] {
-                lcs[i + 1][j + 1] + 1
-            } else {
-                lcs[i + 1][j].max(lcs[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut out = String::new();
-    let mut shown = 0;
-    while (i < n || j < m) && shown < 60 {
-        if i < n && j < m && a[i] == b[j] {
-            i += 1;
-            j += 1;
-            continue;
-        }
-        if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
-            out.push_str(&format!("    - {:4} {}\n", i + 1, a[i]));
-            i += 1;
-        } else {
-            out.push_str(&format!("    + {:4} {}\n", j + 1, b[j]));
-            j += 1;
-        }
-        shown += 1;
-    }
-    if out.is_empty() {
-        out.push_str("    (the same lines; they differ in the final newline)\n");
-    }
-    out
-}
-
-/// Compares two runs; a report of the differences, `None` when equal.
+/// Compares two runs: a report of the differences (diffs of at most 60 lines), `None`
+/// when equal.
 pub fn compare(what: &str, reference: &Run, ours: &Run) -> Option<String> {
-    if reference == ours {
-        return None;
-    }
-    let mut r = format!("DIFFERENT: {what}\n");
-    if reference.status != ours.status {
-        r.push_str(&format!(
-            "  exit status: infiniband-diags {:?}, uverbs {:?}\n",
-            reference.status, ours.status
-        ));
-    }
-    if reference.stdout != ours.stdout {
-        r.push_str("  stdout (- infiniband-diags, + uverbs):\n");
-        r.push_str(&diff(&reference.stdout, &ours.stdout));
-    }
-    if reference.stderr != ours.stderr {
-        r.push_str("  stderr (- infiniband-diags, + uverbs):\n");
-        r.push_str(&diff(&reference.stderr, &ours.stderr));
-    }
-    Some(r)
+    compare::compare("infiniband-diags", 60, what, reference, ours)
 }
 
 /// The uverbs binary and a directory with `ibstat`/`ibstatus` symlinks to it.
