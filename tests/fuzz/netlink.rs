@@ -89,6 +89,27 @@ pub(crate) fn nl_attr_bytes(a: &NlA, out: &mut Vec<u8>) {
     }
 }
 
+/// The bytes of a run of attributes.
+pub(crate) fn nl_attrs_bytes(attrs: &[NlA]) -> Vec<u8> {
+    let mut out = Vec::new();
+    attrs.iter().for_each(|a| nl_attr_bytes(a, &mut out));
+    out
+}
+
+/// Inserts an attribute of type `ty` at a random place, with a random value (the place
+/// drawn first, then the value).
+pub(crate) fn insert_random(r: &mut Rng, attrs: &mut Vec<NlA>, ty: u16) {
+    let at = r.below(attrs.len() + 1);
+    attrs.insert(
+        at,
+        NlA {
+            ty,
+            value: nl_value(r),
+            len: None,
+        },
+    );
+}
+
 pub(crate) fn nl_join(ms: &[NlM]) -> Vec<u8> {
     let mut out = Vec::new();
     for m in ms {
@@ -509,19 +530,9 @@ fn fuzz_netlink_device_model() {
                     1 => *r.pick(CHARDEV_ATTRS),
                     _ => *r.pick(DEVICE_ATTRS),
                 } | if r.chance(1, 8) { NLA_F_NESTED } else { 0 };
-                let at = r.below(attrs.len() + 1);
-                attrs.insert(
-                    at,
-                    NlA {
-                        ty,
-                        value: nl_value(r),
-                        len: None,
-                    },
-                );
+                insert_random(r, &mut attrs, ty);
             }
-            let mut out = Vec::new();
-            attrs.iter().for_each(|a| nl_attr_bytes(a, &mut out));
-            out
+            nl_attrs_bytes(&attrs)
         },
         |b| {
             let got = parse_device(b);
@@ -639,19 +650,9 @@ fn fuzz_netlink_chardev_model() {
                 } else {
                     r.byte() as u16
                 };
-                let at = r.below(attrs.len() + 1);
-                attrs.insert(
-                    at,
-                    NlA {
-                        ty,
-                        value: nl_value(r),
-                        len: None,
-                    },
-                );
+                insert_random(r, &mut attrs, ty);
             }
-            let mut out = Vec::new();
-            attrs.iter().for_each(|a| nl_attr_bytes(a, &mut out));
-            out
+            nl_attrs_bytes(&attrs)
         },
         |b| {
             let got = parse_chardev(b);
