@@ -65,8 +65,7 @@ done
 [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "exporter.sh: --runs wants a number" >&2; exit 2; }
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 say() { echo "bench/exporter: $*" >&2; }
-now_us() { echo "${EPOCHREALTIME/./}"; }
-secs_since() { local d=$((($(now_us) - $1) / 100000)); echo "$((d / 10)).$((d % 10))s"; }
+. "$HERE/lib.sh"
 T_ALL=$(now_us)
 FAILED=0
 FIX=$CRATE/tests/fixtures/node_exporter-infiniband/sys
@@ -197,7 +196,6 @@ fi
 
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
-. "$HERE/lib.sh"
 ms() { awk -v n="$1" 'BEGIN { if (n == "-" || n == "") print "-"; else printf "%.2f", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "-" && b != "-" && b > 0) printf "%.3f", a / b; else printf "-" }'; }
 p() { grep "^P $2 " "$1" | awk '{ print $3 }' | median; }           # FILE LABEL -> ns

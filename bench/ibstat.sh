@@ -46,8 +46,7 @@ done
 [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "ibstat.sh: --runs wants a number" >&2; exit 2; }
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 say() { echo "bench/ibstat: $*" >&2; }
-now_us() { echo "${EPOCHREALTIME/./}"; }
-secs_since() { local d=$((($(now_us) - $1) / 100000)); echo "$((d / 10)).$((d % 10))s"; }
+. "$HERE/lib.sh"
 T_ALL=$(now_us)
 FAILED=0
 
@@ -110,8 +109,8 @@ fi
 
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
+# lib.sh's median prints "-" for no numbers; this report wants nothing there.
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-. "$HERE/lib.sh" # put_section (its median prints "-" for no numbers; this one nothing)
 ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "-" }'; }
 # per-round ratio: the i-th run of A over the i-th run of B (they ran in the same round)

@@ -3,6 +3,8 @@
 #   median            the median of the numbers on stdin, one a line ("-" if none)
 #   quart Q           the Q quantile (0.25, 0.75) of the numbers on stdin, interpolated
 #   fmt X             X with three decimals, "-" left as it is
+#   now_us            the wall clock in microseconds
+#   secs_since T      the time since now_us said T, as "12.3s"
 #   put_section FILE SECTION BEGIN END
 #                     puts the lines of file SECTION (which starts with the line BEGIN
 #                     and ends with the line END) in place of FILE's lines from BEGIN to
@@ -20,6 +22,10 @@ quart() {
 }
 
 fmt() { awk -v x="$1" 'BEGIN { printf (x == "-" ? "-" : "%.3f"), x }'; }
+
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+secs_since() { local d=$((($(now_us) - $1) / 100000)); echo "$((d / 10)).$((d % 10))s"; }
 
 put_section() {
   local file=$1 section=$2 begin=$3 end=$4
