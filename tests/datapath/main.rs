@@ -10,6 +10,7 @@ use std::time::Duration;
 use common::{devices, NEEDS_DEVICES};
 use util::*;
 use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge};
+use uverbs::verbs::objects::{Cq, Pd, Qp, QpCap};
 use uverbs::{Mtu, QpType, WcOpcode, WcStatus};
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -280,6 +281,24 @@ fn rping_interop_siw() {
     }
 }
 
+/// A client of uverbs' RDMA CM: resolves `at`, opens the device its route leads to,
+/// makes a PD, a CQ of 16 and an RC QP of `cap` there, and connects the QP (dropped in
+/// the reverse order: QP, CQ, PD with the context it holds, CM id).
+fn cm_connect(at: std::net::SocketAddr, cap: QpCap) -> (uverbs::cm::CmId, Pd, Cq, Qp) {
+    let ch = uverbs::cm::CmChannel::open().unwrap();
+    let id = ch.create_id().unwrap();
+    id.resolve_addr(at, LIMIT).unwrap();
+    id.resolve_route(LIMIT).unwrap();
+    let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
+    let pd = ctx.alloc_pd().unwrap();
+    let cq = ctx.create_cq(16, None, 0).unwrap();
+    let q = qp(&pd, &cq, QpType::Rc, cap);
+    id.init_qp(&q).unwrap();
+    id.connect(&q, &uverbs::cm::ConnParam::default(), LIMIT)
+        .unwrap();
+    (id, pd, cq, q)
+}
+
 /// Two siw QPs connected by uverbs' RDMA CM (server and client in one process): a
 /// send lands in the posted receive, an RDMA read and write move their bytes.
 #[test]
@@ -314,16 +333,7 @@ fn siw_cm_loopback() {
         assert_eq!(e.kind, uverbs::CmEventType::Disconnected);
         drop(listen);
     });
-    let ch = CmChannel::open().unwrap();
-    let id = ch.create_id().unwrap();
-    id.resolve_addr(at, LIMIT).unwrap();
-    id.resolve_route(LIMIT).unwrap();
-    let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
-    let pd = ctx.alloc_pd().unwrap();
-    let cq = ctx.create_cq(16, None, 0).unwrap();
-    let q = qp(&pd, &cq, QpType::Rc, cap(8, 0));
-    id.init_qp(&q).unwrap();
-    id.connect(&q, &ConnParam::default(), LIMIT).unwrap();
+    let (id, pd, cq, q) = cm_connect(at, cap(8, 0));
     let m = mr(&pd, 4096, 0x33);
     let s = [Sge::new(&m, 0, 100).unwrap()];
     q.post_send(&[SendWr::new(6, SendOp::Send).sg(&s).signaled()])
@@ -411,16 +421,7 @@ fn siw_opcodes_and_inline() {
         assert_eq!(e.kind, uverbs::CmEventType::Disconnected);
         drop(listen);
     });
-    let ch = CmChannel::open().unwrap();
-    let id = ch.create_id().unwrap();
-    id.resolve_addr(at, LIMIT).unwrap();
-    id.resolve_route(LIMIT).unwrap();
-    let ctx = open(&id.query_addr().unwrap().device().unwrap().name);
-    let pd = ctx.alloc_pd().unwrap();
-    let cq = ctx.create_cq(16, None, 0).unwrap();
-    let q = qp(&pd, &cq, QpType::Rc, cap(8, 80));
-    id.init_qp(&q).unwrap();
-    id.connect(&q, &ConnParam::default(), LIMIT).unwrap();
+    let (id, pd, cq, q) = cm_connect(at, cap(8, 80));
     let (raddr, rkey) = rx.recv_timeout(LIMIT).unwrap();
     let remote = Remote { addr: raddr, rkey };
     let mut m = mr(&pd, 8192, 0);
