@@ -40,6 +40,15 @@ fn fail(what: &str, e: impl std::fmt::Display) -> ! {
     exit(1)
 }
 
+/// QUERY_QP of `handle` with every standard attribute bit (0-20), as `Qp::query` asks.
+fn query_cmd(handle: u32) -> ib_uverbs_query_qp {
+    ib_uverbs_query_qp {
+        qp_handle: handle,
+        attr_mask: (1 << 21) - 1,
+        ..Default::default()
+    }
+}
+
 /// The device's context with a PD, a CQ of 16 and an RC QP on it.
 fn objects(dev: &str) -> (Arc<Context>, Pd, Cq, Qp) {
     let ctx = Arc::new(Context::open_by_name(dev).unwrap_or_else(|e| fail("open", e)));
@@ -106,11 +115,7 @@ fn pairs(dev: &str, n: usize) {
     const K: usize = 20;
 
     // QUERY_QP: the floor re-runs one prebuilt request.
-    let qcmd = ib_uverbs_query_qp {
-        qp_handle: qp.handle(),
-        attr_mask: (1 << 21) - 1,
-        ..Default::default()
-    };
+    let qcmd = query_cmd(qp.handle());
     let mut qresp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
     let mut qreq = method::invoke_cmd(id, &qcmd, DriverIn::NONE, &mut qresp);
     for _ in 0..10 {
@@ -238,11 +243,7 @@ fn profile(dev: &str, n: usize) {
     let id = ctx.raw().driver_id();
     let t = Instant::now();
     for _ in 0..n {
-        let cmd = ib_uverbs_query_qp {
-            qp_handle: std::hint::black_box(qp.handle()),
-            attr_mask: (1 << 21) - 1,
-            ..Default::default()
-        };
+        let cmd = query_cmd(std::hint::black_box(qp.handle()));
         let mut resp = ib_uverbs_query_qp_resp::default();
         let req = method::invoke_cmd(id, &cmd, DriverIn::NONE, resp.as_mut_bytes());
         std::hint::black_box(&req);
@@ -274,11 +275,7 @@ fn attrib(dev: &str, n: usize) {
     let file = ctx.raw();
     let id = file.driver_id();
     const K: usize = 20;
-    let qcmd = ib_uverbs_query_qp {
-        qp_handle: qp.handle(),
-        attr_mask: (1 << 21) - 1,
-        ..Default::default()
-    };
+    let qcmd = query_cmd(qp.handle());
     let mut qresp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
     let mut qreq = method::invoke_cmd(id, &qcmd, DriverIn::NONE, &mut qresp);
     let mut v = [Vec::new(), Vec::new(), Vec::new()];
@@ -294,11 +291,7 @@ fn attrib(dev: &str, n: usize) {
                             std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq)));
                     }
                     1 => {
-                        let c = ib_uverbs_query_qp {
-                            qp_handle: std::hint::black_box(qp.handle()),
-                            attr_mask: (1 << 21) - 1,
-                            ..Default::default()
-                        };
+                        let c = query_cmd(std::hint::black_box(qp.handle()));
                         let mut r = ib_uverbs_query_qp_resp::default();
                         let mut q = method::invoke_cmd(id, &c, DriverIn::NONE, r.as_mut_bytes());
                         let _ = std::hint::black_box(file.call(&mut q));
