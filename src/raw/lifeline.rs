@@ -50,6 +50,13 @@ struct Files {
     maps: Vec<(usize, usize)>,
 }
 
+/// Takes `x` out of `list` (order does not matter), if it is there.
+fn unlist<T: PartialEq>(list: &mut Vec<T>, x: T) {
+    if let Some(i) = list.iter().position(|f| *f == x) {
+        list.swap_remove(i);
+    }
+}
+
 /// The files of one context, and the switch that lets go of them all.
 #[derive(Debug)]
 pub struct Lifeline {
@@ -78,6 +85,12 @@ impl Lifeline {
             #[cfg(feature = "fault-injection")]
             disassociated: AtomicBool::new(false),
         })
+    }
+
+    /// The lists of live files, locked (a panic while it was held left them consistent:
+    /// each change is one push or one swap_remove).
+    fn files(&self) -> std::sync::MutexGuard<'_, Files> {
+        self.files.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Test only (feature `fault-injection`): from now on the files of this lifeline act
@@ -150,7 +163,7 @@ impl Lifeline {
     /// revoked anyway, and the files that could not be replaced stay open (they are
     /// released when their owners drop them).
     pub fn revoke(&self) -> Result<(), Errno> {
-        let files = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        let files = self.files();
         self.revoked.store(true, Ordering::Release);
         let maps = replace_with_anonymous(&files.maps);
         let fds = replace_with_inert(&files.fds);
@@ -166,7 +179,7 @@ impl Lifeline {
 
     /// Takes `fd` under the lifeline (replaced at once if it is revoked already).
     pub(crate) fn adopt(self: &Arc<Self>, fd: OwnedFd) -> RevocableFd {
-        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        let mut files = self.files();
         let raw = fd.as_raw_fd();
         files.fds.push(raw);
         if self.is_revoked() {
@@ -223,15 +236,8 @@ impl RevocableFd {
 
 impl Drop for RevocableFd {
     fn drop(&mut self) {
-        let mut files = self
-            .lifeline
-            .files
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let raw = self.fd.as_raw_fd();
-        if let Some(i) = files.fds.iter().position(|&f| f == raw) {
-            files.fds.swap_remove(i);
-        }
+        let mut files = self.lifeline.files();
+        unlist(&mut files.fds, self.fd.as_raw_fd());
         // SAFETY: dropped once, here, after the number left the list (under the lock,
         // so revoke cannot be replacing it now).
         unsafe { ManuallyDrop::drop(&mut self.fd) };
@@ -286,11 +292,7 @@ impl RevocableFd {
         if len == 0 {
             return Err(Errno::INVAL);
         }
-        let mut files = self
-            .lifeline
-            .files
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut files = self.lifeline.files();
         if self.lifeline.is_revoked() {
             return Err(Errno::NODEV);
         }
@@ -360,15 +362,8 @@ impl RevocableMap {
 
 impl Drop for RevocableMap {
     fn drop(&mut self) {
-        let mut files = self
-            .lifeline
-            .files
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let key = (self.ptr.as_ptr() as usize, self.len);
-        if let Some(i) = files.maps.iter().position(|&m| m == key) {
-            files.maps.swap_remove(i);
-        }
+        let mut files = self.lifeline.files();
+        unlist(&mut files.maps, (self.ptr.as_ptr() as usize, self.len));
         // SAFETY: the range is this map's own mapping (the file's, or the anonymous
         // memory revoke put in its place), unmapped once, here; `&mut self` proves that
         // no borrow of the map, and so no pointer it handed out to a live borrower,
