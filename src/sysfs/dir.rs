@@ -12,10 +12,22 @@
 //! Directories are listed with `getdents64` into a stack buffer (no allocation per
 //! entry), and a directory that fits in that buffer costs one call, not the two of a
 //! `readdir` loop: see [`SysDir::for_each_raw_name`].
+//!
+//! A process that reads the same attributes again and again (the exporter, once per
+//! scrape) can keep them open: a directory made with [`SysDir::keep_files`], and every
+//! directory opened under it, reads each attribute through [`KeptFiles`], which opens it
+//! the first time and then reads it again with one `pread(2)` at offset 0: one system
+//! call per attribute instead of three. A sysfs attribute read at offset 0 is shown
+//! afresh (`seq_read_iter` restarts at position 0 and calls the attribute's `show`), and
+//! an open attribute does not hold its device: removing a kernfs node waits only for the
+//! reads in progress, and later reads of the open file fail with `ENODEV`, upon which
+//! the file is opened again by name (the device came back) or found absent.
 
+use std::collections::HashMap;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use rustix::fs::{openat, Mode, OFlags, RawDir, CWD};
 use rustix::io::Errno;
@@ -28,6 +40,108 @@ pub const ATTR_MAX: usize = 4096;
 #[derive(Debug)]
 pub struct SysDir {
     fd: OwnedFd,
+    /// Where this directory's attributes are kept open, and its path there.
+    kept: Option<KeptAt>,
+}
+
+/// A kept directory's store and its path in it (`mlx5_0/ports/1`).
+#[derive(Debug)]
+struct KeptAt {
+    files: Arc<KeptFiles>,
+    path: String,
+}
+
+/// Attribute files kept open from one read to the next, by their path under the
+/// directory given to [`SysDir::keep_files`]: the first read opens a file, the next
+/// ones read it again with `pread(2)` at offset 0. A read that fails on a kept file
+/// closes it and opens the file again by name, so a device that was removed and added
+/// again is read afresh, and one that is gone answers as if nothing was kept.
+/// [`KeptFiles::sweep`] closes the files not read since the last sweep (a device gone
+/// for good, an attribute no longer asked for); at most `cap` files are kept, the
+/// others are opened per read as without a store. Each kept sysfs file holds about a
+/// page of kernel memory (its `seq_file` buffer, allocated at the first read and freed
+/// at the close): choose `cap` with that in mind.
+#[derive(Debug)]
+pub struct KeptFiles {
+    inner: Mutex<Kept>,
+}
+
+#[derive(Debug)]
+struct Kept {
+    /// Path -> (the open file, read since the last sweep).
+    files: HashMap<String, (OwnedFd, bool)>,
+    /// The path being looked up (reused: no allocation per read once kept).
+    key: String,
+    cap: usize,
+}
+
+impl KeptFiles {
+    /// A store that keeps at most `cap` files open.
+    pub fn new(cap: usize) -> Arc<KeptFiles> {
+        Arc::new(KeptFiles {
+            inner: Mutex::new(Kept {
+                files: HashMap::new(),
+                key: String::new(),
+                cap,
+            }),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        // Each change is one insert or remove: a panic cannot leave it half done.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many files are open.
+    pub fn len(&self) -> usize {
+        self.lock().files.len()
+    }
+
+    /// Whether no file is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Closes the files not read since the last sweep.
+    pub fn sweep(&self) {
+        self.lock()
+            .files
+            .retain(|_, (_, read)| std::mem::take(read));
+    }
+
+    /// Reads `dir/name` into `buf` through its kept file, or `open`s it (and keeps it).
+    fn read(
+        &self,
+        dir: &str,
+        name: &str,
+        buf: &mut [u8],
+        open: impl FnOnce() -> Result<OwnedFd, Errno>,
+    ) -> Result<usize, Errno> {
+        let mut g = self.lock();
+        let Kept { files, key, cap } = &mut *g;
+        key.clear();
+        key.push_str(dir);
+        key.push('/');
+        key.push_str(name);
+        if let Some((fd, read)) = files.get_mut(key.as_str()) {
+            match rustix::io::pread(&*fd, &mut *buf, 0) {
+                Ok(n) => {
+                    *read = true;
+                    return Ok(n);
+                }
+                // Removed (ENODEV), or any other failure: judged by a fresh open.
+                Err(_) => {
+                    files.remove(key.as_str());
+                }
+            }
+        }
+        let fd = open()?;
+        let n = rustix::io::read(&fd, buf)?;
+        if files.len() < *cap {
+            files.insert(key.clone(), (fd, true));
+        }
+        Ok(n)
+    }
 }
 
 /// Whether an errno from opening or reading an attribute means "this attribute is not
@@ -118,7 +232,31 @@ impl SysDir {
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )?;
-        Ok(SysDir { fd })
+        Ok(SysDir { fd, kept: None })
+    }
+
+    /// This directory, with its attributes and those of every directory opened under it
+    /// kept open in `files` (see [`KeptFiles`]), by their paths relative to it.
+    pub fn keep_files(self, files: &Arc<KeptFiles>) -> SysDir {
+        SysDir {
+            fd: self.fd,
+            kept: Some(KeptAt {
+                files: files.clone(),
+                path: String::new(),
+            }),
+        }
+    }
+
+    /// This directory without its store of kept files: its files and those of the
+    /// directories opened under it are opened per read. For tables read whole (a port's
+    /// GIDs: up to a thousand files), where keeping each file open would hold a page
+    /// of kernel memory per entry (the `seq_file` buffer a sysfs file keeps until it is
+    /// closed) and crowd out the attributes worth keeping.
+    pub fn unkept(self) -> SysDir {
+        SysDir {
+            fd: self.fd,
+            kept: None,
+        }
     }
 
     /// Opens the directory `rel` under this one (`rel` may have several components,
@@ -128,12 +266,22 @@ impl SysDir {
     ///
     /// The errno of `openat(2)`.
     pub fn dir<P: rustix::path::Arg>(&self, rel: P) -> Result<SysDir, Errno> {
-        Self::open_in(self.fd.as_fd(), rel)
+        // A kept directory's child is kept under its path (not when `rel` is not UTF-8).
+        let kept = match &self.kept {
+            Some(k) => rel.as_str().ok().map(|r| KeptAt {
+                files: k.files.clone(),
+                path: format!("{}/{r}", k.path),
+            }),
+            None => None,
+        };
+        let mut d = Self::open_in(self.fd.as_fd(), rel)?;
+        d.kept = kept;
+        Ok(d)
     }
 
     /// Opens file `rel` under this directory for reading (`openat(2)`): `rel` may have
     /// several components (`rxe0/ports/1/rate`) and need not be UTF-8. For a caller that
-    /// tells a failed open from a failed read; [`SysDir::read_raw`] does both.
+    /// tells a failed open from a failed read; [`SysDir::read`] does both.
     ///
     /// # Errors
     ///
@@ -147,24 +295,17 @@ impl SysDir {
         )
     }
 
-    /// Reads file `name` with one `read(2)` into `buf` and returns the bytes read.
+    /// Reads file `name` into `buf` with one `read(2)` (through its kept file when this
+    /// directory keeps its files: one `pread(2)`) and returns how many bytes it read.
     ///
     /// # Errors
     ///
     /// The errno of `openat(2)` or `read(2)` (see [`is_absent`]).
-    pub fn read_raw<'b>(
-        &self,
-        name: &str,
-        buf: &'b mut [MaybeUninit<u8>],
-    ) -> Result<&'b mut [u8], Errno> {
-        let fd = openat(
-            self.fd.as_fd(),
-            name,
-            OFlags::RDONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        let (got, _) = rustix::io::read(&fd, buf)?;
-        Ok(got)
+    pub fn read(&self, name: &str, buf: &mut [u8]) -> Result<usize, Errno> {
+        match &self.kept {
+            Some(k) => k.files.read(&k.path, name, buf, || self.open_file(name)),
+            None => rustix::io::read(self.open_file(name)?, buf),
+        }
     }
 
     /// Reads attribute `name` and hands its bytes, without the trailing newlines and
@@ -178,9 +319,11 @@ impl SysDir {
         name: &str,
         f: impl FnOnce(&[u8]) -> T,
     ) -> Result<Option<T>, Errno> {
-        let mut buf = [MaybeUninit::<u8>::uninit(); ATTR_MAX];
-        match self.read_raw(name, &mut buf) {
-            Ok(b) => Ok(Some(f(trim_end(b)))),
+        // Initialised (a page of zeroes costs little next to the system call), so that
+        // a read through a kept file, which may be retried, returns a length.
+        let mut buf = [0u8; ATTR_MAX];
+        match self.read(name, &mut buf) {
+            Ok(n) => Ok(Some(f(trim_end(&buf[..n])))),
             Err(e) if is_absent(e) => Ok(None),
             Err(e) => Err(e),
         }
@@ -348,6 +491,50 @@ mod tests {
         assert_eq!(trim_end(b""), b"");
         assert_eq!(trim_end(b"\n"), b"");
         assert_eq!(trim_end(b" x "), b" x ");
+    }
+
+    /// Kept files: a kept directory's children are kept under their paths; a kept file is
+    /// read again (content rewritten in place is seen, no second file is opened), closed
+    /// by a sweep with no read since the last one, and no more than `cap` are kept. (That
+    /// a removed sysfs node's kept file is reopened by name is proved on real sysfs, by
+    /// tests/operators.rs in the VM.)
+    #[test]
+    #[cfg_attr(miri, ignore = "writes files: Miri's isolation forbids it")]
+    fn kept_files_read_afresh_sweep_and_cap() {
+        let base = std::env::temp_dir().join(format!("uverbs-kept-{}", std::process::id()));
+        std::fs::create_dir_all(base.join("ports/1")).unwrap();
+        std::fs::write(base.join("ports/1/state"), "4: ACTIVE\n").unwrap();
+        std::fs::write(base.join("fw_ver"), "1.2.3\n").unwrap();
+        let kept = KeptFiles::new(8);
+        let top = SysDir::open(&base).unwrap().keep_files(&kept);
+        let port = top.dir("ports/1").unwrap();
+        assert_eq!(port.attr("state").unwrap().as_deref(), Some("4: ACTIVE"));
+        assert_eq!(top.attr("fw_ver").unwrap().as_deref(), Some("1.2.3"));
+        assert_eq!(top.attr("absent").unwrap(), None);
+        assert_eq!(kept.len(), 2, "the two files read, not the absent one");
+        std::fs::write(base.join("ports/1/state"), "1: DOWN\n").unwrap();
+        // Another SysDir for the same directory reads through the same kept file.
+        let again = top.dir("ports/1").unwrap();
+        assert_eq!(again.attr("state").unwrap().as_deref(), Some("1: DOWN"));
+        assert_eq!(kept.len(), 2);
+        kept.sweep(); // both were read since the start: both stay
+        assert_eq!(kept.len(), 2);
+        assert_eq!(top.attr("fw_ver").unwrap().as_deref(), Some("1.2.3"));
+        kept.sweep(); // only fw_ver was read since the last sweep
+        assert_eq!(kept.len(), 1);
+        kept.sweep();
+        assert!(kept.is_empty());
+        let one = KeptFiles::new(1);
+        let top1 = SysDir::open(&base).unwrap().keep_files(&one);
+        assert_eq!(top1.attr("fw_ver").unwrap().as_deref(), Some("1.2.3"));
+        let p1 = top1.dir("ports/1").unwrap();
+        assert_eq!(p1.attr("state").unwrap().as_deref(), Some("1: DOWN"));
+        assert_eq!(
+            one.len(),
+            1,
+            "at most cap files kept; the others read all the same"
+        );
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     /// Every name of a directory, whether it fits in one `getdents64` answer or takes
