@@ -480,7 +480,8 @@ pub fn pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
 ///
 /// [`Error::Protocol`] for an entry that is not a 16-bit hex number.
 pub fn pkeys_in(pdir: &SysDir, device: &str, port: u32) -> Result<Vec<u16>> {
-    let Ok(dir) = pdir.dir("pkeys") else {
+    // Never kept open (see [`SysDir::unkept`]): up to 128 entries a port (mlx4, mlx5).
+    let Ok(dir) = pdir.dir("pkeys").map(SysDir::unkept) else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();

@@ -19,7 +19,9 @@
 //! the system calls of opening, reading and closing it). An open sysfs file does not
 //! hold its device (kernfs lets the node go and fails later reads with `ENODEV`, upon
 //! which the file is opened again by name); the files not read in a scrape are closed
-//! at its end, and at most 256 are kept (GID tables never: they are read whole).
+//! at its end, and at most 256 are kept (the GID and P_Key tables never: they are read
+//! whole). Files are kept under their directory's identity (device, inode, modification
+//! time), so a renamed device keeps its own and a changed directory is read afresh.
 //!
 //! One device or port whose file is missing or whose call fails costs only its own
 //! metrics, and counts in `uverbs_device_scrape_errors_total`.
@@ -65,7 +67,8 @@ in an event-refreshed cache (a scrape makes no uverbs call for them) and lets go
 device being removed at once. With --sysfs-only, with a --sysfs root other than /sys,
 or when no device can be opened, it reads only sysfs, as node_exporter does in a
 container with only /sys mounted. While serving, it keeps the sysfs files it reads
-open between scrapes (at most 256, GID tables not); they do not hold a device.
+open between scrapes (at most 256, GID and P_Key tables not); they do not hold a
+device.
 
   -l, --listen=ADDR     HTTP address: IP:PORT, [IPv6]:PORT, localhost:PORT or :PORT
                         (every IPv4 address); default 127.0.0.1:9550
@@ -130,9 +133,10 @@ struct State {
 }
 
 /// How many sysfs files a serving exporter keeps open: 256 (a page of kernel memory
-/// each, about 1 MiB; a port's state, P_Keys and counters are about 100 files, its GIDs
-/// are never kept), or half its soft `RLIMIT_NOFILE` when that is lower (the other
-/// half for connections and device files). The files past that are opened per scrape.
+/// each, about 1 MiB; a port's attributes and counters are about 10 to 100 files, its
+/// GID and P_Key tables are never kept), or half its soft `RLIMIT_NOFILE` when that is
+/// lower (the other half for connections and device files). The files past that are
+/// opened per scrape.
 fn kept_files_cap() -> usize {
     const CAP: usize = 256;
     let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
@@ -406,6 +410,8 @@ fn collect(st: &State) -> String {
         ),
         Err(err) => (None, Some(err)),
     };
+    // The collection's number for the kept files' sweep.
+    let round = class.as_ref().and_then(SysDir::kept_round);
     let mut walk = Walk {
         class,
         names: OnceCell::new(),
@@ -494,8 +500,8 @@ fn collect(st: &State) -> String {
         );
     }
     drop(errors);
-    if let Some(k) = &st.kept {
-        k.sweep();
+    if let (Some(k), Some(round)) = (&st.kept, round) {
+        k.sweep(round);
     }
     e.sample(
         "uverbs_scrape_duration_seconds",
