@@ -549,6 +549,10 @@ fn vm_chardev_batch_falls_back_one_by_one_when_answers_are_dropped() {
         again > 0,
         "the kernel dropped no answer with the smallest queue: the fallback did not run"
     );
+    assert!(
+        again < indexes.len(),
+        "all {again} asked again: the answers queued before the drop were thrown away"
+    );
     println!(
         "{} GET_CHARDEV answers: {again} asked again one by one after ENOBUFS, all equal to sysfs",
         indexes.len()

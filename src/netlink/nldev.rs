@@ -336,7 +336,11 @@ impl NlSocket {
                         dropped = true;
                         continue;
                     }
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        // Leave the socket empty (and so not congested) for the next call.
+                        self.drain();
+                        return Err(e);
+                    }
                 };
                 let dg = &self.buf[..n];
                 let seq = match super::messages(dg).next() {
@@ -348,6 +352,7 @@ impl NlSocket {
                     // An answer to an earlier request, or a repeat: not ours.
                     foreign += 1;
                     if foreign > super::MAX_DATAGRAMS {
+                        self.drain();
                         return Err(proto(OP_CHARDEV, "too many foreign datagrams"));
                     }
                     continue;
