@@ -1244,6 +1244,49 @@ fn node_exporter_exports_nothing_for_soft_devices_uverbs_does() {
     );
 }
 
+/// `name` renamed, and a new device takes the name (on another netdev), with `ex`, a
+/// sysfs-only exporter of `name`, keeping the renamed device's files open (they stay
+/// valid: its kernfs directory moved): its next scrape gives the new device's node GUID
+/// under `name`, not the renamed one's. Then the new device goes and the name comes
+/// back to the first.
+fn renamed_and_replaced(ex: &Exporter, name: &str) {
+    let guid = |dev: &str| {
+        std::fs::read_to_string(format!("/sys/class/infiniband/{dev}/node_guid"))
+            .unwrap_or_else(|e| panic!("{dev}/node_guid: {e}"))
+            .trim()
+            .to_owned()
+    };
+    let exported = |text: &str| {
+        samples(text)
+            .into_iter()
+            .find(|s| s.name == "uverbs_device_info" && s.label("device") == Some(name))
+            .and_then(|s| s.label("node_guid").map(str::to_owned))
+    };
+    let first = guid(name);
+    assert_eq!(exported(&ex.scrape()).as_deref(), Some(first.as_str()));
+    let ren = format!("{name}r");
+    let set = |from: &str, to: &str| {
+        let (st, out) = run(
+            &["rdma", "dev", "set", from, "name", to],
+            Duration::from_secs(30),
+        );
+        assert_eq!(st, 0, "rdma dev set {from} name {to}: {out}");
+    };
+    set(name, &ren);
+    let other = ScratchDevice::create("rxe", name, "exnet2", 223);
+    let second = guid(name);
+    assert_ne!(second, first, "two rxe devices with one node GUID");
+    let text = ex.scrape();
+    assert_eq!(
+        exported(&text).as_deref(),
+        Some(second.as_str()),
+        "{name} exported with the renamed device's node GUID ({first}), not its own:\n{text}"
+    );
+    drop(other);
+    set(&ren, name);
+    println!("{name} renamed to {ren} and a new {name} added: the sysfs-only exporter gave the new device's node GUID ({second}), not the renamed one's ({first})");
+}
+
 /// How many of process `pid`'s open files are under device `dev`'s sysfs directory.
 fn sysfs_files_held(pid: u32, dev: &str) -> usize {
     let under = format!("/infiniband/{dev}/");
@@ -1343,6 +1386,9 @@ fn exporter_lets_go_of_a_device_being_deleted() {
             serves_in(&first),
             "{name}: the sysfs-only exporter's first scrape after a remove and re-add:\n{first}"
         );
+        if kind == "rxe" {
+            renamed_and_replaced(&exs[1], name);
+        }
         let took = prompt_delete(&d, baseline, &format!("{holders}, after the re-add"));
         println!(
             "{name} (kernel {}): with uverbs exporter and a sysfs-only one serving it, rdma link delete took {took:?} (baseline {baseline:?}); the device left the scrapes and came back with its state (and rxe's P_Key and counters); removed and added again between two scrapes, the sysfs-only one read the new device's files at once ({kept} kept open)",
