@@ -272,21 +272,10 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut conds: Vec<Cond> = Vec::new();
     let mut netdev: Option<String> = None;
     let mut verbose = false;
-    let parsed = io.options("check", HELP, args, "d:i:vh", LONGS, |c, arg| {
-        let v = arg
-            .as_deref()
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .unwrap_or_default();
+    let parsed = io.text_options("check", HELP, args, "d:i:vh", LONGS, |c, v| {
         match c {
             b'd' => devs.push(v),
-            b'i' => {
-                port = Some(
-                    v.parse::<u32>()
-                        .ok()
-                        .filter(|p| (1..=255).contains(p))
-                        .ok_or_else(|| format!("bad port '{v}' (1-255)"))?,
-                )
-            }
+            b'i' => port = Some(crate::io::port_arg(&v)?),
             b's' => conds.push(Cond::State(PortState::from_raw(
                 parse_named(&v, &STATES).ok_or_else(|| format!("bad port state '{v}'"))?,
             ))),

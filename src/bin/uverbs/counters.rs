@@ -149,22 +149,11 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut count: Option<u64> = None;
     let mut sysfs = PathBuf::from("/sys");
     let mut interval: Option<u64> = None;
-    let parsed = io.options("counters", HELP, args, "d:i:h", LONGS, |c, arg| {
-        let v = arg
-            .as_deref()
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .unwrap_or_default();
+    let parsed = io.text_options("counters", HELP, args, "d:i:h", LONGS, |c, v| {
         match c {
             b'j' => json = true,
             b'd' => dev = Some(v),
-            b'i' => {
-                port = Some(
-                    v.parse::<u32>()
-                        .ok()
-                        .filter(|p| (1..=255).contains(p))
-                        .ok_or_else(|| format!("bad port '{v}' (1-255)"))?,
-                )
-            }
+            b'i' => port = Some(crate::io::port_arg(&v)?),
             b'r' => rate = Some(rate.unwrap_or(1)),
             b'I' => {
                 interval = Some(

@@ -541,11 +541,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         sysfs_only: false,
         only: Vec::new(),
     };
-    let parsed = io.options("exporter", HELP, args, "l:d:h", LONGS, |c, arg| {
-        let v = arg
-            .as_deref()
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .unwrap_or_default();
+    let parsed = io.text_options("exporter", HELP, args, "l:d:h", LONGS, |c, v| {
         match c {
             b'l' => listen = v,
             b't' => opts.textfile = Some(PathBuf::from(v)),

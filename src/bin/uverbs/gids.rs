@@ -182,22 +182,11 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut dev: Option<String> = None;
     let mut sel = GidSelector::default();
     let mut selecting = false;
-    let parsed = io.options("gids", HELP, args, "d:i:h", LONGS, |c, arg| {
-        let v = arg
-            .as_deref()
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .unwrap_or_default();
+    let parsed = io.text_options("gids", HELP, args, "d:i:h", LONGS, |c, v| {
         match c {
             b'j' => json = true,
             b'd' => dev = Some(v),
-            b'i' => {
-                sel.port = Some(
-                    v.parse::<u32>()
-                        .ok()
-                        .filter(|&p| (1..=255).contains(&p))
-                        .ok_or_else(|| format!("bad port '{v}' (1-255)"))?,
-                )
-            }
+            b'i' => sel.port = Some(crate::io::port_arg(&v)?),
             b's' => {
                 selecting = true;
                 sel.gid_type = Some(

@@ -140,6 +140,24 @@ impl Io {
         Ok(())
     }
 
+    /// [`Io::options`] for a command whose option arguments are text: `take` gets each
+    /// argument as a `String` (bytes that are not UTF-8 replaced; empty for an option
+    /// without one).
+    pub fn text_options(
+        &mut self,
+        cmd: &str,
+        help: &str,
+        args: &[Vec<u8>],
+        shorts: &'static str,
+        longs: &'static [LongOpt],
+        mut take: impl FnMut(u8, String) -> Result<bool, String>,
+    ) -> Result<(), i32> {
+        self.options(cmd, help, args, shorts, longs, |c, arg| {
+            let text = arg.as_deref().map(String::from_utf8_lossy);
+            take(c, text.map(|t| t.into_owned()).unwrap_or_default())
+        })
+    }
+
     /// One line on stderr (a newline is added).
     pub fn err_line(&mut self, s: &str) {
         let mut v = Vec::with_capacity(s.len() + 1);
@@ -221,3 +239,11 @@ pub fn pad16(name: &[u8]) -> Vec<u8> {
 }
 
 pub use crate::getopt::printable;
+
+/// A port number option's value: 1 to 255, else the usage message.
+pub fn port_arg(v: &str) -> Result<u32, String> {
+    v.parse::<u32>()
+        .ok()
+        .filter(|p| (1..=255).contains(p))
+        .ok_or_else(|| format!("bad port '{v}' (1-255)"))
+}
