@@ -174,11 +174,37 @@ mod perftest;
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn perftest_interop_rxe_loopback() {
     let dev = rxe();
+    let on = perftest::On {
+        dev: &dev,
+        server: "127.0.0.1",
+        siw: false,
+    };
     let mut port = 18600;
     for (test, program) in perftest::TESTS {
         for uverbs_server in [true, false] {
             port += 1;
-            perftest::run(&dev, test, program, port, uverbs_server);
+            perftest::run(&on, test, program, port, uverbs_server);
+        }
+    }
+}
+
+/// `uverbs perf -R` against `perftest -R` on siw0 through its own address (the RDMA
+/// CM connects both the exchange and the test's QP): all four tests, uverbs as the
+/// server and as the client.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn perftest_interop_siw_rdma_cm() {
+    let (dev, addr) = siw();
+    let on = perftest::On {
+        dev: &dev,
+        server: &addr,
+        siw: true,
+    };
+    let mut port = 18700;
+    for (test, program) in perftest::TESTS {
+        for uverbs_server in [true, false] {
+            port += 1;
+            perftest::run(&on, test, program, port, uverbs_server);
         }
     }
 }
