@@ -2,11 +2,12 @@
 # bench/datapath.sh - the data path against perftest and libibverbs, side by side in
 # the VM rig, and its section of BENCHMARKS.md (issue 17).
 #
-# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--quick]
+# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--quick] [--report-only]
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --rounds N       interleaved rounds (default 5)
 #   --quick          --rounds 2 and fewer iterations (a smoke test)
+#   --report-only    no VM: the section again from the raw outputs already there
 #
 # In one boot per kernel (1 rxe + 1 siw, guest --smp 2), on rxe0's internal loopback
 # (client to 127.0.0.1, -x 1 -F -I 0 on both sides), ROUNDS rounds, the order of the
@@ -35,12 +36,13 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() ROUNDS=5 QUICK=0
+KERNELS=() ROUNDS=5 QUICK=0 REPORT_ONLY=0
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
     --quick) ROUNDS=2 QUICK=1; shift ;;
+    --report-only) REPORT_ONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "datapath.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -55,6 +57,7 @@ trap 'rm -rf "$STAGE"' EXIT
 if [ "$QUICK" = 1 ]; then LN=300 LNB=100 B2=5000 B4=2000 B64=300 CN=1024 CB=3 LNS=50
 else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5 LNS=200; fi
 
+if [ "$REPORT_ONLY" = 0 ]; then
 echo "datapath.sh: building" >&2
 (cd "$CRATE" && cargo build -q --release --target $TARGET --bin uverbs --example bench_datapath)
 cp "$CRATE/target/$TARGET/release/uverbs" "$CRATE/target/$TARGET/release/examples/bench_datapath" "$STAGE/"
@@ -62,7 +65,8 @@ gcc -O2 -Wall -o "$STAGE/datapath_loops" "$HERE/datapath_loops.c" -libverbs
 cat > "$STAGE/guest.sh" <<EOF
 #!/bin/sh
 # one line per run: L TEST SIZE TOOL ROUND TYPICAL_CYCLES | B TEST SIZE TOOL ROUND SECS PKTS
-# | X (a failed run, its output follows); B: the watcher's window and packets
+# | X (a failed run, its output follows; a run over 120 s is killed: status 124);
+# B: the watcher's window and packets
 # siw (S after L or B): LS ... TYPICAL_CYCLES | BS ... CLIENT_MPPS
 port=19000
 on() { # DEVICE: its connection arguments, server address, counter, line suffix
@@ -79,10 +83,10 @@ one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
   if [ \$tool = uverbs ]; then prog="./uverbs perf \$test"; else prog="ib_\$test"; fi
   args="-d \$d \$how -F -I 0 -s \$size -n \$iters -p \$port \$*"
   case \$k\$test in S*) ;; *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
-  \$prog \$args > srv.out 2>&1 &
+  timeout 120 \$prog \$args > srv.out 2>&1 &
   spid=\$!
   sleep 0.5
-  \$prog \$args \$srv > cli.out 2>&1; crc=\$?
+  timeout 120 \$prog \$args \$srv > cli.out 2>&1; crc=\$?
   wait \$spid; src=\$?
   case \$k\$test in S*) ;; *_bw) kill \$wpid; wait \$wpid ;; esac
   line=\$(awk -v s=\$size -v n=\$iters '\$1 == s && \$2 == n { print; exit }' cli.out)
@@ -130,6 +134,7 @@ for k in "${KERNELS[@]}"; do
     --add "$STAGE/datapath_loops" --add "$STAGE/guest.sh" --timeout 3600 \
     -- sh ./guest.sh > "$OUTDIR/datapath-$k.out"
 done
+fi
 
 # ---------------------------------------------------------------- the report
 . "$HERE/lib.sh"
