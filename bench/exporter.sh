@@ -137,9 +137,9 @@ if command -v strace >/dev/null; then
     "$SCRAPE" --runs 20 "$1=127.0.0.1:$3" > /dev/null || true
     sleep 0.3; kill -INT "$spid" 2>/dev/null || true; wait "$spid" 2>/dev/null || true
     # strace -c: the calls are column 4; the total, and the file calls (openat, read,
-    # close, getdents64); 21 scrapes (bench_scrape's untimed first one, then 20)
+    # pread64, close, getdents64, fstat); 21 scrapes (bench_scrape's untimed first one, then 20)
     tot=$(awk '$NF == "total" { print $4 }' "$RES/strace-$1.txt")
-    files=$(awk '$NF ~ /^(openat|read|close|getdents64)$/ { n += $4 } END { print n + 0 }' "$RES/strace-$1.txt")
+    files=$(awk '$NF ~ /^(openat|read|pread64|close|getdents64|fstat|newfstatat)$/ { n += $4 } END { print n + 0 }' "$RES/strace-$1.txt")
     echo "S $1 ${tot:-0} $files 21" >> "$RES/host.txt"
   done
 fi
@@ -247,19 +247,24 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
     if grep -q '^S ' "$f"; then
       spc() { grep "^S $1 " "$f" | awk -v c="$2" '{ printf "%.0f", $c / $5 }'; }
       echo "System calls per scrape (\`strace -c -f\` on each exporter over 21 more scrapes):"
-      echo "uverbs $(spc uverbs 3), of which $(spc uverbs 4) on files (openat, read, close, getdents64);"
+      echo "uverbs $(spc uverbs 3), of which $(spc uverbs 4) on files (openat, read, pread64, close, getdents64, fstat);"
       echo "node_exporter $(spc node_exporter 3), of which $(spc node_exporter 4) on files."
     fi
     echo "Where uverbs' time goes: its collection is system calls (\`perf record -g\` on the"
-    echo "host, once, not by this script: ~80% of the exporter's CPU time is in the kernel, most"
-    echo "of it opening, reading and closing the attribute files), three per attribute"
-    echo "(\`openat\` under its directory's descriptor, one \`read\`, \`close\`), each directory"
-    echo "opened once per scrape; the answer is one \`send\`, whose last segment carries the FIN"
-    echo "when the connection closes (\`MSG_MORE\`). On the same tree uverbs also reads what"
-    echo "node_exporter does not export (link layer, LID, P_Keys, GIDs, hw_counters, node GUID:"
-    echo "a failed open each where the test data lacks them): more files than node_exporter"
-    echo "opens, at fewer system calls each (node_exporter: \`openat\`, \`epoll_ctl\`, \`read\`,"
-    echo "\`close\` per file, by its whole path)."
+    echo "host, once, not by this script: ~80% of the exporter's CPU time is in the kernel). A"
+    echo "serving exporter keeps the attribute files open from one scrape to the next and reads"
+    echo "each again with one \`pread\` at offset 0 (sysfs shows an attribute afresh at offset"
+    echo "0; src/sysfs/dir.rs, \`KeptFiles\`); the directories are opened, and \`fstat\`ed for"
+    echo "their identity, once per scrape. The test data is a plain file tree, where an open is"
+    echo "cheaper than on sysfs (kernfs allocates an open file and a \`seq_file\` per open):"
+    echo "what keeping saves on a real sysfs is not measured here (the VM rows below are the"
+    echo "uverbs mode, whose ports come from the event cache, not from sysfs). The"
+    echo "answer is one \`send\`, whose last segment carries the FIN when the connection closes"
+    echo "(\`MSG_MORE\`). On the same tree uverbs also reads what node_exporter does not export"
+    echo "(link layer, LID, P_Keys, GIDs, hw_counters, node GUID: a failed open each where the"
+    echo "test data lacks them): more files than node_exporter opens, at fewer system calls"
+    echo "each (node_exporter: \`openat\`, \`epoll_ctl\`, \`read\`, \`close\` per file, by its"
+    echo "whole path)."
     echo
   fi
   if [ "$VM" = 1 ]; then

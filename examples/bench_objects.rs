@@ -31,7 +31,7 @@ use std::time::Instant;
 
 use uverbs::raw::abi::{ib_uverbs_modify_qp, ib_uverbs_query_qp, ib_uverbs_query_qp_resp};
 use uverbs::raw::method::{self, DriverIn};
-use uverbs::verbs::objects::{AhAttr, Cq, GlobalRoute, ModifyQp, MrBuf, Pd, Qp, QpInit};
+use uverbs::verbs::objects::{AhAttr, Cq, ModifyQp, MrBuf, Pd, Qp, QpInit};
 use uverbs::{AccessFlags, Context, Mtu, QpState, QpType};
 use zerocopy::IntoBytes;
 
@@ -65,11 +65,7 @@ fn objects(dev: &str) -> (Arc<Context>, Pd, Cq, Qp) {
 /// The modify walk of this device, as typed modifications.
 fn walk(ctx: &Context, qp: &Qp) -> Vec<ModifyQp> {
     let rxe = ctx.name().starts_with("rxe");
-    let init = ModifyQp::new()
-        .state(QpState::Init)
-        .pkey_index(0)
-        .port(1)
-        .access(AccessFlags::REMOTE_WRITE);
+    let init = ModifyQp::init(QpType::Rc, 1, AccessFlags::REMOTE_WRITE, 0);
     let reset = ModifyQp::new().state(QpState::Reset);
     if !rxe {
         return vec![init, reset];
@@ -80,31 +76,9 @@ fn walk(ctx: &Context, qp: &Qp) -> Vec<ModifyQp> {
         .flatten()
         .map(|g| g.gid)
         .unwrap_or_default();
-    let rtr = ModifyQp::new()
-        .state(QpState::Rtr)
-        .path_mtu(Mtu::Mtu1024)
-        .dest_qp_num(qp.qp_num())
-        .rq_psn(0)
-        .max_dest_rd_atomic(1)
-        .min_rnr_timer(12)
-        .av(AhAttr {
-            grh: GlobalRoute {
-                dgid: gid,
-                sgid_index: 1,
-                hop_limit: 64,
-                ..Default::default()
-            },
-            is_global: true,
-            port_num: 1,
-            ..Default::default()
-        });
-    let rts = ModifyQp::new()
-        .state(QpState::Rts)
-        .sq_psn(0)
-        .timeout(14)
-        .retry_cnt(7)
-        .rnr_retry(7)
-        .max_rd_atomic(1);
+    let path = AhAttr::global(1, 1, gid, 64);
+    let rtr = ModifyQp::rtr(QpType::Rc, Mtu::Mtu1024, qp.qp_num(), 0, path);
+    let rts = ModifyQp::rts(QpType::Rc, 0);
     vec![init, rtr, rts, reset]
 }
 

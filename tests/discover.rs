@@ -500,3 +500,61 @@ fn vm_netlink_matches_sysfs() {
         assert_eq!(s.driver_id_guess(), Some(id), "{}", n.name);
     }
 }
+
+/// GET_CHARDEV asked for many devices at once on a socket whose receive queue is as small
+/// as the kernel allows: the kernel drops answers that do not fit (`ENOBUFS`), and
+/// `uverbs_chardevs` asks for those again one by one. Every answer equals sysfs' uverbs
+/// node of its device, and the fallback ran (with the default queue it does not).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn vm_chardev_batch_falls_back_one_by_one_when_answers_are_dropped() {
+    use uverbs::netlink::NlSocket;
+    let _ = common::devices();
+    let nl = Discovery::new().devices_from_netlink().unwrap();
+    let sys = Discovery::new().devices_from_sysfs().unwrap();
+    assert!(!nl.is_empty(), "no device");
+    // Each device asked many times over: a full batch of 32 answers.
+    let asked: Vec<usize> = (0..uverbs::netlink::nldev::CHARDEV_BATCH)
+        .map(|k| k % nl.len())
+        .collect();
+    let indexes: Vec<u32> = asked.iter().map(|&d| nl[d].index.unwrap()).collect();
+    let run = |sock: &mut NlSocket| {
+        let mut got = vec![None; indexes.len()];
+        let again = sock
+            .uverbs_chardevs(&indexes, |k, r| {
+                let c = r.unwrap();
+                got[k] = Some((c.name.to_owned(), c.major, c.minor));
+            })
+            .unwrap();
+        for (k, g) in got.iter().enumerate() {
+            let u = sys[asked[k]]
+                .uverbs
+                .as_ref()
+                .expect("a uverbs node in sysfs");
+            assert_eq!(
+                g.as_ref(),
+                Some(&(u.name.clone(), u.major, u.minor)),
+                "answer {k}"
+            );
+        }
+        again
+    };
+    let mut sock = NlSocket::open().unwrap();
+    assert_eq!(run(&mut sock), 0, "the default queue dropped answers");
+    let mut small = NlSocket::open().unwrap();
+    // The kernel raises this to its minimum (about 4.5 KiB): a few answers.
+    rustix::net::sockopt::set_socket_recv_buffer_size(small.fd(), 1).unwrap();
+    let again = run(&mut small);
+    assert!(
+        again > 0,
+        "the kernel dropped no answer with the smallest queue: the fallback did not run"
+    );
+    assert!(
+        again < indexes.len(),
+        "all {again} asked again: the answers queued before the drop were thrown away"
+    );
+    println!(
+        "{} GET_CHARDEV answers: {again} asked again one by one after ENOBUFS, all equal to sysfs",
+        indexes.len()
+    );
+}

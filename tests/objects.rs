@@ -265,39 +265,16 @@ fn walk(ctx: &Arc<Context>, t: QpType, sgid: u8) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     out.insert("qp_num".into(), qp.qp_num().to_string());
     query_lines("reset", &qp, &mut out);
-    let init = ModifyQp::new().state(QpState::Init).pkey_index(0).port(1);
-    let init = match t {
-        QpType::Ud => init.qkey(0x1111_1111),
-        QpType::Rc => init.access(AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ),
-        _ => init.access(AccessFlags::REMOTE_WRITE),
+    let access = match t {
+        QpType::Rc => AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ,
+        _ => AccessFlags::REMOTE_WRITE,
     };
+    let init = ModifyQp::init(t, 1, access, 0x1111_1111);
     step("init", &qp, &init, &mut out);
-    let mut rtr = ModifyQp::new().state(QpState::Rtr);
-    if t != QpType::Ud {
-        rtr = rtr
-            .path_mtu(Mtu::Mtu1024)
-            .dest_qp_num(qp.qp_num())
-            .rq_psn(0x123)
-            .av(AhAttr {
-                grh: GlobalRoute {
-                    dgid: gid,
-                    sgid_index: sgid,
-                    hop_limit: 64,
-                    ..Default::default()
-                },
-                is_global: true,
-                port_num: 1,
-                ..Default::default()
-            });
-        if t == QpType::Rc {
-            rtr = rtr.max_dest_rd_atomic(1).min_rnr_timer(12);
-        }
-    }
+    let path = AhAttr::global(1, sgid, gid, 64);
+    let rtr = ModifyQp::rtr(t, Mtu::Mtu1024, qp.qp_num(), 0x123, path);
     step("rtr", &qp, &rtr, &mut out);
-    let mut rts = ModifyQp::new().state(QpState::Rts).sq_psn(0x456);
-    if t == QpType::Rc {
-        rts = rts.timeout(14).retry_cnt(7).rnr_retry(7).max_rd_atomic(1);
-    }
+    let rts = ModifyQp::rts(t, 0x456);
     step("rts", &qp, &rts, &mut out);
     out
 }

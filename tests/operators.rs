@@ -1244,6 +1244,61 @@ fn node_exporter_exports_nothing_for_soft_devices_uverbs_does() {
     );
 }
 
+/// `name` renamed, and a new device takes the name (on another netdev), with `ex`, a
+/// sysfs-only exporter of `name`, keeping the renamed device's files open (they stay
+/// valid: its kernfs directory moved): its next scrape gives the new device's node GUID
+/// under `name`, not the renamed one's. Then the new device goes and the name comes
+/// back to the first.
+fn renamed_and_replaced(ex: &Exporter, name: &str) {
+    let guid = |dev: &str| {
+        std::fs::read_to_string(format!("/sys/class/infiniband/{dev}/node_guid"))
+            .unwrap_or_else(|e| panic!("{dev}/node_guid: {e}"))
+            .trim()
+            .to_owned()
+    };
+    let exported = |text: &str| {
+        samples(text)
+            .into_iter()
+            .find(|s| s.name == "uverbs_device_info" && s.label("device") == Some(name))
+            .and_then(|s| s.label("node_guid").map(str::to_owned))
+    };
+    let first = guid(name);
+    assert_eq!(exported(&ex.scrape()).as_deref(), Some(first.as_str()));
+    let ren = format!("{name}r");
+    let set = |from: &str, to: &str| {
+        let (st, out) = run(
+            &["rdma", "dev", "set", from, "name", to],
+            Duration::from_secs(30),
+        );
+        assert_eq!(st, 0, "rdma dev set {from} name {to}: {out}");
+    };
+    set(name, &ren);
+    let other = ScratchDevice::create("rxe", name, "exnet2", 223);
+    let second = guid(name);
+    assert_ne!(second, first, "two rxe devices with one node GUID");
+    let text = ex.scrape();
+    assert_eq!(
+        exported(&text).as_deref(),
+        Some(second.as_str()),
+        "{name} exported with the renamed device's node GUID ({first}), not its own:\n{text}"
+    );
+    drop(other);
+    set(&ren, name);
+    println!("{name} renamed to {ren} and a new {name} added: the sysfs-only exporter gave the new device's node GUID ({second}), not the renamed one's ({first})");
+}
+
+/// How many of process `pid`'s open files are under device `dev`'s sysfs directory.
+fn sysfs_files_held(pid: u32, dev: &str) -> usize {
+    let under = format!("/infiniband/{dev}/");
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|rd| {
+            rd.filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+                .filter(|t| t.starts_with("/sys/") && t.to_string_lossy().contains(&under))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn exporter_lets_go_of_a_device_being_deleted() {
@@ -1262,42 +1317,84 @@ fn exporter_lets_go_of_a_device_being_deleted() {
         d.add_link();
         let baseline = timed_delete(name);
         d.add_link();
-        let ex = Exporter::start(&[]);
+        // One exporter with uverbs, one from sysfs alone: the second keeps the port's
+        // attribute files open between scrapes, and after the re-add must read the new
+        // device's files, not the removed one's (which answer ENODEV).
+        let exs = [
+            Exporter::start(&[]),
+            Exporter::start(&["--sysfs-only", "-d", name]),
+        ];
         let l = [("device", name), ("port", "1")];
-        assert!(
-            wait_until(Duration::from_secs(10), || value(
-                &ex.scrape(),
-                "uverbs_port_state",
-                &l
-            ) == Some(4.0)),
-            "{name} never served ACTIVE"
-        );
-        prompt_delete(&d, baseline, "uverbs exporter serving it");
-        assert!(
-            wait_until(Duration::from_secs(10), || value(
-                &ex.scrape(),
-                "uverbs_device_info",
-                &[("device", name)]
-            )
-            .is_none()),
-            "{name} still exported after its removal"
-        );
-        // Added again under the same name: followed.
+        let pkey0 = [("device", name), ("port", "1"), ("index", "0")];
+        let sent = [("device", name), ("port", "1"), ("counter", "sent_pkts")];
+        let serves_in = |text: &str| {
+            // The state (from sysfs in the second); rxe's P_Key 0 and driver counters
+            // (from sysfs; siw, iWARP, has neither a P_Key table nor counters).
+            value(text, "uverbs_port_state", &l) == Some(4.0)
+                && (kind != "rxe"
+                    || value(text, "uverbs_port_pkey_info", &pkey0) == Some(1.0)
+                        && value(text, "uverbs_port_hw_stat_total", &sent).is_some())
+        };
+        let serves = |ex: &Exporter| serves_in(&ex.scrape());
+        for (i, ex) in exs.iter().enumerate() {
+            assert!(
+                wait_until(Duration::from_secs(10), || serves(ex)),
+                "{name}: exporter {i} never served ACTIVE, P_Key 0 and its counters:\n{}",
+                ex.scrape()
+            );
+        }
+        let holders = "uverbs exporter and a sysfs-only one serving it";
+        prompt_delete(&d, baseline, holders);
+        for (i, ex) in exs.iter().enumerate() {
+            assert!(
+                wait_until(Duration::from_secs(10), || value(
+                    &ex.scrape(),
+                    "uverbs_device_info",
+                    &[("device", name)]
+                )
+                .is_none()),
+                "{name} still exported by exporter {i} after its removal"
+            );
+        }
+        // Added again under the same name: followed, with its files read afresh.
         d.add_link();
+        for (i, ex) in exs.iter().enumerate() {
+            assert!(
+                wait_until(Duration::from_secs(15), || serves(ex)),
+                "{name}: exporter {i} did not export it again after it came back:\n{}",
+                ex.scrape()
+            );
+        }
+        // Removed and added again with no scrape between: the sysfs-only exporter's kept
+        // files are the removed device's (reads answer ENODEV); its first scrape once the
+        // new device's port is ACTIVE in sysfs must read the new files.
+        let kept = sysfs_files_held(exs[1].child.id(), name);
         assert!(
-            wait_until(Duration::from_secs(15), || value(
-                &ex.scrape(),
-                "uverbs_port_state",
-                &l
-            ) == Some(4.0)),
-            "{name} not exported again after it came back"
+            kept > 0,
+            "{name}: the sysfs-only exporter keeps none of its files open"
         );
-        let took = prompt_delete(&d, baseline, "uverbs exporter, after the re-add");
+        timed_delete(name);
+        d.add_link();
+        let state = format!("/sys/class/infiniband/{name}/ports/1/state");
+        assert!(
+            wait_until(Duration::from_secs(15), || std::fs::read_to_string(&state)
+                .is_ok_and(|s| s.contains("ACTIVE"))),
+            "{name} not ACTIVE again in sysfs"
+        );
+        let first = exs[1].scrape();
+        assert!(
+            serves_in(&first),
+            "{name}: the sysfs-only exporter's first scrape after a remove and re-add:\n{first}"
+        );
+        if kind == "rxe" {
+            renamed_and_replaced(&exs[1], name);
+        }
+        let took = prompt_delete(&d, baseline, &format!("{holders}, after the re-add"));
         println!(
-            "{name} (kernel {}): with uverbs exporter serving it, rdma link delete took {took:?} (baseline {baseline:?}); the device left the scrape and came back with it",
+            "{name} (kernel {}): with uverbs exporter and a sysfs-only one serving it, rdma link delete took {took:?} (baseline {baseline:?}); the device left the scrapes and came back with its state (and rxe's P_Key and counters); removed and added again between two scrapes, the sysfs-only one read the new device's files at once ({kept} kept open)",
             common::kernel()
         );
         d.add_link();
-        drop(ex);
+        drop(exs);
     }
 }

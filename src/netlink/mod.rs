@@ -502,6 +502,16 @@ impl NlSocket {
     /// Receives one datagram from the kernel into the buffer; returns its length.
     /// Datagrams from other senders are dropped.
     fn recv(&mut self, what: &'static str) -> Result<usize> {
+        self.recv_inner(what, true)
+            .and_then(|n| n.ok_or_else(|| proto(what, "no datagram")))
+    }
+
+    /// [`NlSocket::recv`] of a datagram queued already: `None` when none is (no wait).
+    pub(crate) fn recv_queued(&mut self, what: &'static str) -> Result<Option<usize>> {
+        self.recv_inner(what, false)
+    }
+
+    fn recv_inner(&mut self, what: &'static str, wait: bool) -> Result<Option<usize>> {
         for _ in 0..MAX_DATAGRAMS {
             let got = net::recvfrom(
                 &self.fd,
@@ -510,10 +520,11 @@ impl NlSocket {
             );
             let (got, full, from) = match got {
                 // Nothing queued yet: wait for it, at most RECV_TIMEOUT.
-                Err(rustix::io::Errno::AGAIN) => {
+                Err(rustix::io::Errno::AGAIN) if wait => {
                     self.wait(what)?;
                     continue;
                 }
+                Err(rustix::io::Errno::AGAIN) => return Ok(None),
                 other => other.map_err(os(what))?,
             };
             let from_kernel = match from.map(SocketAddrNetlink::try_from) {
@@ -531,7 +542,7 @@ impl NlSocket {
                     format!("datagram of {full} bytes truncated to {got}"),
                 ));
             }
-            return Ok(got);
+            return Ok(Some(got));
         }
         Err(proto(what, "too many foreign datagrams"))
     }

@@ -286,8 +286,9 @@ impl NlSocket {
     /// instead of `n` of each. `on_answer(i, answer)` is called once for every `i` in
     /// `0..indexes.len()`, in the order the answers arrive; an errno the kernel gives for
     /// one device (no uverbs node, a kernel before 5.3) is that device's answer, as with
-    /// one request. Answers that the socket could not queue (`ENOBUFS`, a receive buffer
-    /// made very small) are asked again one at a time.
+    /// one request. Answers that the socket could not queue (`ENOBUFS`, a receive queue
+    /// made very small with `SO_RCVBUF`) are asked again one at a time; the answer is how
+    /// many devices were (0 when the kernel dropped nothing).
     ///
     /// # Errors
     ///
@@ -298,8 +299,9 @@ impl NlSocket {
         &mut self,
         indexes: &[u32],
         mut on_answer: impl FnMut(usize, Result<NlChardev<'_>>),
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let mut req = [0u8; CHARDEV_BATCH * GET_CHARDEV_REQUEST_LEN];
+        let mut asked_again = 0;
         for (c, chunk) in indexes.chunks(CHARDEV_BATCH).enumerate() {
             let base = c * CHARDEV_BATCH;
             let first = self.next_seq();
@@ -314,22 +316,31 @@ impl NlSocket {
             let mut answered = [false; CHARDEV_BATCH];
             let mut left = chunk.len();
             let mut foreign = 0;
+            // The kernel answers every request of the datagram before `send` returns;
+            // an answer that does not fit the socket's queue is dropped and the next
+            // receive says ENOBUFS. The socket then stays congested, and drops every
+            // answer (with no second ENOBUFS), until its queue is empty: so read what is
+            // queued first, then ask for the missing ones.
+            let mut dropped = false;
             while left > 0 {
-                let n = match self.recv(OP_CHARDEV) {
-                    Ok(n) => n,
+                let got = if dropped {
+                    self.recv_queued(OP_CHARDEV)
+                } else {
+                    self.recv(OP_CHARDEV).map(Some)
+                };
+                let n = match got {
+                    Ok(Some(n)) => n,
+                    // Read to the end of the queue: the rest were dropped.
+                    Ok(None) => break,
                     Err(e) if e.errno() == Some(rustix::io::Errno::NOBUFS) => {
-                        // Answers were dropped: ask for the rest one by one.
-                        for (k, &index) in chunk.iter().enumerate() {
-                            if !answered[k] {
-                                match self.uverbs_chardev(index) {
-                                    Ok(c) => on_answer(base + k, Ok(c.borrow())),
-                                    Err(e) => on_answer(base + k, Err(e)),
-                                }
-                            }
-                        }
-                        break;
+                        dropped = true;
+                        continue;
                     }
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        // Leave the socket empty (and so not congested) for the next call.
+                        self.drain();
+                        return Err(e);
+                    }
                 };
                 let dg = &self.buf[..n];
                 let seq = match super::messages(dg).next() {
@@ -341,6 +352,7 @@ impl NlSocket {
                     // An answer to an earlier request, or a repeat: not ours.
                     foreign += 1;
                     if foreign > super::MAX_DATAGRAMS {
+                        self.drain();
                         return Err(proto(OP_CHARDEV, "too many foreign datagrams"));
                     }
                     continue;
@@ -361,8 +373,19 @@ impl NlSocket {
                     },
                 );
             }
+            if dropped {
+                for (k, &index) in chunk.iter().enumerate() {
+                    if !answered[k] {
+                        asked_again += 1;
+                        match self.uverbs_chardev(index) {
+                            Ok(c) => on_answer(base + k, Ok(c.borrow())),
+                            Err(e) => on_answer(base + k, Err(e)),
+                        }
+                    }
+                }
+            }
         }
-        Ok(())
+        Ok(asked_again)
     }
 }
 

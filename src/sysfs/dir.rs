@@ -2,8 +2,8 @@
 //!
 //! A directory is opened once; every file under it is then opened relative to its
 //! descriptor (`openat(2)`), read with one `read(2)` into a buffer on the stack, and
-//! closed: three system calls per attribute, no path string built per file, no heap
-//! buffer. (Through `std::fs::read` on musl the same attribute costs six: `open`,
+//! closed: three system calls per attribute (one when kept open: below), no path
+//! string built per file, no heap buffer. (Through `std::fs::read` on musl the same attribute costs six: `open`,
 //! `fcntl(F_SETFD)` as musl's `O_CLOEXEC` fallback, `fstat` for a size hint, two
 //! `read`s and `close`.) A sysfs attribute's `show` function fills at most a page, and
 //! the kernel hands the whole of it to the first `read`, as rdma-core's
@@ -12,10 +12,24 @@
 //! Directories are listed with `getdents64` into a stack buffer (no allocation per
 //! entry), and a directory that fits in that buffer costs one call, not the two of a
 //! `readdir` loop: see [`SysDir::for_each_raw_name`].
+//!
+//! A process that reads the same attributes again and again (the exporter, once per
+//! scrape) can keep them open: a directory made with [`SysDir::keep_files`], and every
+//! directory opened under it, reads each attribute through [`KeptFiles`], which opens it
+//! the first time and then reads it again with one `pread(2)` at offset 0: one system
+//! call per attribute instead of three. A sysfs attribute read at offset 0 is shown
+//! afresh (`seq_read_iter` restarts at position 0 and calls the attribute's `show`), and
+//! an open attribute does not hold its device: removing a kernfs node waits only for the
+//! reads in progress, and later reads of the open file fail with `ENODEV`, upon which
+//! the file is opened again by name (the device came back) or found absent. Tables
+//! read whole (GIDs, P_Keys: up to a thousand files a port) are not kept
+//! ([`SysDir::unkept`]).
 
+use std::collections::HashMap;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use rustix::fs::{openat, Mode, OFlags, RawDir, CWD};
 use rustix::io::Errno;
@@ -28,6 +42,158 @@ pub const ATTR_MAX: usize = 4096;
 #[derive(Debug)]
 pub struct SysDir {
     fd: OwnedFd,
+    /// Where this directory's attributes are kept open, and its path there.
+    kept: Option<KeptAt>,
+}
+
+/// A kept directory's store, the collection it reads for, and the directory's identity.
+#[derive(Debug)]
+struct KeptAt {
+    files: Arc<KeptFiles>,
+    /// The collection ([`KeptFiles::begin`]).
+    round: u64,
+    /// `dev:ino:mtime` of the directory: what its files are kept under.
+    dir: String,
+}
+
+/// Attribute files kept open from one collection to the next: the first read opens a
+/// file, the next ones read it again with `pread(2)` at offset 0.
+///
+/// A file is kept under its name and its directory's identity: device, inode number and
+/// modification time, taken with one `fstat` when the directory is opened. So a device
+/// renamed (its kernfs directory moves, its files stay valid) keeps its files under its
+/// new name and never lends them to another device that takes the old name; a device
+/// removed and added again has new directories; and a directory whose entries changed
+/// (a file created, removed or renamed over: what a plain file tree used as a sysfs root
+/// may see) has a new modification time, so its files are opened again. A file changed
+/// in place is read afresh, as sysfs shows an attribute afresh at offset 0. A kept file
+/// whose node was removed answers `ENODEV`: it is closed and the file opened again by
+/// name (gone: absent); another error closes it and is the answer.
+///
+/// [`KeptFiles::sweep`] closes the files that no collection since the swept one read
+/// (a device gone, an attribute no longer asked for). At most `cap` files are kept, the
+/// others are opened per read as without a store. Each kept sysfs file holds about a
+/// page of kernel memory (its `seq_file` buffer, allocated at the first read and freed
+/// at the close): choose `cap` with that in mind. Reads of different files run in
+/// parallel (the lock is not held across the read).
+#[derive(Debug)]
+pub struct KeptFiles {
+    inner: Mutex<Kept>,
+}
+
+#[derive(Debug)]
+struct Kept {
+    /// Key -> (the open file, the last collection that read it).
+    files: HashMap<String, (Arc<OwnedFd>, u64)>,
+    /// The key being looked up (reused: no allocation per read once kept).
+    key: String,
+    /// The last collection begun.
+    round: u64,
+    cap: usize,
+}
+
+impl KeptFiles {
+    /// A store that keeps at most `cap` files open.
+    pub fn new(cap: usize) -> Arc<KeptFiles> {
+        Arc::new(KeptFiles {
+            inner: Mutex::new(Kept {
+                files: HashMap::new(),
+                key: String::new(),
+                round: 0,
+                cap,
+            }),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        // Each change is one insert or remove: a panic cannot leave it half done.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// How many files are open.
+    pub fn len(&self) -> usize {
+        self.lock().files.len()
+    }
+
+    /// Whether no file is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Begins a collection: its number, for [`KeptFiles::sweep`].
+    fn begin(&self) -> u64 {
+        let mut g = self.lock();
+        g.round += 1;
+        g.round
+    }
+
+    /// Closes the files that no collection since `round` read (collections that
+    /// overlap keep each other's files).
+    pub fn sweep(&self, round: u64) {
+        self.lock().files.retain(|_, (_, read)| *read >= round);
+    }
+
+    /// Reads file `name` of directory `dir` into `buf` through its kept file, or
+    /// `open`s it (and keeps it).
+    fn read(
+        &self,
+        at: &KeptAt,
+        name: &str,
+        buf: &mut [u8],
+        open: impl FnOnce() -> Result<OwnedFd, Errno>,
+    ) -> Result<usize, Errno> {
+        let kept = {
+            let mut g = self.lock();
+            let Kept { files, key, .. } = &mut *g;
+            key.clear();
+            key.push_str(&at.dir);
+            key.push('/');
+            key.push_str(name);
+            files.get_mut(key.as_str()).map(|(fd, read)| {
+                *read = (*read).max(at.round);
+                fd.clone()
+            })
+        };
+        if let Some(fd) = kept {
+            match rustix::io::pread(&*fd, &mut *buf, 0) {
+                Ok(n) => return Ok(n),
+                Err(e) => {
+                    self.forget(at, name, &fd);
+                    // Removed (a device gone, or gone and back): judged by a fresh
+                    // open. Another error is the answer.
+                    if e != Errno::NODEV {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        let fd = open()?;
+        let n = rustix::io::read(&fd, buf)?;
+        let mut g = self.lock();
+        if g.files.len() < g.cap {
+            let key = format!("{}/{name}", at.dir);
+            g.files.insert(key, (Arc::new(fd), at.round));
+        }
+        Ok(n)
+    }
+
+    /// Closes the kept file `name` of `at` if it is still `fd`.
+    fn forget(&self, at: &KeptAt, name: &str, fd: &Arc<OwnedFd>) {
+        let key = format!("{}/{name}", at.dir);
+        let mut g = self.lock();
+        if g.files.get(&key).is_some_and(|(f, _)| Arc::ptr_eq(f, fd)) {
+            g.files.remove(&key);
+        }
+    }
+}
+
+/// The identity of an open directory for [`KeptFiles`]: `dev:ino:mtime`.
+fn dir_identity(fd: BorrowedFd<'_>) -> Option<String> {
+    let st = rustix::fs::fstat(fd).ok()?;
+    Some(format!(
+        "{}:{}:{}.{}",
+        st.st_dev, st.st_ino, st.st_mtime, st.st_mtime_nsec
+    ))
 }
 
 /// Whether an errno from opening or reading an attribute means "this attribute is not
@@ -118,7 +284,38 @@ impl SysDir {
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
             Mode::empty(),
         )?;
-        Ok(SysDir { fd })
+        Ok(SysDir { fd, kept: None })
+    }
+
+    /// This directory, with its attributes and those of every directory opened under it
+    /// kept open in `files` (see [`KeptFiles`]), for one collection: the directories
+    /// opened from it, and their files, belong to it. [`SysDir::kept_round`] gives the
+    /// number to sweep with once it is done.
+    pub fn keep_files(self, files: &Arc<KeptFiles>) -> SysDir {
+        let kept = dir_identity(self.fd.as_fd()).map(|dir| KeptAt {
+            files: files.clone(),
+            round: files.begin(),
+            dir,
+        });
+        SysDir { fd: self.fd, kept }
+    }
+
+    /// The collection this directory reads for, when it keeps its files
+    /// ([`KeptFiles::sweep`] with it once the collection is done).
+    pub fn kept_round(&self) -> Option<u64> {
+        self.kept.as_ref().map(|k| k.round)
+    }
+
+    /// This directory without its store of kept files: its files and those of the
+    /// directories opened under it are opened per read. For tables read whole (a port's
+    /// GIDs, up to a thousand files; its P_Keys, up to 128), where keeping each file open
+    /// would hold a page of kernel memory per entry (the `seq_file` buffer a sysfs file
+    /// keeps until it is closed) and crowd out the attributes worth keeping.
+    pub fn unkept(self) -> SysDir {
+        SysDir {
+            fd: self.fd,
+            kept: None,
+        }
     }
 
     /// Opens the directory `rel` under this one (`rel` may have several components,
@@ -128,12 +325,21 @@ impl SysDir {
     ///
     /// The errno of `openat(2)`.
     pub fn dir<P: rustix::path::Arg>(&self, rel: P) -> Result<SysDir, Errno> {
-        Self::open_in(self.fd.as_fd(), rel)
+        let mut d = Self::open_in(self.fd.as_fd(), rel)?;
+        // A kept directory's child keeps its files too, under its own identity.
+        if let Some(k) = &self.kept {
+            d.kept = dir_identity(d.fd.as_fd()).map(|dir| KeptAt {
+                files: k.files.clone(),
+                round: k.round,
+                dir,
+            });
+        }
+        Ok(d)
     }
 
     /// Opens file `rel` under this directory for reading (`openat(2)`): `rel` may have
     /// several components (`rxe0/ports/1/rate`) and need not be UTF-8. For a caller that
-    /// tells a failed open from a failed read; [`SysDir::read_raw`] does both.
+    /// tells a failed open from a failed read; [`SysDir::read`] does both.
     ///
     /// # Errors
     ///
@@ -147,24 +353,17 @@ impl SysDir {
         )
     }
 
-    /// Reads file `name` with one `read(2)` into `buf` and returns the bytes read.
+    /// Reads file `name` into `buf` with one `read(2)` (through its kept file when this
+    /// directory keeps its files: one `pread(2)`) and returns how many bytes it read.
     ///
     /// # Errors
     ///
     /// The errno of `openat(2)` or `read(2)` (see [`is_absent`]).
-    pub fn read_raw<'b>(
-        &self,
-        name: &str,
-        buf: &'b mut [MaybeUninit<u8>],
-    ) -> Result<&'b mut [u8], Errno> {
-        let fd = openat(
-            self.fd.as_fd(),
-            name,
-            OFlags::RDONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        let (got, _) = rustix::io::read(&fd, buf)?;
-        Ok(got)
+    pub fn read(&self, name: &str, buf: &mut [u8]) -> Result<usize, Errno> {
+        match &self.kept {
+            Some(k) => k.files.read(k, name, buf, || self.open_file(name)),
+            None => rustix::io::read(self.open_file(name)?, buf),
+        }
     }
 
     /// Reads attribute `name` and hands its bytes, without the trailing newlines and
@@ -178,9 +377,11 @@ impl SysDir {
         name: &str,
         f: impl FnOnce(&[u8]) -> T,
     ) -> Result<Option<T>, Errno> {
-        let mut buf = [MaybeUninit::<u8>::uninit(); ATTR_MAX];
-        match self.read_raw(name, &mut buf) {
-            Ok(b) => Ok(Some(f(trim_end(b)))),
+        // Initialised (a page of zeroes costs little next to the system call), so that
+        // a read through a kept file, which may be retried, returns a length.
+        let mut buf = [0u8; ATTR_MAX];
+        match self.read(name, &mut buf) {
+            Ok(n) => Ok(Some(f(trim_end(&buf[..n])))),
             Err(e) if is_absent(e) => Ok(None),
             Err(e) => Err(e),
         }
@@ -348,6 +549,65 @@ mod tests {
         assert_eq!(trim_end(b""), b"");
         assert_eq!(trim_end(b"\n"), b"");
         assert_eq!(trim_end(b" x "), b" x ");
+    }
+
+    /// Kept files: a kept directory's children keep their files too; a kept file is
+    /// read again (content rewritten in place is seen, no second file is opened); a file
+    /// renamed over another is read from the new file (its directory changed); a sweep
+    /// closes what no later collection read; no more than `cap` are kept. (That a
+    /// removed sysfs node's kept file is reopened by name is proved on real sysfs, by
+    /// tests/operators.rs in the VM.)
+    #[test]
+    #[cfg_attr(miri, ignore = "writes files: Miri's isolation forbids it")]
+    fn kept_files_read_afresh_sweep_and_cap() {
+        let base = std::env::temp_dir().join(format!("uverbs-kept-{}", std::process::id()));
+        std::fs::create_dir_all(base.join("ports/1")).unwrap();
+        std::fs::write(base.join("ports/1/state"), "4: ACTIVE\n").unwrap();
+        std::fs::write(base.join("fw_ver"), "1.2.3\n").unwrap();
+        let kept = KeptFiles::new(8);
+        let top = SysDir::open(&base).unwrap().keep_files(&kept);
+        let port = top.dir("ports/1").unwrap();
+        assert_eq!(port.attr("state").unwrap().as_deref(), Some("4: ACTIVE"));
+        assert_eq!(top.attr("fw_ver").unwrap().as_deref(), Some("1.2.3"));
+        assert_eq!(top.attr("absent").unwrap(), None);
+        assert_eq!(kept.len(), 2, "the two files read, not the absent one");
+        std::fs::write(base.join("ports/1/state"), "1: DOWN\n").unwrap();
+        // Another SysDir for the same directory reads through the same kept file.
+        let again = top.dir("ports/1").unwrap();
+        assert_eq!(again.attr("state").unwrap().as_deref(), Some("1: DOWN"));
+        assert_eq!(kept.len(), 2);
+        // Replaced by a rename (past the file system's clock tick, which stamps the
+        // directory's modification time): the directory changed, the new file is read.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(base.join("ports/1/state.new"), "2: INIT\n").unwrap();
+        std::fs::rename(base.join("ports/1/state.new"), base.join("ports/1/state")).unwrap();
+        let renamed = top.dir("ports/1").unwrap();
+        assert_eq!(renamed.attr("state").unwrap().as_deref(), Some("2: INIT"));
+        assert_eq!(
+            kept.len(),
+            3,
+            "the old directory's file waits for the sweep"
+        );
+        // A later collection that reads fw_ver only: its sweep closes the other two.
+        let next = SysDir::open(&base).unwrap().keep_files(&kept);
+        let round = next.kept_round().unwrap();
+        assert!(round > top.kept_round().unwrap());
+        assert_eq!(next.attr("fw_ver").unwrap().as_deref(), Some("1.2.3"));
+        kept.sweep(round);
+        assert_eq!(kept.len(), 1);
+        kept.sweep(round + 1);
+        assert!(kept.is_empty());
+        let one = KeptFiles::new(1);
+        let top1 = SysDir::open(&base).unwrap().keep_files(&one);
+        assert_eq!(top1.attr("fw_ver").unwrap().as_deref(), Some("1.2.3"));
+        let p1 = top1.dir("ports/1").unwrap();
+        assert_eq!(p1.attr("state").unwrap().as_deref(), Some("2: INIT"));
+        assert_eq!(
+            one.len(),
+            1,
+            "at most cap files kept; the others read all the same"
+        );
+        std::fs::remove_dir_all(&base).unwrap();
     }
 
     /// Every name of a directory, whether it fits in one `getdents64` answer or takes

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use rustix::io::Errno;
 
-pub use dir::{is_absent, read_file, NumName, SysDir, ATTR_MAX};
+pub use dir::{is_absent, read_file, KeptFiles, NumName, SysDir, ATTR_MAX};
 
 use crate::error::{Error, Op, Result};
 use crate::verbs::gid::{Gid, GidEntry};
@@ -395,9 +395,11 @@ pub fn gids(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<GidEntry>>
 pub fn gids_in(sysfs_root: &Path, pdir: &SysDir, device: &str, port: u32) -> Result<Vec<GidEntry>> {
     let op = || Op::port("read GIDs", device, port);
     let os = |errno| Error::Os { op: op(), errno };
-    let gdir = pdir.dir("gids").map_err(os)?;
-    let types = pdir.dir("gid_attrs/types").ok();
-    let ndevs = pdir.dir("gid_attrs/ndevs").ok();
+    // Never kept open (see [`SysDir::unkept`]): a port has up to 1024 GID entries (rxe),
+    // three files each.
+    let gdir = pdir.dir("gids").map_err(os)?.unkept();
+    let types = pdir.dir("gid_attrs/types").ok().map(SysDir::unkept);
+    let ndevs = pdir.dir("gid_attrs/ndevs").ok().map(SysDir::unkept);
     let mut net = None;
     let mut link_layer = None;
     let mut indexes = Vec::new();
@@ -478,7 +480,8 @@ pub fn pkeys(sysfs_root: &Path, device: &str, port: u32) -> Result<Vec<u16>> {
 ///
 /// [`Error::Protocol`] for an entry that is not a 16-bit hex number.
 pub fn pkeys_in(pdir: &SysDir, device: &str, port: u32) -> Result<Vec<u16>> {
-    let Ok(dir) = pdir.dir("pkeys") else {
+    // Never kept open (see [`SysDir::unkept`]): up to 128 entries a port (mlx4, mlx5).
+    let Ok(dir) = pdir.dir("pkeys").map(SysDir::unkept) else {
         return Ok(Vec::new());
     };
     let mut out = Vec::new();

@@ -279,12 +279,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
         let Some(qp) = run.record("CREATE_QP", p, format!("{name} QP"), expect, qp) else {
             continue;
         };
-        let init = ModifyQp::new().state(QpState::Init).pkey_index(0).port(1);
-        let init = if t == QpType::Ud {
-            init.qkey(0x1111_1111)
-        } else {
-            init.access(AccessFlags::REMOTE_WRITE)
-        };
+        let init = ModifyQp::init(t, 1, AccessFlags::REMOTE_WRITE, 0x1111_1111);
         run.record(
             "MODIFY_QP",
             p,
@@ -292,34 +287,20 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
             Expect::Ok,
             qp.modify(&init),
         );
-        let mut rtr = ModifyQp::new().state(QpState::Rtr);
-        if t != QpType::Ud {
-            let sgid = d.sgid_index();
-            let gid = ctx
-                .query_gid(1, u32::from(sgid))
-                .ok()
-                .flatten()
-                .map(|g| g.gid)
-                .unwrap_or_default();
-            rtr = rtr
-                .path_mtu(Mtu::Mtu1024)
-                .dest_qp_num(qp.qp_num())
-                .rq_psn(0)
-                .av(AhAttr {
-                    grh: GlobalRoute {
-                        dgid: gid,
-                        sgid_index: sgid,
-                        hop_limit: 64,
-                        ..Default::default()
-                    },
-                    is_global: true,
-                    port_num: 1,
-                    ..Default::default()
-                });
-            if t == QpType::Rc {
-                rtr = rtr.max_dest_rd_atomic(1).min_rnr_timer(12);
-            }
-        }
+        let sgid = d.sgid_index();
+        let gid = ctx
+            .query_gid(1, u32::from(sgid))
+            .ok()
+            .flatten()
+            .map(|g| g.gid)
+            .unwrap_or_default();
+        let rtr = ModifyQp::rtr(
+            t,
+            Mtu::Mtu1024,
+            qp.qp_num(),
+            0,
+            AhAttr::global(1, sgid, gid, 64),
+        );
         run.record(
             "MODIFY_QP",
             p,
@@ -327,10 +308,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
             Expect::Ok,
             qp.modify(&rtr),
         );
-        let mut rts = ModifyQp::new().state(QpState::Rts).sq_psn(0);
-        if t == QpType::Rc {
-            rts = rts.timeout(14).retry_cnt(7).rnr_retry(7).max_rd_atomic(1);
-        }
+        let rts = ModifyQp::rts(t, 0);
         run.record(
             "MODIFY_QP",
             p,

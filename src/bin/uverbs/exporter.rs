@@ -12,7 +12,16 @@
 //!   from one QUERY_GID_TABLE per device and scrape;
 //! - from sysfs alone (`--sysfs-only`, a `--sysfs` root other than `/sys`, or no uverbs
 //!   node that opens), as node_exporter's containers run with only `/sys` mounted: what
-//!   sysfs has, read at each scrape, and no file held open between scrapes.
+//!   sysfs has, read at each scrape.
+//!
+//! Either way a serving exporter keeps the sysfs attribute files it reads open from one
+//! scrape to the next and reads each again with one `pread` ([`KeptFiles`]: a third of
+//! the system calls of opening, reading and closing it). An open sysfs file does not
+//! hold its device (kernfs lets the node go and fails later reads with `ENODEV`, upon
+//! which the file is opened again by name); the files not read in a scrape are closed
+//! at its end, and at most 256 are kept (the GID and P_Key tables never: they are read
+//! whole). Files are kept under their directory's identity (device, inode, modification
+//! time), so a renamed device keeps its own and a changed directory is read afresh.
 //!
 //! One device or port whose file is missing or whose call fails costs only its own
 //! metrics, and counts in `uverbs_device_scrape_errors_total`.
@@ -24,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use uverbs::sysfs::SysDir;
+use uverbs::sysfs::{KeptFiles, SysDir};
 use uverbs::verbs::counters::{CounterReader, PortStatus};
 use uverbs::verbs::gid_select::Netdevs;
 use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, WatchedPortCache};
@@ -57,7 +66,9 @@ With /dev/infiniband it follows devices added and removed, holds each device's p
 in an event-refreshed cache (a scrape makes no uverbs call for them) and lets go of a
 device being removed at once. With --sysfs-only, with a --sysfs root other than /sys,
 or when no device can be opened, it reads only sysfs, as node_exporter does in a
-container with only /sys mounted.
+container with only /sys mounted. While serving, it keeps the sysfs files it reads
+open between scrapes (at most 256, GID and P_Key tables not); they do not hold a
+device.
 
   -l, --listen=ADDR     HTTP address: IP:PORT, [IPv6]:PORT, localhost:PORT or :PORT
                         (every IPv4 address); default 127.0.0.1:9550
@@ -116,6 +127,20 @@ struct State {
     /// Per device: the errors so far (the `uverbs_device_scrape_errors_total` counter)
     /// and the text of the last one logged (each new text is logged once, on stderr).
     errors: Mutex<BTreeMap<String, (u64, String)>>,
+    /// The sysfs attributes kept open from one scrape to the next (serving only: a
+    /// one-shot collection reads each file once).
+    kept: Option<Arc<KeptFiles>>,
+}
+
+/// How many sysfs files a serving exporter keeps open: 256 (a page of kernel memory
+/// each, about 1 MiB; a port's attributes and counters are about 10 to 100 files, its
+/// GID and P_Key tables are never kept), or half its soft `RLIMIT_NOFILE` when that is
+/// lower (the other half for connections and device files). The files past that are
+/// opened per scrape.
+fn kept_files_cap() -> usize {
+    const CAP: usize = 256;
+    let soft = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    soft.map_or(CAP, |n| usize::try_from(n / 2).unwrap_or(CAP).min(CAP))
 }
 
 impl State {
@@ -376,9 +401,17 @@ fn collect(st: &State) -> String {
     let start = Instant::now();
     let mut e = Exposition::new();
     let (class, class_err) = match uverbs::sysfs::open_class(&st.opts.sysfs) {
-        Ok(c) => (c, None),
+        Ok(c) => (
+            c.map(|c| match &st.kept {
+                Some(k) => c.keep_files(k),
+                None => c,
+            }),
+            None,
+        ),
         Err(err) => (None, Some(err)),
     };
+    // The collection's number for the kept files' sweep.
+    let round = class.as_ref().and_then(SysDir::kept_round);
     let mut walk = Walk {
         class,
         names: OnceCell::new(),
@@ -467,6 +500,9 @@ fn collect(st: &State) -> String {
         );
     }
     drop(errors);
+    if let (Some(k), Some(round)) = (&st.kept, round) {
+        k.sweep(round);
+    }
     e.sample(
         "uverbs_scrape_duration_seconds",
         "How long this collection took.",
@@ -536,6 +572,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         opts: opts.clone(),
         registry: None,
         errors: Mutex::new(BTreeMap::new()),
+        kept: None,
     };
     if one_shot {
         let text = collect(&state);
@@ -566,6 +603,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
     };
     let bound = listener.local_addr().map_or(opts.listen, |a| a);
+    state.kept = Some(KeptFiles::new(kept_files_cap()));
     let mut mode = "sysfs only";
     if !opts.sysfs_only {
         match DeviceMonitor::new() {

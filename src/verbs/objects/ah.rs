@@ -49,6 +49,23 @@ pub struct AhAttr {
 }
 
 impl AhAttr {
+    /// A global route (RoCE, or InfiniBand across subnets) from GID index `sgid_index`
+    /// of port `port` to `dgid`, at most `hop_limit` hops (the TTL over IPv4); flow
+    /// label, traffic class, service level and rate 0.
+    pub fn global(port: u8, sgid_index: u8, dgid: Gid, hop_limit: u8) -> AhAttr {
+        AhAttr {
+            grh: GlobalRoute {
+                dgid,
+                sgid_index,
+                hop_limit,
+                ..GlobalRoute::default()
+            },
+            is_global: true,
+            port_num: port,
+            ..AhAttr::default()
+        }
+    }
+
     pub(crate) fn to_uverbs(self) -> ib_uverbs_ah_attr {
         ib_uverbs_ah_attr {
             grh: ib_uverbs_global_route {

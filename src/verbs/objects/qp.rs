@@ -227,6 +227,47 @@ impl ModifyQp {
         Self::default()
     }
 
+    /// RESET to INIT on port `port` with P_Key index 0: for RC and UC the remote access
+    /// rights `access`, for UD the Q_Key `qkey` (each type's required attributes).
+    pub fn init(qp_type: QpType, port: u8, access: AccessFlags, qkey: u32) -> Self {
+        let m = Self::new().state(QpState::Init).pkey_index(0).port(port);
+        match qp_type {
+            QpType::Ud => m.qkey(qkey),
+            _ => m.access(access),
+        }
+    }
+
+    /// INIT to RTR: for RC and UC towards QP `dest_qp_num`, whose first PSN is
+    /// `rq_psn`, along `path` with MTU `mtu`, and for RC the responder's limits as
+    /// `ibv_rc_pingpong` sets them (one RDMA read or atomic in flight, RNR timer 12:
+    /// 0.64 ms); for UD the state alone.
+    pub fn rtr(qp_type: QpType, mtu: Mtu, dest_qp_num: u32, rq_psn: u32, path: AhAttr) -> Self {
+        let m = Self::new().state(QpState::Rtr);
+        let m = match qp_type {
+            QpType::Ud => return m,
+            _ => m
+                .path_mtu(mtu)
+                .dest_qp_num(dest_qp_num)
+                .rq_psn(rq_psn)
+                .av(path),
+        };
+        match qp_type {
+            QpType::Rc => m.max_dest_rd_atomic(1).min_rnr_timer(12),
+            _ => m,
+        }
+    }
+
+    /// RTR to RTS with first send PSN `sq_psn`, and for RC the requester's retries as
+    /// `ibv_rc_pingpong` sets them (timeout 14: 67 ms, 7 retries and RNR retries, one
+    /// RDMA read or atomic in flight).
+    pub fn rts(qp_type: QpType, sq_psn: u32) -> Self {
+        let m = Self::new().state(QpState::Rts).sq_psn(sq_psn);
+        match qp_type {
+            QpType::Rc => m.timeout(14).retry_cnt(7).rnr_retry(7).max_rd_atomic(1),
+            _ => m,
+        }
+    }
+
     /// The attributes given so far, as the kernel's mask.
     pub fn mask(&self) -> QpAttrMask {
         self.mask
