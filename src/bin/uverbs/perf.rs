@@ -32,7 +32,8 @@
 //!   padding, the buffer's address (8 bytes, network order), the GID (16 bytes), the
 //!   SRQ number and the GID index (4 bytes each, network order).
 //! - the test's handshakes as over TCP, but the QP is not moved by hand (the CM did),
-//!   and the close is the handshake alone (no `done`).
+//!   and the close is the handshake alone (no `done`); then the client disconnects the
+//!   test's connection, and each side waits for its end (at most 2 s) before it goes.
 //!
 //! On an iWARP device (with or without `-R`), send_bw has perftest's receive credits
 //! (iWARP has no RNR retry: a send meeting an empty receive queue ends the
@@ -1239,7 +1240,7 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
     let e = |e: std::io::Error| format!("the exchange with the other side failed: {e}");
     // With -R the RDMA CM connects the QP (the id lives until the end); else by hand
     // once the other side's address is known.
-    let _cm = if p.rdma_cm {
+    let cm = if p.rdma_cm {
         Some(cm_connect_test_qp(&mut s, p, &mut ex)?)
     } else {
         None
@@ -1309,6 +1310,16 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
             io.out(bw_line(p, t).2);
             ex.close(&my).map_err(e)?;
         }
+    }
+    if let Some(id) = cm {
+        // As perftest's client, the client disconnects; either side then waits (at
+        // most 2 s) for the connection's end before its QP goes, so that a peer's last
+        // completion is not cut off by this side's teardown (write_lat ends with the
+        // client's write, which the server sees before the client's completion).
+        if client {
+            let _ = id.disconnect();
+        }
+        let _ = id.next_event(Duration::from_secs(2));
     }
     Ok(())
 }
