@@ -2,11 +2,12 @@
 # bench/datapath.sh - the data path against perftest and libibverbs, side by side in
 # the VM rig, and its section of BENCHMARKS.md (issue 17).
 #
-# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--quick]
+# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--quick] [--report-only]
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --rounds N       interleaved rounds (default 5)
 #   --quick          --rounds 2 and fewer iterations (a smoke test)
+#   --report-only    no VM: the section again from the raw outputs already there
 #
 # In one boot per kernel (1 rxe + 1 siw, guest --smp 2), on rxe0's internal loopback
 # (client to 127.0.0.1, -x 1 -F -I 0 on both sides), ROUNDS rounds, the order of the
@@ -19,6 +20,12 @@
 #     hw_counters/sent_pkts read every millisecond by 'datapath_loops watch' (one
 #     wall-clock window: from the counter's first movement to its last, so process
 #     start and connection setup stay out, for both programs alike);
+#   - siw: the same latency and bandwidth pairs on siw0 through its own address, both
+#     programs with -R (the RDMA CM connects; siw needs it), fewer latency iterations
+#     (a half round trip on siw is milliseconds here); siw has no packet counter, so
+#     the message rate is what each client reports itself (iterations over its own
+#     clock: perftest's cycles, uverbs' wall clock; lo's counters would mix in the
+#     RDMA CM exchange, which runs over siw too);
 #   - user-space cost: examples/bench_datapath.rs against bench/datapath_loops.c
 #     (libibverbs with its rxe and siw providers): post_recv of one receive, and a
 #     poll of an empty CQ, on rxe0 and siw0 (no system call in either).
@@ -29,12 +36,13 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() ROUNDS=5 QUICK=0
+KERNELS=() ROUNDS=5 QUICK=0 REPORT_ONLY=0
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
     --quick) ROUNDS=2 QUICK=1; shift ;;
+    --report-only) REPORT_ONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "datapath.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -45,9 +53,11 @@ mkdir -p "$OUTDIR"
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 # iterations: latency (small, 64 KiB), bandwidth (2 B, 4 KiB, 64 KiB), cost loop
-if [ "$QUICK" = 1 ]; then LN=300 LNB=100 B2=5000 B4=2000 B64=300 CN=1024 CB=3
-else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5; fi
+# siw latency iterations (every size)
+if [ "$QUICK" = 1 ]; then LN=300 LNB=100 B2=5000 B4=2000 B64=300 CN=1024 CB=3 LNS=50
+else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5 LNS=200; fi
 
+if [ "$REPORT_ONLY" = 0 ]; then
 echo "datapath.sh: building" >&2
 (cd "$CRATE" && cargo build -q --release --target $TARGET --bin uverbs --example bench_datapath)
 cp "$CRATE/target/$TARGET/release/uverbs" "$CRATE/target/$TARGET/release/examples/bench_datapath" "$STAGE/"
@@ -55,27 +65,37 @@ gcc -O2 -Wall -o "$STAGE/datapath_loops" "$HERE/datapath_loops.c" -libverbs
 cat > "$STAGE/guest.sh" <<EOF
 #!/bin/sh
 # one line per run: L TEST SIZE TOOL ROUND TYPICAL_CYCLES | B TEST SIZE TOOL ROUND SECS PKTS
-# | X (a failed run, its output follows); B: the watcher's window and packets
-d=rxe0 port=19000
-cnt=/sys/class/infiniband/\$d/ports/1/hw_counters/sent_pkts
+# | X (a failed run, its output follows; a run over 120 s is killed: status 124);
+# B: the watcher's window and packets
+# siw (S after L or B): LS ... TYPICAL_CYCLES | BS ... CLIENT_MPPS
+port=19000
+on() { # DEVICE: its connection arguments, server address, counter, line suffix
+  d=\$1
+  case \$d in
+    siw*) how="-R" srv=169.254.129.1 k=S ;;
+    *) how="-x 1" srv=127.0.0.1 cnt=/sys/class/infiniband/\$d/ports/1/hw_counters/sent_pkts k= ;;
+  esac
+}
+on rxe0
 one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
   tool=\$1 test=\$2 size=\$3 iters=\$4 round=\$5; shift 5
   port=\$((port + 1))
   if [ \$tool = uverbs ]; then prog="./uverbs perf \$test"; else prog="ib_\$test"; fi
-  args="-d \$d -x 1 -F -I 0 -s \$size -n \$iters -p \$port \$*"
-  case \$test in *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
-  \$prog \$args > srv.out 2>&1 &
+  args="-d \$d \$how -F -I 0 -s \$size -n \$iters -p \$port \$*"
+  case \$k\$test in S*) ;; *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
+  timeout 120 \$prog \$args > srv.out 2>&1 &
   spid=\$!
   sleep 0.5
-  \$prog \$args 127.0.0.1 > cli.out 2>&1; crc=\$?
+  timeout 120 \$prog \$args \$srv > cli.out 2>&1; crc=\$?
   wait \$spid; src=\$?
-  case \$test in *_bw) kill \$wpid; wait \$wpid ;; esac
+  case \$k\$test in S*) ;; *_bw) kill \$wpid; wait \$wpid ;; esac
   line=\$(awk -v s=\$size -v n=\$iters '\$1 == s && \$2 == n { print; exit }' cli.out)
   if [ \$crc != 0 ] || [ \$src != 0 ] || [ -z "\$line" ]; then
-    echo "X \$test \$size \$tool \$round client=\$crc server=\$src"; cat cli.out srv.out; return
+    echo "X \$d \$test \$size \$tool \$round client=\$crc server=\$src"; cat cli.out srv.out; return
   fi
-  case \$test in
-    *_lat) echo "L \$test \$size \$tool \$round \$(echo "\$line" | awk '{ print \$5 }')" ;;
+  case \$k\$test in
+    *_lat) echo "L\$k \$test \$size \$tool \$round \$(echo "\$line" | awk '{ print \$5 }')" ;;
+    S*) echo "BS \$test \$size \$tool \$round \$(echo "\$line" | awk '{ print \$5 }')" ;;
     *) echo "B \$test \$size \$tool \$round \$(awk '{ print \$2, \$3 }' w.out)" ;;
   esac
 }
@@ -92,6 +112,14 @@ while [ \$r -lt $ROUNDS ]; do
   for t in write_bw send_bw; do
     pair \$r \$t 2 $B2 -t 128 -Q 100; pair \$r \$t 4096 $B4 -t 128 -Q 100; pair \$r \$t 65536 $B64 -t 128 -Q 100
   done
+  on siw0
+  for t in write_lat send_lat; do
+    pair \$r \$t 2 $LNS -C; pair \$r \$t 4096 $LNS -C; pair \$r \$t 65536 $LNS -C
+  done
+  for t in write_bw send_bw; do
+    pair \$r \$t 2 $B2 -t 128 -Q 100; pair \$r \$t 4096 $B4 -t 128 -Q 100; pair \$r \$t 65536 $B64 -t 128 -Q 100
+  done
+  on rxe0
   for dev in rxe0 siw0; do
     if [ \$((r % 2)) = 0 ]; then ./bench_datapath cost \$dev $CN $CB; ./datapath_loops cost \$dev $CN $CB
     else ./datapath_loops cost \$dev $CN $CB; ./bench_datapath cost \$dev $CN $CB; fi
@@ -106,6 +134,7 @@ for k in "${KERNELS[@]}"; do
     --add "$STAGE/datapath_loops" --add "$STAGE/guest.sh" --timeout 3600 \
     -- sh ./guest.sh > "$OUTDIR/datapath-$k.out"
 done
+fi
 
 # ---------------------------------------------------------------- the report
 . "$HERE/lib.sh"
@@ -169,6 +198,49 @@ section() {
     done
   done
   echo
+  echo "siw (siw0 through its own address, both programs with \`-R\`: the RDMA CM connects"
+  echo "the exchange and the test's QP; send_bw with perftest's receive credits, iWARP having"
+  echo "no RNR retry). Latency as above ($LNS iterations: a half round trip on siw is"
+  echo "milliseconds here). Target ≤ 1.0×."
+  echo
+  echo "| kernel | test | bytes | uverbs cycles | perftest cycles | uverbs / perftest (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---|---|"
+  for k in "${KERNELS[@]}"; do
+    f=$OUTDIR/datapath-$k.out
+    for t in write_lat send_lat; do
+      for s in 2 4096 65536; do
+        awk -v t=$t -v s=$s '$1 == "LS" && $2 == t && $3 == s { print $5, $4, $6 }' "$f" |
+          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
+        u=$(awk '{ printf "%.0f\n", $2 }' "$pf" | median); p=$(awk '$3 != "" { printf "%.0f\n", $3 }' "$pf" | median)
+        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        echo "| $k | $t | $s | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
+      done
+    done
+  done
+  echo
+  echo "siw message rate: siw has no packet counter, so it is each client's own report"
+  echo "(iterations over its own clock, the MsgRate column: perftest by TSC cycles and the"
+  echo "CPU MHz, uverbs by the wall clock), in million messages per second; not a shared"
+  echo "counter (lo's would mix in the RDMA CM exchange, which runs over siw too). A report"
+  echo "of 0 (perftest's clock estimate failing under TCG) leaves its round out: $(cat "$OUTDIR"/datapath-*.out | awk '$1 == "BS" && $6 + 0 == 0' | wc -l) such."
+  echo "Target ≥ 1.0×."
+  echo
+  echo "| kernel | test | bytes | messages | uverbs Mmsg/s | perftest Mmsg/s | uverbs / perftest (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---:|---|---|"
+  for k in "${KERNELS[@]}"; do
+    f=$OUTDIR/datapath-$k.out
+    for t in write_bw send_bw; do
+      for s in 2 4096 65536; do
+        awk -v t=$t -v s=$s '$1 == "BS" && $2 == t && $3 == s && $6 > 0 { print $5, $4, $6 }' "$f" |
+          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
+        u=$(awk '{ print $2 }' "$pf" | median); p=$(awk '$3 != "" { print $3 }' "$pf" | median)
+        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        local n; case $s in 2) n=$B2 ;; 4096) n=$B4 ;; *) n=$B64 ;; esac
+        echo "| $k | $t | $s | $n | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" ge) |"
+      done
+    done
+  done
+  echo
   echo "User-space cost (no system call on either side): ns per call, median of the batches"
   echo "($CB batches of $CN calls per process per round); post_recv of one receive with one"
   echo "SGE into a fresh RC QP in INIT, and a poll of an empty CQ asking one entry. Target ≤ 1.0×."
@@ -194,8 +266,6 @@ section() {
   local x
   x=$(cat "$OUTDIR"/datapath-*.out | grep -c '^X ' || true)
   echo "Failed runs (left out): $x."
-  echo "Not measured: siw against perftest (perftest needs \`-R\`, the RDMA CM, on siw;"
-  echo "\`uverbs perf\` speaks perftest's TCP exchange only)."
   echo
   echo "Reproduce: \`bench/datapath.sh\` (raw outputs in target/bench/datapath-KERNEL.out)."
   echo "<!-- datapath:end -->"

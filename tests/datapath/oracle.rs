@@ -1,11 +1,17 @@
 //! The cases of tests/vm/dp_oracle.c with uverbs: the same steps on the same kernel,
 //! printed as the same keys (see the contract at the top of that file). libibverbs'
 //! answers are the expected values.
+//!
+//! On siw the pair is connected through the RDMA CM (librdmacm's there, uverbs' own
+//! here) at siw's own address, each pair on a port of its own.
 
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use uverbs::cm::{CmChannel, CmId, ConnParam};
 use uverbs::raw::mr::RawSge;
 use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use uverbs::verbs::objects::{
@@ -17,11 +23,25 @@ use super::util;
 
 pub type Lines = BTreeMap<String, String>;
 
-/// libibverbs' answer to `dp_oracle DEV CASE [ARG]`.
+/// The next port for a CM-connected pair (the oracle's and ours alike).
+static CM_PORT: AtomicU16 = AtomicU16::new(7400);
+
+/// Where a pair on `dev` is connected through the RDMA CM: siw's own address (the rig
+/// gives siw<i> 169.254.<129+i>.1) on a fresh port; `None` for other devices.
+fn cm_at(dev: &str) -> Option<SocketAddr> {
+    let n: u32 = dev.strip_prefix("siw")?.parse().ok()?;
+    let port = CM_PORT.fetch_add(1, Ordering::Relaxed);
+    format!("169.254.{}.1:{port}", 129 + n).parse().ok()
+}
+
+/// libibverbs' answer to `dp_oracle DEV CASE [ARG]` (on siw connected by librdmacm).
 pub fn oracle(dev: &str, case: &str, arg: Option<&str>) -> Lines {
     let exe = std::env::var("UVERBS_DP_ORACLE").unwrap_or_else(|_| "/uverbs/dp_oracle".into());
     let mut c = std::process::Command::new(&exe);
     c.args([dev, case]);
+    if let Some(at) = cm_at(dev) {
+        c.env("DP_ORACLE_CM", at.to_string());
+    }
     if let Some(a) = arg {
         c.arg(a);
     }
@@ -55,6 +75,8 @@ pub struct Pair {
     pub ah: Option<Ah>,
     pub t: QpType,
     gid: Gid,
+    /// On siw: the listening id, a's and b's (dropped after the QPs).
+    pub cm: Option<(CmId, CmId, CmId)>,
 }
 
 fn mr_of(pd: &Pd, bytes: &[u8], len: usize, access: AccessFlags) -> Mr {
@@ -101,7 +123,12 @@ impl Pair {
         let src = mr_of(&pd, &pattern, 4096, ALL);
         let dlen = if t == QpType::Ud { 4096 + 40 } else { 4096 };
         let dst = mr_of(&pd, &[], dlen, dst_access);
-        let gid = util::gid(&ctx, 1);
+        // siw (connected by the CM) has no GID 1 and needs none.
+        let cm = if connect { cm_at(ctx.name()) } else { None };
+        let gid = match cm {
+            Some(_) => Gid::default(),
+            None => util::gid(&ctx, 1),
+        };
         let cap = QpCap {
             max_send_wr: depth,
             max_recv_wr: depth,
@@ -122,13 +149,52 @@ impl Pair {
             ah: None,
             t,
             gid,
+            cm: None,
         };
-        if connect {
+        if let Some(at) = cm {
+            p.cm = Some(p.cm_connect(at, rnr_retry));
+        } else if connect {
             p.init();
             p.rtr();
             p.rts(rnr_retry);
         }
         p
+    }
+
+    /// a and b connected by uverbs' RDMA CM at `at`, as dp_oracle.c does with
+    /// librdmacm: a listening id; a's id resolves, moves a to INIT and connects (one
+    /// read each way, 7 retries, `rnr_retry`); b accepted on the request's id (in a
+    /// thread: both calls wait for ESTABLISHED).
+    fn cm_connect(&self, at: SocketAddr, rnr_retry: u8) -> (CmId, CmId, CmId) {
+        let t = Duration::from_secs(5);
+        let param = ConnParam {
+            rnr_retry_count: rnr_retry,
+            ..ConnParam::default()
+        };
+        let lch = CmChannel::open().unwrap();
+        let listen = lch.create_id().unwrap();
+        listen.bind(at).unwrap();
+        listen.listen(1).unwrap();
+        let cch = CmChannel::open().unwrap();
+        let cid = cch.create_id().unwrap();
+        cid.resolve_addr(at, t).unwrap();
+        cid.resolve_route(t).unwrap();
+        cid.init_qp(&self.a).unwrap();
+        let b = &self.b;
+        let sid = std::thread::scope(|sc| {
+            let server = sc.spawn(|| {
+                let req = lch
+                    .get_event(Some(t))
+                    .unwrap()
+                    .expect("a connection request");
+                let sid = CmId::from_request(&lch, &req).unwrap();
+                sid.accept(b, &param, t).unwrap();
+                sid
+            });
+            cid.connect(&self.a, &param, t).unwrap();
+            server.join().unwrap()
+        });
+        (listen, cid, sid)
     }
 
     pub fn init(&self) {
@@ -463,6 +529,14 @@ pub fn flush(dev: &str) -> Lines {
     let mut out = Lines::new();
     p.a.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
     p.b.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
+    // siw: the connection's teardown flushes both queues when it runs; wait for it (as
+    // dp_oracle.c does) so that what follows does not race it.
+    if let Some((_, a, b)) = &p.cm {
+        for id in [a, b] {
+            let e = id.next_event(Duration::from_secs(5)).unwrap();
+            assert_eq!(e.kind, uverbs::CmEventType::Disconnected, "{e:?}");
+        }
+    }
     p.post("send", true, 1, p.src(0, 10), None).unwrap();
     p.recv(None, 2, 0, 100).unwrap();
     // A receive is a store into the ring, no system call: rxe flushes it when its
@@ -470,8 +544,9 @@ pub fn flush(dev: &str) -> Lines {
     // ERR again (ERR to ERR is allowed), as dp_oracle.c does; without it the flush
     // depends on when the task run by the first move happens to end (seen on 6.12).
     p.b.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
-    put_wc(&mut out, "flush.send", poll1(&p.cqa, 2.0));
-    put_wc(&mut out, "flush.recv", poll1(&p.cqb, 2.0));
+    let secs = if p.cm.is_some() { 0.5 } else { 2.0 };
+    put_wc(&mut out, "flush.send", poll1(&p.cqa, secs));
+    put_wc(&mut out, "flush.recv", poll1(&p.cqb, secs));
     out
 }
 
@@ -488,6 +563,14 @@ pub fn rkey(dev: &str) -> Lines {
     let mut out = Lines::new();
     p.post("write", true, 1, p.src(0, 100), None).unwrap();
     put_wc(&mut out, "rkey.send", poll1(&p.cqa, 2.0));
+    if p.cm.is_some() {
+        // siw: b moves to ERR when its receive side has processed the write (6.1's siw
+        // answers RESET for every state: no wait there).
+        let t0 = Instant::now();
+        while !matches!(p.b.query().unwrap().state(), QpState::Err | QpState::Reset)
+            && t0.elapsed().as_secs_f64() < 2.0
+        {}
+    }
     out.insert(
         "rkey.b_state".into(),
         p.b.query().unwrap().state().as_raw().to_string(),

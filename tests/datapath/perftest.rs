@@ -1,11 +1,17 @@
 //! `uverbs perf` against perftest (Debian's 4.5, `ib_write_lat`, `ib_write_bw`,
-//! `ib_send_lat`, `ib_send_bw`) on rxe0's internal loopback, each side in turn the
-//! server, the exchange over TCP to 127.0.0.1 as perftest does it.
+//! `ib_send_lat`, `ib_send_bw`), each side in turn the server: on rxe0's internal
+//! loopback with the exchange over TCP to 127.0.0.1, and on siw0 through its own
+//! address with `-R` (the exchange and the QP's connection over the RDMA CM, as siw
+//! needs), where send_bw also runs perftest's receive credits (iWARP has no RNR
+//! retry; 300 sends against a receive depth of 64: the client waits for the server's
+//! credit writes).
 //!
 //! What proves the run: both processes exit 0 after perftest's closing exchange;
-//! the client's report line names the size and iterations it was given; and rxe0's
-//! `hw_counters/sent_pkts` (both ends are rxe0) grew by at least the messages sent,
-//! so the bytes moved through the device. The latency tests are ping-pongs in which
+//! the client's report line names the size and iterations it was given; and the
+//! device's traffic grew by at least the messages sent, so the bytes moved through
+//! it: rxe0's `hw_counters/sent_pkts` (both ends are rxe0) by the number of messages;
+//! for siw (no hardware counters; its TCP connection to its own address goes through
+//! `lo`) `lo`'s `tx_bytes` by the payload. The latency tests are ping-pongs in which
 //! each side waits for the other's message (write_lat: polls the last byte of its
 //! buffer for the iteration number the peer wrote), so they end only if every
 //! message arrived.
@@ -29,33 +35,51 @@ fn uverbs_bin() -> String {
     std::env::var("UVERBS_BIN").expect("UVERBS_BIN (the rig sets /uverbs/uverbs)")
 }
 
-fn sent_pkts(dev: &str) -> u64 {
-    let p = format!("/sys/class/infiniband/{dev}/ports/1/hw_counters/sent_pkts");
-    std::fs::read_to_string(&p)
-        .unwrap_or_else(|e| panic!("{p}: {e}"))
+/// Where a test runs.
+pub struct On<'a> {
+    /// The device (`-d`).
+    pub dev: &'a str,
+    /// The client's SERVER argument.
+    pub server: &'a str,
+    /// iWARP: `-R`, and `lo`'s bytes as the traffic.
+    pub siw: bool,
+}
+
+fn counter(path: &str) -> u64 {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
         .trim()
         .parse()
-        .unwrap_or_else(|e| panic!("{p}: {e}"))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The traffic counter of `on`: rxe's packets sent, or `lo`'s bytes sent.
+fn traffic(on: &On) -> u64 {
+    if on.siw {
+        counter("/sys/class/net/lo/statistics/tx_bytes")
+    } else {
+        counter(&format!(
+            "/sys/class/infiniband/{}/ports/1/hw_counters/sent_pkts",
+            on.dev
+        ))
+    }
 }
 
 /// The arguments both sides take (perftest's spelling; `uverbs perf` accepts them).
-fn common(dev: &str, port: u16, size: usize, iters: usize) -> Vec<String> {
-    [
-        "-d",
-        dev,
-        "-x",
-        "1",
-        "-F",
-        "-p",
-        &port.to_string(),
-        "-s",
-        &size.to_string(),
-        "-n",
-        &iters.to_string(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+fn common(on: &On, test: &str, port: u16, size: usize, iters: usize) -> Vec<String> {
+    let mut v: Vec<&str> = vec!["-d", on.dev, "-F"];
+    if on.siw {
+        v.push("-R");
+        if test.starts_with("send") {
+            // (perftest takes a receive depth for send tests only)
+            v.extend(["-r", "64"]);
+        }
+    } else {
+        v.extend(["-x", "1"]);
+    }
+    let (port, size, iters) = (port.to_string(), size.to_string(), iters.to_string());
+    v.extend(["-p", &port, "-s", &size, "-n", &iters]);
+    v.iter().map(|s| s.to_string()).collect()
 }
 
 /// The report line of a client's output: its first field is the size.
@@ -66,23 +90,24 @@ fn report_line(out: &str, size: usize) -> Option<Vec<String>> {
 }
 
 /// One test, uverbs the server (`uverbs_server`) or the client.
-pub fn run(dev: &str, test: &str, program: &str, port: u16, uverbs_server: bool) {
-    let (size, iters) = if test.ends_with("_lat") {
-        (2, 300)
-    } else {
-        (4096, 2000)
+pub fn run(on: &On, test: &str, program: &str, port: u16, uverbs_server: bool) {
+    let (size, iters) = match (test.ends_with("_lat"), on.siw) {
+        (true, false) => (2, 300),
+        (true, true) => (2, 50),
+        (false, false) => (4096, 2000),
+        (false, true) => (4096, 300),
     };
-    let before = sent_pkts(dev);
-    let args = common(dev, port, size, iters);
+    let before = traffic(on);
+    let args = common(on, test, port, size, iters);
     let mut ours = Command::new(uverbs_bin());
     ours.arg("perf").arg(test).args(&args);
     let mut theirs = Command::new(program);
     theirs.args(&args);
     let (server, client) = if uverbs_server {
-        theirs.arg("127.0.0.1");
+        theirs.arg(on.server);
         (&mut ours, &mut theirs)
     } else {
-        ours.arg("127.0.0.1");
+        ours.arg(on.server);
         (&mut theirs, &mut ours)
     };
     let s = Peer::spawn(server);
@@ -97,22 +122,33 @@ pub fn run(dev: &str, test: &str, program: &str, port: u16, uverbs_server: bool)
     };
     assert!(
         c_ok && s_ok,
-        "{test} ({who}) failed\nclient: {c_out}\nserver: {s_out}"
+        "{test} on {} ({who}) failed\nclient: {c_out}\nserver: {s_out}",
+        on.dev
     );
     assert!(!c_out.contains("panicked") && !s_out.contains("panicked"));
-    let line = report_line(&c_out, size)
-        .unwrap_or_else(|| panic!("{test} ({who}): no report line for {size} bytes\n{c_out}"));
+    let line = report_line(&c_out, size).unwrap_or_else(|| {
+        panic!(
+            "{test} on {} ({who}): no report line for {size} bytes\n{c_out}",
+            on.dev
+        )
+    });
     assert_eq!(line[1], iters.to_string(), "{test} ({who}): {line:?}");
-    let sent = sent_pkts(dev) - before;
-    // Every message is at least one packet (4096 bytes at rxe0's MTU: one or more).
-    let min = if test.ends_with("_lat") {
+    let grew = traffic(on) - before;
+    let messages = if test.ends_with("_lat") {
         2 * iters as u64
     } else {
         iters as u64
     };
+    // rxe: every message is at least one packet; siw: at least its payload in bytes.
+    let (min, unit) = if on.siw {
+        (messages * size as u64, "bytes through lo")
+    } else {
+        (messages, "packets")
+    };
     assert!(
-        sent >= min,
-        "{test} ({who}): rxe0 sent {sent} packets, fewer than the {min} messages"
+        grew >= min,
+        "{test} on {} ({who}): {grew} {unit}, fewer than the {messages} messages need ({min})",
+        on.dev
     );
-    eprintln!("{test} ({who}): {line:?}, {sent} packets");
+    eprintln!("{test} on {} ({who}): {line:?}, {grew} {unit}", on.dev);
 }

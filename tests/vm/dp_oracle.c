@@ -4,10 +4,12 @@
  * signaled and not, inline sizes, and the fault cases.
  *
  * Test tooling only, never part of the crate.  Built on the host against Debian
- * bookworm's libibverbs-dev and run inside the test VM beside the tests:
+ * bookworm's libibverbs-dev and librdmacm-dev and run inside the test VM beside the
+ * tests:
  *
- *     gcc -O2 -Wall -o dp_oracle dp_oracle.c -libverbs
+ *     gcc -O2 -Wall -o dp_oracle dp_oracle.c -libverbs -lrdmacm
  *     dp_oracle rxe0 CASE
+ *     DP_ORACLE_CM=169.254.129.1:7400 dp_oracle siw0 CASE
  *
  * The contract with tests/datapath/oracle.rs, which runs each case with uverbs and
  * prints the same keys:
@@ -22,6 +24,26 @@
  * and "dst" (4096 zeros, or UD: 4096 + 40), every access right (rkey: dst without
  * REMOTE_WRITE).  A completion is printed as K.status, K.opcode, K.byte_len,
  * K.wc_flags, K.imm (host order); "none" when no completion came within 2 s.
+ *
+ * iWARP (siw), whose QPs reach RTS only through the iWARP CM: with DP_ORACLE_CM set to
+ * ADDR:PORT (the device's own IPv4 address), a and b are connected by librdmacm
+ * instead (RC only): a listening id bound to ADDR:PORT; a's id resolves it (2 s), its
+ * QP made by rdma_create_qp on that id (INIT) and connected with one read each way,
+ * retry_count 7, rnr_retry_count as above; b's QP made on the request's id and
+ * accepted with the same parameters; then both ESTABLISHED.  The context is
+ * librdmacm's for the device, the same caps, CQs and memory.  Every case but state
+ * and matrix (their transitions are the CM's on iWARP).  Where siw works asynchronously
+ * (its connection is a TCP socket, torn down and answered by kernel threads), a case
+ * waits for it to settle so that the answer does not depend on timing:
+ *   flush            after moving a and b to ERR, the two DISCONNECTED events (the
+ *                    connection is gone and both queues were flushed) before posting;
+ *                    0.5 s for each completion (siw completes nothing posted after
+ *                    the teardown);
+ *   rkey             rkey.b_state once b is in ERR (the terminate message processed),
+ *                    at most 2 s (siw on Linux 6.1 answers RESET for every state: no
+ *                    wait then).
+ * (full.sq depends on how many sends the kernel took meanwhile: the test compares it as
+ * a lower bound.)
  *
  *   matrix rc|uc|ud  for each opcode of the type and sig in 0, 1: b posts a receive of
  *                    dst (opcodes that consume one); a posts OP of src[0..100] (atomics:
@@ -68,7 +90,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 
 static void fail(const char *call, int err)
 {
@@ -88,6 +112,9 @@ static struct ibv_mr *msrc, *mdst;
 static unsigned char *src, *dst;
 static union ibv_gid gid;
 static enum ibv_qp_type qtype;
+static const char *cm_at;	/* DP_ORACLE_CM */
+static struct rdma_event_channel *ech;
+static struct rdma_cm_id *lid, *cid, *sid;
 
 static double now(void)
 {
@@ -208,6 +235,87 @@ static int qp_state(struct ibv_qp *qp)
 	return a.qp_state;
 }
 
+/* The next CM event, which must be `want`; acknowledged unless it is a request (its id
+ * is kept in sid). */
+static void cm_event(enum rdma_cm_event_type want)
+{
+	struct rdma_cm_event *e;
+
+	CHECK(rdma_get_cm_event(ech, &e));
+	if (e->event != want) {
+		fprintf(stderr, "dp_oracle: CM event %s (status %d) where %s was awaited\n",
+			rdma_event_str(e->event), e->status, rdma_event_str(want));
+		exit(1);
+	}
+	if (want == RDMA_CM_EVENT_CONNECT_REQUEST)
+		sid = e->id;
+	CHECK(rdma_ack_cm_event(e));
+}
+
+static struct sockaddr_in cm_addr(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	char host[64];
+	const char *colon = strrchr(cm_at, ':');
+
+	if (!colon || colon - cm_at >= (long)sizeof(host)) {
+		fprintf(stderr, "dp_oracle: DP_ORACLE_CM=%s is not ADDR:PORT\n", cm_at);
+		exit(2);
+	}
+	memcpy(host, cm_at, colon - cm_at);
+	host[colon - cm_at] = 0;
+	if (inet_pton(AF_INET, host, &a.sin_addr) != 1) {
+		fprintf(stderr, "dp_oracle: DP_ORACLE_CM=%s is not ADDR:PORT\n", cm_at);
+		exit(2);
+	}
+	a.sin_port = htons(atoi(colon + 1));
+	return a;
+}
+
+/* The listener and a's resolved id; the context becomes librdmacm's. */
+static void cm_resolve(void)
+{
+	struct sockaddr_in a = cm_addr();
+
+	NN(ech = rdma_create_event_channel(), "rdma_create_event_channel");
+	CHECK(rdma_create_id(ech, &lid, NULL, RDMA_PS_TCP));
+	CHECK(rdma_bind_addr(lid, (struct sockaddr *)&a));
+	CHECK(rdma_listen(lid, 1));
+	CHECK(rdma_create_id(ech, &cid, NULL, RDMA_PS_TCP));
+	CHECK(rdma_resolve_addr(cid, NULL, (struct sockaddr *)&a, 2000));
+	cm_event(RDMA_CM_EVENT_ADDR_RESOLVED);
+	CHECK(rdma_resolve_route(cid, 2000));
+	cm_event(RDMA_CM_EVENT_ROUTE_RESOLVED);
+	ctx = cid->verbs;
+}
+
+static struct ibv_qp *cm_qp(struct rdma_cm_id *id, struct ibv_cq *cq, int depth)
+{
+	struct ibv_qp_init_attr a = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = depth, .max_recv_wr = depth,
+			 .max_send_sge = 2, .max_recv_sge = 2, .max_inline_data = 64 },
+	};
+
+	CHECK(rdma_create_qp(id, pd, &a));
+	return id->qp;
+}
+
+/* a and b connected by the CM (a: the active side). */
+static void cm_connect(int depth, int rnr_retry)
+{
+	struct rdma_conn_param c = { .responder_resources = 1, .initiator_depth = 1,
+				     .retry_count = 7, .rnr_retry_count = rnr_retry };
+
+	qa = cm_qp(cid, cqa, depth);
+	CHECK(rdma_connect(cid, &c));
+	cm_event(RDMA_CM_EVENT_CONNECT_REQUEST);
+	qb = cm_qp(sid, cqb, depth);
+	CHECK(rdma_accept(sid, &c));
+	cm_event(RDMA_CM_EVENT_ESTABLISHED);
+	cm_event(RDMA_CM_EVENT_ESTABLISHED);
+}
+
 /* Everything of a case: PD, CQs (b's of cqb_size), memory, a and b (connected unless
  * connect is 0), a's rnr_retry. */
 static void setup(enum ibv_qp_type t, int cqb_size, int depth, int dst_access, int connect,
@@ -216,6 +324,8 @@ static void setup(enum ibv_qp_type t, int cqb_size, int depth, int dst_access, i
 	int i;
 
 	qtype = t;
+	if (cm_at)
+		cm_resolve();
 	NN(pd = ibv_alloc_pd(ctx), "ibv_alloc_pd");
 	NN(cqa = ibv_create_cq(ctx, 64, NULL, NULL, 0), "ibv_create_cq");
 	NN(cqb = ibv_create_cq(ctx, cqb_size, NULL, NULL, 0), "ibv_create_cq");
@@ -228,6 +338,10 @@ static void setup(enum ibv_qp_type t, int cqb_size, int depth, int dst_access, i
 	NN(msrc = ibv_reg_mr(pd, src, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC), "ibv_reg_mr");
 	NN(mdst = ibv_reg_mr(pd, dst, t == IBV_QPT_UD ? 4096 + 40 : 4096, dst_access), "ibv_reg_mr");
+	if (cm_at) {
+		cm_connect(depth, rnr_retry);
+		return;
+	}
 	CHECK(ibv_query_gid(ctx, 1, 1, &gid));
 	qa = make_qp(cqa, NULL, depth);
 	qb = make_qp(cqb, NULL, depth);
@@ -458,11 +572,15 @@ static void flush_case(void)
 	setup(IBV_QPT_RC, 64, 16, ALL_ACCESS, 1, 7);
 	to_state(qa, IBV_QPS_ERR);
 	to_state(qb, IBV_QPS_ERR);
+	if (cm_at) {
+		cm_event(RDMA_CM_EVENT_DISCONNECTED);
+		cm_event(RDMA_CM_EVENT_DISCONNECTED);
+	}
 	CHECK(post(IBV_WR_SEND, 1, 1, src, 10, msrc->lkey, 0));
 	CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
 	to_state(qb, IBV_QPS_ERR); /* the responder runs again: the receive is flushed */
-	print_wc("flush.send", &wc, poll1(cqa, &wc, 2));
-	print_wc("flush.recv", &wc, poll1(cqb, &wc, 2));
+	print_wc("flush.send", &wc, poll1(cqa, &wc, cm_at ? 0.5 : 2));
+	print_wc("flush.recv", &wc, poll1(cqb, &wc, cm_at ? 0.5 : 2));
 }
 
 static void rkey_case(void)
@@ -472,6 +590,14 @@ static void rkey_case(void)
 	setup(IBV_QPT_RC, 64, 16, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ, 1, 7);
 	CHECK(post(IBV_WR_RDMA_WRITE, 1, 1, src, 100, msrc->lkey, 0));
 	print_wc("rkey.send", &wc, poll1(cqa, &wc, 2));
+	if (cm_at) {
+		double t0 = now();
+
+		int st;
+
+		while ((st = qp_state(qb)) != IBV_QPS_ERR && st != IBV_QPS_RESET && now() - t0 < 2)
+			;
+	}
 	printf("rkey.b_state=%d\n", qp_state(qb));
 }
 
@@ -568,6 +694,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	NN(ctx = ibv_open_device(list[i]), "ibv_open_device");
+	cm_at = getenv("DP_ORACLE_CM");
+	if (cm_at && (!strcmp(argv[2], "matrix") || !strcmp(argv[2], "state"))) {
+		fprintf(stderr, "dp_oracle: %s is not a case of the CM (DP_ORACLE_CM)\n", argv[2]);
+		return 2;
+	}
 	if (!strcmp(argv[2], "matrix") && argc > 3)
 		matrix(!strcmp(argv[3], "rc") ? IBV_QPT_RC :
 		       !strcmp(argv[3], "uc") ? IBV_QPT_UC : IBV_QPT_UD);

@@ -11,7 +11,7 @@
 # run in the guest (their one ignored test regenerates a checked-in file).
 #
 # 1. ensures the Rust target x86_64-unknown-linux-musl (rustup) and the host
-#    packages it needs (musl-tools, gcc, libibverbs-dev);
+#    packages it needs (musl-tools, gcc, libibverbs-dev, librdmacm-dev);
 # 2. builds every integration test (tests/*.rs) for musl with
 #    'cargo test --features fault-injection --no-run' (debug profile; the
 #    feature lets tests/disassociate.rs inject a driver's disassociation,
@@ -88,6 +88,7 @@ need=()
 command -v musl-gcc >/dev/null || need+=(musl-tools)
 command -v gcc >/dev/null || need+=(gcc)
 [ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
+[ -e /usr/include/rdma/rdma_cma.h ] || need+=(librdmacm-dev)   # issue 17: dp_oracle connects siw by librdmacm
 if [ ${#need[@]} -gt 0 ]; then
   say "apt-get install ${need[*]}"
   { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" ||
@@ -142,7 +143,7 @@ else
 fi
 gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/qp_oracle" "$HERE/qp_oracle.c" -libverbs
-gcc -O2 -Wall -o "$STAGE/dp_oracle" "$HERE/dp_oracle.c" -libverbs   # issue 17
+gcc -O2 -Wall -o "$STAGE/dp_oracle" "$HERE/dp_oracle.c" -libverbs -lrdmacm   # issue 17
 # the same oracle against rdma-core 64.0 (the peer the rig builds; issue 16)
 if PEER64=$(bash "$HERE/rdma-core.sh" 64.0); then
   gcc -O2 -Wall -DORACLE_RDMA_CORE=64 -I"$PEER64/include" -o "$STAGE/oracle-64" "$HERE/oracle.c" \

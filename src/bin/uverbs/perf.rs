@@ -1,9 +1,9 @@
 //! `uverbs perf TEST [OPTIONS] [SERVER]`: perftest's latency and bandwidth tests
 //! (`ib_write_lat`, `ib_write_bw`, `ib_send_lat`, `ib_send_bw`) on uverbs' own data path,
-//! speaking perftest's TCP exchange so that either side may be perftest.
+//! speaking perftest's exchange so that either side may be perftest.
 //!
-//! The exchange, as perftest 4.5 does it over TCP (its `perftest_communication.c`; no
-//! RDMA CM): the client connects to port 18515. Each exchange of N bytes is written by
+//! The exchange, as perftest 4.5 does it over TCP (its `perftest_communication.c`;
+//! `-R` below): the client connects to port 18515. Each exchange of N bytes is written by
 //! the client first and read back, and read first and answered by the server:
 //! the version text (16 bytes), the page size (cycle buffer) and cache-line size (4
 //! bytes each, network order; each side takes the larger), the MTU (2 bytes of text,
@@ -13,16 +13,48 @@
 //! to RTR/RTS differ by test (below); the bandwidth tests end with the client's report
 //! (size, iterations, peak and average bandwidth, message rate: 8 bytes each, network
 //! order) and both close with a handshake and `done`.
+//!
+//! With `-R` (perftest's `--rdma_cm`; iWARP devices such as siw need it: their QPs reach
+//! RTS only through the iWARP CM) the same exchange runs over an RDMA CM connection
+//! instead of TCP, and the test's QP is connected through the RDMA CM too, as perftest
+//! 4.5 does it:
+//! - the exchange's own connection: the server binds the port on every address and
+//!   listens (backlog 1); the client resolves SERVER:PORT and connects (no private
+//!   data, no RDMA reads, 7 retries). Each side has one receive of 56 bytes posted
+//!   before connecting; a message is one signaled send of exactly its size, and a
+//!   received message is copied out before its receive is posted again. The server
+//!   destroys its listening id once it has accepted.
+//! - the versions, sizes and MTU as over TCP; then the RDMA CM connection of the test's
+//!   QP, between two handshakes (their content is not used): the server listens on the
+//!   same port again, the client connects (again after 100 ms while it is refused).
+//! - a handshake is perftest's `struct pingpong_dest` in binary, 56 bytes: LID,
+//!   outstanding reads, QPN, PSN, rkey (4 bytes each, network order), 4 bytes of
+//!   padding, the buffer's address (8 bytes, network order), the GID (16 bytes), the
+//!   SRQ number and the GID index (4 bytes each, network order).
+//! - the test's handshakes as over TCP, but the QP is not moved by hand (the CM did),
+//!   and the close is the handshake alone (no `done`); then the client disconnects the
+//!   test's connection, and each side waits for its end (at most 2 s) before it goes.
+//!
+//! On an iWARP device (with or without `-R`), send_bw has perftest's receive credits
+//! (iWARP has no RNR retry: a send meeting an empty receive queue ends the
+//! connection): each side's handshake names a 4-byte credit word instead of its
+//! buffer; the server RDMA-writes its count of receives (host order) there at every
+//! third of its receive depth, and the client posts a send only while fewer than the
+//! receive depth (at most the iterations) are beyond the last credit.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use uverbs::cm::{CmChannel, CmId, ConnParam};
 use uverbs::raw::cycles;
 use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
-use uverbs::verbs::objects::{AhAttr, Cq, GlobalRoute, ModifyQp, Mr, MrBuf, Qp, QpCap, QpInit};
-use uverbs::{AccessFlags, Context, Discovery, Gid, GidType, LinkLayer, Mtu, QpState, QpType};
+use uverbs::verbs::objects::{AhAttr, Cq, GlobalRoute, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
+use uverbs::{
+    AccessFlags, CmEventType, Context, DeviceInfo, Discovery, Gid, GidType, LinkLayer, Mtu,
+    QpState, QpType, TransportType,
+};
 
 use crate::getopt::{opt, Getopt, LongOpt};
 use crate::io::Io;
@@ -31,9 +63,10 @@ const HELP: &str = "\
 Usage: uverbs perf TEST [OPTIONS]            the server
        uverbs perf TEST [OPTIONS] SERVER     the client
 
-perftest's tests on uverbs' own data path (no libibverbs), speaking perftest's TCP
-exchange: either side may be perftest's ib_write_lat, ib_write_bw, ib_send_lat or
-ib_send_bw (perftest 4.5, RC, no RDMA CM). TEST is one of:
+perftest's tests on uverbs' own data path (no libibverbs), speaking perftest's
+exchange (over TCP, or over the RDMA CM with -R): either side may be perftest's
+ib_write_lat, ib_write_bw, ib_send_lat or ib_send_bw (perftest 4.5, RC). TEST is one
+of:
 
   write_lat   RDMA write ping-pong; each side polls its buffer for the other's write
   write_bw    RDMA writes streamed from the client (the server only waits)
@@ -46,12 +79,17 @@ ib_send_bw (perftest 4.5, RC, no RDMA CM). TEST is one of:
                           Ethernet ports, none on InfiniBand)
   -s, --size=BYTES        message size (default 2 for latency, 65536 for bandwidth)
   -n, --iters=N           iterations (default 1000; 5000 for write_bw, send_bw)
-  -p, --port=PORT         TCP port of the exchange (default 18515)
+  -p, --port=PORT         TCP (or RDMA CM) port of the exchange (default 18515)
   -t, --tx-depth=N        send queue depth (default 1 for latency, 128 for bandwidth)
   -r, --rx-depth=N        receive queue depth (default 512; send tests)
   -Q, --cq-mod=N          a completion every N sends (default 100; bandwidth tests)
   -I, --inline-size=N     send messages up to N bytes inline (default 0)
   -m, --mtu=BYTES         path MTU 256..4096 (default: the port's)
+  -R, --rdma_cm           connect through the RDMA CM, as perftest -R does (iWARP
+                          devices such as siw need it): the exchange runs over an
+                          RDMA CM connection to SERVER, and the test's QP is
+                          connected by the CM; the device is the one SERVER's
+                          address leads to
   -C, --report-cycles     latency in CPU cycles (as perftest -C), not microseconds
   -F, --cpu-freq          accepted for perftest's command lines (no CPU frequency is
                           read)
@@ -61,7 +99,7 @@ Latency (write_lat, send_lat): perftest's report line: bytes, iterations, then t
 minimum, maximum, typical (median), average, standard deviation, 99% and 99.9% of
 half the time between consecutive posts, the 2 largest left out. Bandwidth: bytes,
 iterations, peak and average MB/s (2^20) and million messages per second, by the wall
-clock.
+clock. On iWARP, send_bw keeps perftest's receive credits.
 
 Exit status: 0 the test ran; 1 a device, connection or exchange error; 2 usage error.
 ";
@@ -78,6 +116,7 @@ const LONGS: &[LongOpt] = &[
     opt("cq-mod", true, b'Q'),
     opt("inline-size", true, b'I'),
     opt("mtu", true, b'm'),
+    opt("rdma_cm", false, b'R'),
     opt("report-cycles", false, b'C'),
     opt("cpu-freq", false, b'F'),
     opt("help", false, b'h'),
@@ -130,6 +169,7 @@ struct Params {
     inline: usize,
     mtu: Option<Mtu>,
     cycles: bool,
+    rdma_cm: bool,
     server: Option<String>,
 }
 
@@ -178,9 +218,10 @@ fn parse(io: &mut Io, args: &[Vec<u8>]) -> Result<Params, i32> {
         inline: 0,
         mtu: None,
         cycles: false,
+        rdma_cm: false,
         server: None,
     };
-    let mut g = Getopt::new(&args[1..], "d:i:x:s:n:p:t:r:Q:I:m:CFh", LONGS);
+    let mut g = Getopt::new(&args[1..], "d:i:x:s:n:p:t:r:Q:I:m:RCFh", LONGS);
     while let Some(r) = g.next_opt() {
         let r = match r {
             Ok((b'h', _)) => {
@@ -214,6 +255,10 @@ fn parse(io: &mut Io, args: &[Vec<u8>]) -> Result<Params, i32> {
                 }),
                 b'C' => {
                     p.cycles = true;
+                    Ok(())
+                }
+                b'R' => {
+                    p.rdma_cm = true;
                     Ok(())
                 }
                 b'F' => Ok(()),
@@ -295,49 +340,324 @@ impl Dest {
     }
 }
 
-/// The TCP side of the test.
+/// How long a step of the RDMA CM (resolving, connecting, a message of the exchange)
+/// may take.
+const CM_WAIT: Duration = Duration::from_secs(30);
+/// The size of perftest's `struct pingpong_dest`: the exchange's receive size with -R.
+const BIN_KEY: usize = 56;
+
+impl Dest {
+    /// perftest's binary `struct pingpong_dest` (with -R), 56 bytes.
+    /// The GID index is sent as -1 (perftest's reader does not use it).
+    fn encode_bin(&self) -> [u8; BIN_KEY] {
+        let mut m = [0u8; BIN_KEY];
+        m[0..4].copy_from_slice(&u32::from(self.lid).to_be_bytes());
+        m[4..8].copy_from_slice(&self.out_reads.to_be_bytes());
+        m[8..12].copy_from_slice(&self.qpn.to_be_bytes());
+        m[12..16].copy_from_slice(&self.psn.to_be_bytes());
+        m[16..20].copy_from_slice(&self.rkey.to_be_bytes());
+        m[24..32].copy_from_slice(&self.vaddr.to_be_bytes());
+        m[32..48].copy_from_slice(&self.gid);
+        m[48..52].copy_from_slice(&self.srqn.to_be_bytes());
+        m[52..56].copy_from_slice(&u32::MAX.to_be_bytes());
+        m
+    }
+
+    fn decode_bin(m: &[u8; BIN_KEY]) -> Dest {
+        let w = |i: usize| u32::from_be_bytes([m[i], m[i + 1], m[i + 2], m[i + 3]]);
+        let mut vaddr = [0u8; 8];
+        vaddr.copy_from_slice(&m[24..32]);
+        let mut gid = [0u8; 16];
+        gid.copy_from_slice(&m[32..48]);
+        Dest {
+            lid: w(0) as u16,
+            out_reads: w(4),
+            qpn: w(8),
+            psn: w(12),
+            rkey: w(16),
+            vaddr: u64::from_be_bytes(vaddr),
+            gid,
+            srqn: w(48),
+        }
+    }
+}
+
+/// The RDMA CM's connection parameters perftest gives for writes and sends: no RDMA
+/// reads either way, 7 retries, no private data.
+fn cm_param() -> ConnParam {
+    ConnParam {
+        responder_resources: 0,
+        initiator_depth: 0,
+        ..ConnParam::default()
+    }
+}
+
+/// SERVER:PORT as the RDMA CM's destination (IPv4, as perftest resolves it).
+fn cm_addr(host: &str, port: u16) -> Result<SocketAddr, Fail> {
+    (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve {host}: {e}"))?
+        .find(SocketAddr::is_ipv4)
+        .ok_or_else(|| format!("{host} has no IPv4 address"))
+}
+
+/// The exchange over the RDMA CM (-R): one RC QP of its own, one message at a time.
+struct CmLink {
+    qp: Qp,
+    scq: Cq,
+    rcq: Cq,
+    /// Bytes 0..56: the receive; 64..120: what is sent.
+    mr: Mr,
+    dev: DeviceInfo,
+    _id: CmId,
+}
+
+/// The exchange's QP, CQs and buffer on the device `id` is bound to.
+fn cm_link_parts(id: &CmId) -> Result<(DeviceInfo, Qp, Cq, Cq, Mr), Fail> {
+    let dev = id
+        .query_addr()
+        .and_then(|a| a.device())
+        .map_err(|e| e.to_string())?;
+    let ctx = Arc::new(Context::open(&dev).map_err(|e| e.to_string())?);
+    let pd = ctx.alloc_pd().map_err(|e| e.to_string())?;
+    let scq = ctx.create_cq(2, None, 0).map_err(|e| e.to_string())?;
+    let rcq = ctx.create_cq(2, None, 0).map_err(|e| e.to_string())?;
+    let qp = pd
+        .create_qp(&QpInit::new(QpType::Rc, &scq, &rcq).cap(QpCap {
+            max_send_wr: 2,
+            max_recv_wr: 2,
+            max_send_sge: 1,
+            max_recv_sge: 1,
+            max_inline_data: 0,
+        }))
+        .map_err(|e| e.to_string())?;
+    let mr = pd
+        .reg_mr(
+            MrBuf::new(128).map_err(|e| format!("memory: {e}"))?,
+            AccessFlags::LOCAL_WRITE,
+        )
+        .map_err(|e| e.to_string())?;
+    id.init_qp(&qp).map_err(|e| e.to_string())?;
+    Ok((dev, qp, scq, rcq, mr))
+}
+
+impl CmLink {
+    fn post_recv(qp: &Qp, mr: &Mr) -> Result<(), Fail> {
+        let sge = [Sge::new(mr, 0, BIN_KEY as u32).ok_or("the exchange's buffer")?];
+        qp.post_recv(&[RecvWr::new(5, &sge)])
+            .map_err(|e| e.to_string())
+    }
+
+    /// The client's side: resolves, connects; `Err` when refused (the server may not
+    /// listen yet).
+    fn connect(to: SocketAddr) -> Result<CmLink, Fail> {
+        let ch = CmChannel::open().map_err(|e| e.to_string())?;
+        let id = ch.create_id().map_err(|e| e.to_string())?;
+        id.resolve_addr(to, CM_WAIT).map_err(|e| e.to_string())?;
+        id.resolve_route(CM_WAIT).map_err(|e| e.to_string())?;
+        let (dev, qp, scq, rcq, mr) = cm_link_parts(&id)?;
+        Self::post_recv(&qp, &mr)?;
+        id.connect(&qp, &cm_param(), CM_WAIT)
+            .map_err(|e| e.to_string())?;
+        Ok(CmLink {
+            qp,
+            scq,
+            rcq,
+            mr,
+            dev,
+            _id: id,
+        })
+    }
+
+    /// The server's side: listens on `port` of every address, accepts one connection,
+    /// stops listening.
+    fn accept(port: u16) -> Result<CmLink, Fail> {
+        let ch = CmChannel::open().map_err(|e| e.to_string())?;
+        let listen = cm_listen(&ch, port)?;
+        let req = cm_request(&ch, None)?;
+        let id = CmId::from_request(&ch, &req).map_err(|e| e.to_string())?;
+        let (dev, qp, scq, rcq, mr) = cm_link_parts(&id)?;
+        Self::post_recv(&qp, &mr)?;
+        id.accept(&qp, &cm_param(), CM_WAIT)
+            .map_err(|e| e.to_string())?;
+        drop(listen);
+        Ok(CmLink {
+            qp,
+            scq,
+            rcq,
+            mr,
+            dev,
+            _id: id,
+        })
+    }
+
+    /// One completion of `cq`, successful, waiting at most [`CM_WAIT`].
+    fn one(cq: &Cq, what: &str) -> Result<Wc, Fail> {
+        let t0 = Instant::now();
+        let mut wc = [Wc::default(); 1];
+        loop {
+            if cq.poll(&mut wc).map_err(|e| e.to_string())? == 1 {
+                if !wc[0].is_ok() {
+                    return Err(format!("the exchange's {what} failed: {:?}", wc[0].status));
+                }
+                return Ok(wc[0]);
+            }
+            if t0.elapsed() > CM_WAIT {
+                return Err(format!("the exchange's {what} did not complete"));
+            }
+        }
+    }
+
+    fn send(&mut self, data: &[u8]) -> Result<(), Fail> {
+        if data.len() > BIN_KEY || !self.mr.write_at(64, data) {
+            return Err("an exchange message is too long".into());
+        }
+        let sge = [Sge::new(&self.mr, 64, data.len() as u32).ok_or("the exchange's buffer")?];
+        self.qp
+            .post_send(&[SendWr::new(5, SendOp::Send).sg(&sge).signaled()])
+            .map_err(|e| e.to_string())?;
+        Self::one(&self.scq, "send").map(|_| ())
+    }
+
+    fn recv(&mut self, out: &mut [u8]) -> Result<(), Fail> {
+        let wc = Self::one(&self.rcq, "receive")?;
+        if (wc.byte_len as usize) < out.len() {
+            return Err(format!(
+                "an exchange message of {} bytes where {} were awaited",
+                wc.byte_len,
+                out.len()
+            ));
+        }
+        self.mr.read_at(0, out);
+        Self::post_recv(&self.qp, &self.mr)
+    }
+}
+
+/// A listening RDMA CM id on `port` of every address.
+fn cm_listen(ch: &Arc<CmChannel>, port: u16) -> Result<CmId, Fail> {
+    let listen = ch.create_id().map_err(|e| e.to_string())?;
+    listen
+        .bind(SocketAddr::from(([0, 0, 0, 0], port)))
+        .map_err(|e| e.to_string())?;
+    listen.listen(1).map_err(|e| e.to_string())?;
+    Ok(listen)
+}
+
+/// The next connection request of `ch` (other events are left out).
+fn cm_request(ch: &Arc<CmChannel>, limit: Option<Duration>) -> Result<uverbs::cm::CmEvent, Fail> {
+    let t0 = Instant::now();
+    loop {
+        let left = limit.map(|l| l.saturating_sub(t0.elapsed()));
+        match ch.get_event(left).map_err(|e| e.to_string())? {
+            Some(e) if e.kind == CmEventType::ConnectRequest => return Ok(e),
+            Some(_) => {}
+            None => return Err("no connection request came".into()),
+        }
+    }
+}
+
+/// The out-of-band link of the exchange.
+enum Link {
+    Tcp(TcpStream),
+    Cm(Box<CmLink>),
+}
+
+/// The exchange with the other side.
 struct Exchange {
-    sock: TcpStream,
+    link: Link,
     client: bool,
 }
 
+fn io_err(e: Fail) -> std::io::Error {
+    std::io::Error::other(e)
+}
+
 impl Exchange {
-    fn connect(p: &Params) -> std::io::Result<Exchange> {
-        match &p.server {
-            Some(host) => {
-                // The server may still be starting: try for 10 s.
-                let t0 = Instant::now();
+    fn connect(p: &Params) -> Result<Exchange, Fail> {
+        let client = p.server.is_some();
+        // The server may still be starting: the client tries for 10 s.
+        let t0 = Instant::now();
+        let retry = |e: Fail| -> Result<(), Fail> {
+            if t0.elapsed() > Duration::from_secs(10) {
+                return Err(e);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+            Ok(())
+        };
+        let link = match (&p.server, p.rdma_cm) {
+            (Some(host), false) => loop {
+                match TcpStream::connect((host.as_str(), p.port)) {
+                    Ok(sock) => break Link::Tcp(sock),
+                    Err(e) => retry(format!("cannot connect to {host}:{}: {e}", p.port))?,
+                }
+            },
+            (Some(host), true) => {
+                let to = cm_addr(host, p.port)?;
                 loop {
-                    match TcpStream::connect((host.as_str(), p.port)) {
-                        Ok(sock) => return Ok(Exchange { sock, client: true }),
-                        Err(e) if t0.elapsed() > Duration::from_secs(10) => return Err(e),
-                        Err(_) => std::thread::sleep(Duration::from_millis(50)),
+                    match CmLink::connect(to) {
+                        Ok(l) => break Link::Cm(Box::new(l)),
+                        Err(e) => {
+                            retry(format!("cannot connect to {to} through the RDMA CM: {e}"))?
+                        }
                     }
                 }
             }
-            None => {
-                let l = TcpListener::bind(("0.0.0.0", p.port))?;
-                let (sock, _) = l.accept()?;
-                Ok(Exchange {
-                    sock,
-                    client: false,
-                })
+            (None, false) => {
+                let l = TcpListener::bind(("0.0.0.0", p.port))
+                    .map_err(|e| format!("cannot listen on TCP port {}: {e}", p.port))?;
+                let (sock, _) = l
+                    .accept()
+                    .map_err(|e| format!("cannot accept on TCP port {}: {e}", p.port))?;
+                Link::Tcp(sock)
             }
+            (None, true) => {
+                Link::Cm(Box::new(CmLink::accept(p.port).map_err(|e| {
+                    format!("cannot accept on RDMA CM port {}: {e}", p.port)
+                })?))
+            }
+        };
+        Ok(Exchange { link, client })
+    }
+
+    /// The device of the exchange's RDMA CM connection (-R).
+    fn cm_device(&self) -> Option<&DeviceInfo> {
+        match &self.link {
+            Link::Cm(l) => Some(&l.dev),
+            Link::Tcp(_) => None,
+        }
+    }
+
+    fn write(&mut self, mine: &[u8]) -> std::io::Result<()> {
+        match &mut self.link {
+            Link::Tcp(s) => s.write_all(mine),
+            Link::Cm(l) => l.send(mine).map_err(io_err),
+        }
+    }
+
+    fn read(&mut self, theirs: &mut [u8]) -> std::io::Result<()> {
+        match &mut self.link {
+            Link::Tcp(s) => s.read_exact(theirs),
+            Link::Cm(l) => l.recv(theirs).map_err(io_err),
         }
     }
 
     /// One exchange: the client writes first, the server reads first.
     fn xchg(&mut self, mine: &[u8], theirs: &mut [u8]) -> std::io::Result<()> {
         if self.client {
-            self.sock.write_all(mine)?;
-            self.sock.read_exact(theirs)
+            self.write(mine)?;
+            self.read(theirs)
         } else {
-            self.sock.read_exact(theirs)?;
-            self.sock.write_all(mine)
+            self.read(theirs)?;
+            self.write(mine)
         }
     }
 
     fn hand_shake(&mut self, my: &Dest) -> std::io::Result<Dest> {
+        if let Link::Cm(_) = self.link {
+            let mut m = [0u8; BIN_KEY];
+            self.xchg(&my.encode_bin(), &mut m)?;
+            return Ok(Dest::decode_bin(&m));
+        }
         let mut m = [0u8; KEY];
         self.xchg(&my.encode(), &mut m)?;
         Dest::decode(&m).ok_or_else(|| {
@@ -347,7 +667,10 @@ impl Exchange {
 
     fn close(&mut self, my: &Dest) -> std::io::Result<()> {
         self.hand_shake(my)?;
-        self.sock.write_all(b"done\0")
+        match &mut self.link {
+            Link::Tcp(s) => s.write_all(b"done\0"),
+            Link::Cm(_) => Ok(()),
+        }
     }
 }
 
@@ -360,6 +683,8 @@ struct Side {
     mr: Mr,
     half: usize,
     my: Dest,
+    /// send_bw on iWARP: perftest's receive credits (the module's text).
+    credits: bool,
 }
 
 type Fail = String;
@@ -381,9 +706,16 @@ fn best_gid(ctx: &Context, port: u8) -> Result<Option<u32>, Fail> {
 }
 
 fn setup(p: &Params, ex: &mut Exchange) -> Result<(Arc<Context>, Side, Mtu, Option<u32>), Fail> {
-    let info = match &p.dev {
-        Some(d) => Discovery::new().device(d),
-        None => Discovery::new().devices().and_then(|v| {
+    let info = match (ex.cm_device(), &p.dev) {
+        (Some(cm), Some(d)) if cm.name != *d => {
+            return Err(format!(
+                "the RDMA CM connected through {}, not {d} (with -R the address decides)",
+                cm.name
+            ))
+        }
+        (Some(cm), _) => Ok(cm.clone()),
+        (None, Some(d)) => Discovery::new().device(d),
+        (None, None) => Discovery::new().devices().and_then(|v| {
             v.into_iter().next().ok_or(uverbs::Error::NoSuchDevice {
                 name: "(any)".into(),
             })
@@ -439,31 +771,25 @@ fn setup(p: &Params, ex: &mut Exchange) -> Result<(Arc<Context>, Side, Mtu, Opti
     let rcq = ctx
         .create_cq(p.rx_depth as u32 + 1, None, 0)
         .map_err(|e| e.to_string())?;
-    let qp = pd
-        .create_qp(&QpInit::new(QpType::Rc, &scq, &rcq).cap(QpCap {
-            max_send_wr: p.tx_depth as u32,
-            max_recv_wr: p.rx_depth as u32,
-            max_send_sge: 1,
-            max_recv_sge: 1,
-            max_inline_data: p.inline as u32,
-        }))
-        .map_err(|e| e.to_string())?;
+    let qp = new_qp(&pd, &scq, &rcq, p)?;
     let mr = pd
         .reg_mr(
             MrBuf::new(2 * half).map_err(|e| format!("memory: {e}"))?,
             AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ,
         )
         .map_err(|e| e.to_string())?;
-    qp.modify(
-        &ModifyQp::new()
-            .state(QpState::Init)
-            .pkey_index(0)
-            .port(p.ib_port)
-            .access(
-                AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ,
-            ),
-    )
-    .map_err(|e| e.to_string())?;
+    if !p.rdma_cm {
+        qp.modify(
+            &ModifyQp::new()
+                .state(QpState::Init)
+                .pkey_index(0)
+                .port(p.ib_port)
+                .access(
+                    AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ,
+                ),
+        )
+        .map_err(|e| e.to_string())?;
+    }
     let gid = match gid_index {
         Some(i) => ctx
             .query_gid(u32::from(p.ib_port), i)
@@ -491,10 +817,79 @@ fn setup(p: &Params, ex: &mut Exchange) -> Result<(Arc<Context>, Side, Mtu, Opti
             mr,
             half,
             my,
+            credits: p.test == Test::SendBw && info.transport == TransportType::Iwarp,
         },
         mtu,
         gid_index,
     ))
+}
+
+/// The test's RC QP.
+fn new_qp(pd: &Pd, scq: &Cq, rcq: &Cq, p: &Params) -> Result<Qp, Fail> {
+    pd.create_qp(&QpInit::new(QpType::Rc, scq, rcq).cap(QpCap {
+        max_send_wr: p.tx_depth as u32,
+        max_recv_wr: p.rx_depth as u32,
+        max_send_sge: 1,
+        max_recv_sge: 1,
+        max_inline_data: p.inline as u32,
+    }))
+    .map_err(|e| e.to_string())
+}
+
+/// With -R: the RDMA CM connection of the test's QP, between two handshakes, as
+/// perftest's create_rdma_cm_connection. The server listens before the first
+/// handshake (so a client that has it finds the port open); the client connects, and
+/// while it is refused tries again for 10 s with a fresh id and QP. The id is the
+/// connection: it lives as long as the QP is used.
+fn cm_connect_test_qp(s: &mut Side, p: &Params, ex: &mut Exchange) -> Result<CmId, Fail> {
+    let e = |e: std::io::Error| format!("the exchange with the other side failed: {e}");
+    let ch = CmChannel::open().map_err(|e| e.to_string())?;
+    let id = match &p.server {
+        None => {
+            let listen = cm_listen(&ch, p.port)?;
+            ex.hand_shake(&Dest::default()).map_err(e)?;
+            let req = cm_request(&ch, Some(CM_WAIT))?;
+            let id = CmId::from_request(&ch, &req).map_err(|e| e.to_string())?;
+            id.accept(&s.qp, &cm_param(), CM_WAIT)
+                .map_err(|e| format!("accepting the test's connection: {e}"))?;
+            drop(listen);
+            id
+        }
+        Some(host) => {
+            ex.hand_shake(&Dest::default()).map_err(e)?;
+            let to = cm_addr(host, p.port)?;
+            let t0 = Instant::now();
+            let mut fresh = false;
+            loop {
+                let attempt = |s: &mut Side, fresh: bool| -> Result<CmId, Fail> {
+                    let id = ch.create_id().map_err(|e| e.to_string())?;
+                    id.resolve_addr(to, CM_WAIT).map_err(|e| e.to_string())?;
+                    id.resolve_route(CM_WAIT).map_err(|e| e.to_string())?;
+                    if fresh {
+                        // A refused connect may have left the QP in ERR.
+                        s.qp = new_qp(s.qp.pd(), &s.scq, &s.rcq, p)?;
+                    }
+                    id.init_qp(&s.qp).map_err(|e| e.to_string())?;
+                    id.connect(&s.qp, &cm_param(), CM_WAIT)
+                        .map_err(|e| e.to_string())?;
+                    Ok(id)
+                };
+                match attempt(s, fresh) {
+                    Ok(id) => break id,
+                    Err(err) if t0.elapsed() > Duration::from_secs(10) => {
+                        return Err(format!("connecting the test's QP to {to}: {err}"))
+                    }
+                    Err(_) => {
+                        fresh = true;
+                        std::thread::sleep(Duration::from_millis(100));
+                    }
+                }
+            }
+        }
+    };
+    s.my.qpn = s.qp.qp_num();
+    ex.hand_shake(&Dest::default()).map_err(e)?;
+    Ok(id)
 }
 
 /// INIT to RTR to RTS towards `rem`, with perftest's attributes.
@@ -666,9 +1061,20 @@ fn run_bw_client(s: &mut Side, p: &Params, rem: &Dest) -> Result<Duration, Fail>
     };
     let (mut posted, mut done) = (0usize, 0usize);
     let mut wc = [Wc::default(); 16];
+    // Receive credits (iWARP send_bw): the server's count of receives, in the second
+    // half's first word.
+    let window = p.rx_depth.min(p.iters);
+    let credit = |s: &Side| {
+        let mut c = [0u8; 4];
+        s.mr.read_at(s.half, &mut c);
+        u32::from_ne_bytes(c) as usize
+    };
     let t0 = Instant::now();
     while done < p.iters {
         while posted < p.iters && posted - done < p.tx_depth {
+            if s.credits && (posted + 1).saturating_sub(credit(s)) >= window {
+                break;
+            }
             posted += 1;
             let mut wr = SendWr::new(posted as u64, op);
             wr = if p.size <= p.inline {
@@ -692,11 +1098,31 @@ fn run_bw_client(s: &mut Side, p: &Params, rem: &Dest) -> Result<Duration, Fail>
     Ok(t0.elapsed())
 }
 
-fn run_bw_server(s: &mut Side, p: &Params) -> Result<Duration, Fail> {
-    let rsge = [Sge::new(&s.mr, s.half, p.size as u32).ok_or("size past the buffer")?];
+fn run_bw_server(s: &mut Side, p: &Params, rem: &Dest) -> Result<Duration, Fail> {
     let mut wc = [Wc::default(); 16];
     let mut rcnt = 0usize;
     let depth = p.rx_depth.min(p.iters);
+    // Receive credits (iWARP): the count of receives RDMA-written to the client's
+    // credit word at every third of the depth, at most tx_depth of them outstanding.
+    let every = (depth / 3).max(1);
+    let credit_to = SendOp::RdmaWrite(Remote {
+        addr: rem.vaddr,
+        rkey: rem.rkey,
+    });
+    let mut credits_out = 0usize;
+    let reap = |s: &Side, out: &mut usize, below: usize| -> Result<(), Fail> {
+        let mut swc = [Wc::default(); 16];
+        while *out > below {
+            let n = s.scq.poll(&mut swc).map_err(|e| e.to_string())?;
+            for w in &swc[..n] {
+                if !w.is_ok() {
+                    return Err(format!("a credit write failed: {:?}", w.status));
+                }
+            }
+            *out -= n.min(*out);
+        }
+        Ok(())
+    };
     let mut t0 = None;
     while rcnt < p.iters {
         let n = s.rcq.poll(&mut wc).map_err(|e| e.to_string())?;
@@ -709,12 +1135,23 @@ fn run_bw_server(s: &mut Side, p: &Params) -> Result<Duration, Fail> {
             }
             rcnt += 1;
             if rcnt + depth <= p.iters {
+                let rsge = [Sge::new(&s.mr, s.half, p.size as u32).ok_or("size past the buffer")?];
                 s.qp.post_recv(&[RecvWr::new(1, &rsge)])
                     .map_err(|e| e.to_string())?;
             }
+            if s.credits && (rcnt % depth) % every == 0 {
+                reap(s, &mut credits_out, p.tx_depth - 1)?;
+                s.mr.write_at(0, &(rcnt as u32).to_ne_bytes());
+                let csge = [Sge::new(&s.mr, 0, 4).ok_or("the credit word")?];
+                s.qp.post_send(&[SendWr::new(0, credit_to).sg(&csge).signaled()])
+                    .map_err(|e| e.to_string())?;
+                credits_out += 1;
+            }
         }
     }
-    Ok(t0.map_or(Duration::ZERO, |t| t.elapsed()))
+    let t = t0.map_or(Duration::ZERO, |t| t.elapsed());
+    reap(s, &mut credits_out, 0)?;
+    Ok(t)
 }
 
 /// perftest's latency report line from the post times (print_report_lat).
@@ -797,19 +1234,30 @@ fn xchg_reports(ex: &mut Exchange, p: &Params, mbs: f64, mpps: f64) -> std::io::
 }
 
 fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
-    let mut ex = Exchange::connect(p).map_err(|e| match &p.server {
-        Some(h) => format!("cannot connect to {h}:{}: {e}", p.port),
-        None => format!("cannot listen on TCP port {}: {e}", p.port),
-    })?;
+    let mut ex = Exchange::connect(p)?;
     let client = ex.client;
     let (_ctx, mut s, mtu, gid_index) = setup(p, &mut ex)?;
     let e = |e: std::io::Error| format!("the exchange with the other side failed: {e}");
+    // With -R the RDMA CM connects the QP (the id lives until the end); else by hand
+    // once the other side's address is known.
+    let cm = if p.rdma_cm {
+        Some(cm_connect_test_qp(&mut s, p, &mut ex)?)
+    } else {
+        None
+    };
+    let connect = |s: &Side, rem: &Dest| {
+        if p.rdma_cm {
+            Ok(())
+        } else {
+            connect(s, p, rem, mtu, gid_index)
+        }
+    };
     let my = s.my;
     match p.test {
         Test::WriteLat => {
             ex.hand_shake(&my).map_err(e)?;
             let rem = ex.hand_shake(&my).map_err(e)?;
-            connect(&s, p, &rem, mtu, gid_index)?;
+            connect(&s, &rem)?;
             ex.hand_shake(&my).map_err(e)?;
             ex.hand_shake(&my).map_err(e)?;
             let t = run_write_lat(&mut s, p, &rem, client)?;
@@ -817,7 +1265,7 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
         }
         Test::SendLat => {
             let rem = ex.hand_shake(&my).map_err(e)?;
-            connect(&s, p, &rem, mtu, gid_index)?;
+            connect(&s, &rem)?;
             ex.hand_shake(&my).map_err(e)?;
             ex.hand_shake(&my).map_err(e)?;
             post_recvs(&s, p, p.rx_depth.min(p.iters))?;
@@ -828,7 +1276,7 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
         }
         Test::WriteBw => {
             let rem = ex.hand_shake(&my).map_err(e)?;
-            connect(&s, p, &rem, mtu, gid_index)?;
+            connect(&s, &rem)?;
             ex.hand_shake(&my).map_err(e)?;
             ex.hand_shake(&my).map_err(e)?;
             if client {
@@ -847,7 +1295,7 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
         }
         Test::SendBw => {
             let rem = ex.hand_shake(&my).map_err(e)?;
-            connect(&s, p, &rem, mtu, gid_index)?;
+            connect(&s, &rem)?;
             ex.hand_shake(&my).map_err(e)?;
             ex.hand_shake(&my).map_err(e)?;
             if !client {
@@ -857,11 +1305,21 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
             let t = if client {
                 run_bw_client(&mut s, p, &rem)?
             } else {
-                run_bw_server(&mut s, p)?
+                run_bw_server(&mut s, p, &rem)?
             };
             io.out(bw_line(p, t).2);
             ex.close(&my).map_err(e)?;
         }
+    }
+    if let Some(id) = cm {
+        // As perftest's client, the client disconnects; either side then waits (at
+        // most 2 s) for the connection's end before its QP goes, so that a peer's last
+        // completion is not cut off by this side's teardown (write_lat ends with the
+        // client's write, which the server sees before the client's completion).
+        if client {
+            let _ = id.disconnect();
+        }
+        let _ = id.next_event(Duration::from_secs(2));
     }
     Ok(())
 }
@@ -910,6 +1368,33 @@ mod tests {
     }
 
     #[test]
+    fn binary_key_is_perftests_pingpong_dest() {
+        // struct pingpong_dest on x86-64 (perftest 4.5): int lid, out_reads, qpn, psn;
+        // unsigned rkey; 4 bytes padding; unsigned long long vaddr; union ibv_gid gid;
+        // unsigned srqn; int gid_index: 56 bytes, sent in network order (HAVE_ENDIAN).
+        let d = Dest {
+            lid: 0x0102,
+            out_reads: 1,
+            qpn: 0x12,
+            psn: 0x293b4f,
+            rkey: 0x391,
+            vaddr: 0x558b_f76b_8000,
+            gid: [
+                0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
+            ],
+            srqn: 7,
+        };
+        let m = d.encode_bin();
+        let want: [u8; BIN_KEY] = [
+            0, 0, 1, 2, 0, 0, 0, 1, 0, 0, 0, 0x12, 0, 0x29, 0x3b, 0x4f, 0, 0, 3, 0x91, 0, 0, 0, 0,
+            0, 0, 0x55, 0x8b, 0xf7, 0x6b, 0x80, 0, 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2, 0x11, 0x22,
+            0xff, 0xfe, 0x33, 0x44, 0x55, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff,
+        ];
+        assert_eq!(m, want);
+        assert_eq!(Dest::decode_bin(&m), d);
+    }
+
+    #[test]
     fn median_as_perftest() {
         let p = Params {
             test: Test::WriteLat,
@@ -925,6 +1410,7 @@ mod tests {
             inline: 0,
             mtu: None,
             cycles: true,
+            rdma_cm: false,
             server: None,
         };
         // Deltas 10, 20, 30, 40, 100: the 2 largest left out, the median of 10, 20, 30
