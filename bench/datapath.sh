@@ -164,14 +164,22 @@ section() {
   echo "|---|---|---:|---:|---:|---|---|"
   local k f t s pf r q1 q3 u p
   pf=$STAGE/p.$$
+  # pair_stats TAG VALUE FMT: of the lines "TAG $t $s TOOL ROUND ..." of $f, each round's
+  # value (the awk expression VALUE; an empty value leaves the line out), paired by round
+  # into $pf; sets u and p (each program's median, printed with FMT) and r, q1, q3 (the
+  # median and quartiles of the per-round ratios uverbs / perftest).
+  pair_stats() {
+    awk -v tag="$1" -v t="$t" -v s="$s" '$1 == tag && $2 == t && $3 == s { v = '"$2"'; if (v != "") print $5, $4, v }' "$f" |
+      awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
+    u=$(awk -v fm="$3" '{ printf fm "\n", $2 }' "$pf" | median)
+    p=$(awk -v fm="$3" '$3 != "" { printf fm "\n", $3 }' "$pf" | median)
+    r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+  }
   for k in "${KERNELS[@]}"; do
     f=$OUTDIR/datapath-$k.out
     for t in write_lat send_lat; do
       for s in 2 4096 65536; do
-        awk -v t=$t -v s=$s '$1 == "L" && $2 == t && $3 == s { print $5, $4, $6 }' "$f" |
-          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
-        u=$(awk '{ print $2 }' "$pf" | median); p=$(awk '$3 != "" { print $3 }' "$pf" | median)
-        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        pair_stats L '$6' %s
         echo "| $k | $t | $s | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
       done
     done
@@ -188,10 +196,7 @@ section() {
     f=$OUTDIR/datapath-$k.out
     for t in write_bw send_bw; do
       for s in 2 4096 65536; do
-        awk -v t=$t -v s=$s '$1 == "B" && $2 == t && $3 == s && $6 > 0 { print $5, $4, $7 / $6 }' "$f" |
-          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
-        u=$(awk '{ printf "%.0f\n", $2 }' "$pf" | median); p=$(awk '$3 != "" { printf "%.0f\n", $3 }' "$pf" | median)
-        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        pair_stats B '$6 > 0 ? $7 / $6 : ""' %.0f
         local n; case $s in 2) n=$B2 ;; 4096) n=$B4 ;; *) n=$B64 ;; esac
         echo "| $k | $t | $s | $n | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" ge) |"
       done
@@ -209,10 +214,7 @@ section() {
     f=$OUTDIR/datapath-$k.out
     for t in write_lat send_lat; do
       for s in 2 4096 65536; do
-        awk -v t=$t -v s=$s '$1 == "LS" && $2 == t && $3 == s { print $5, $4, $6 }' "$f" |
-          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
-        u=$(awk '{ printf "%.0f\n", $2 }' "$pf" | median); p=$(awk '$3 != "" { printf "%.0f\n", $3 }' "$pf" | median)
-        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        pair_stats LS '$6' %.0f
         echo "| $k | $t | $s | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
       done
     done
@@ -231,10 +233,7 @@ section() {
     f=$OUTDIR/datapath-$k.out
     for t in write_bw send_bw; do
       for s in 2 4096 65536; do
-        awk -v t=$t -v s=$s '$1 == "BS" && $2 == t && $3 == s && $6 > 0 { print $5, $4, $6 }' "$f" |
-          awk '{ if ($2 == "uverbs") u[$1] = $3; else p[$1] = $3 } END { for (r in u) print r, u[r], p[r] }' > "$pf"
-        u=$(awk '{ print $2 }' "$pf" | median); p=$(awk '$3 != "" { print $3 }' "$pf" | median)
-        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+        pair_stats BS '$6 > 0 ? $6 : ""' %s
         local n; case $s in 2) n=$B2 ;; 4096) n=$B4 ;; *) n=$B64 ;; esac
         echo "| $k | $t | $s | $n | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" ge) |"
       done
