@@ -58,6 +58,8 @@ if [ "$QUICK" = 1 ]; then LN=300 LNB=100 B2=5000 B4=2000 B64=300 CN=1024 CB=3 LN
 else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5 LNS=200; fi
 
 if [ "$REPORT_ONLY" = 0 ]; then
+# The commit measured, for the report (--report-only writes it later).
+git -C "$CRATE" rev-parse --short HEAD > "$OUTDIR/datapath.commit" 2>/dev/null || true
 echo "datapath.sh: building" >&2
 (cd "$CRATE" && cargo build -q --release --target $TARGET --bin uverbs --example bench_datapath)
 cp "$CRATE/target/$TARGET/release/uverbs" "$CRATE/target/$TARGET/release/examples/bench_datapath" "$STAGE/"
@@ -148,7 +150,7 @@ section() {
   echo "<!-- datapath:begin -->"
   echo "## The data path against perftest and libibverbs (issue 17)"
   echo
-  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(git -C "$CRATE" rev-parse --short HEAD)), one VM boot per kernel (TCG, \`--smp 2\`,"
+  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(cat "$OUTDIR/datapath.commit" 2>/dev/null || echo "unknown: before $(git -C "$CRATE" rev-parse --short HEAD)")), one VM boot per kernel (TCG, \`--smp 2\`,"
   echo "1 rxe + 1 siw), $ROUNDS interleaved rounds (the order of the two programs alternating)."
   echo "uverbs: \`uverbs perf\` (release, static musl); perftest: Debian's 4.5 (\`ib_write_lat\` ...),"
   echo "libibverbs 44 with its rxe provider; both on rxe0's internal loopback, client to 127.0.0.1,"
@@ -175,15 +177,24 @@ section() {
     p=$(awk -v fm="$3" '$3 != "" { printf fm "\n", $3 }' "$pf" | median)
     r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
   }
-  for k in "${KERNELS[@]}"; do
-    f=$OUTDIR/datapath-$k.out
-    for t in write_lat send_lat; do
-      for s in 2 4096 65536; do
-        pair_stats L '$6' %s
-        echo "| $k | $t | $s | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
+  # rows TAG VALUE FMT DIR TEST...: a table's rows, one per kernel, test and size, from
+  # pair_stats; the rate tables (DIR ge: met at or over 1.0) also give the messages.
+  rows() {
+    local tag=$1 val=$2 fm=$3 dir=$4 n
+    shift 4
+    for k in "${KERNELS[@]}"; do
+      f=$OUTDIR/datapath-$k.out
+      for t in "$@"; do
+        for s in 2 4096 65536; do
+          pair_stats "$tag" "$val" "$fm"
+          n=''
+          [ "$dir" = ge ] && case $s in 2) n="$B2 | " ;; 4096) n="$B4 | " ;; *) n="$B64 | " ;; esac
+          echo "| $k | $t | $s | $n$u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" "$dir") |"
+        done
       done
     done
-  done
+  }
+  rows L '$6' %s le write_lat send_lat
   echo
   echo "Bandwidth and message rate: packets rxe0 sent (\`hw_counters/sent_pkts\`, data and"
   echo "acknowledgements of both ends) per second of one wall-clock window: the counter read"
@@ -192,16 +203,7 @@ section() {
   echo
   echo "| kernel | test | bytes | messages | uverbs pkts/s | perftest pkts/s | uverbs / perftest (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---:|---|---|"
-  for k in "${KERNELS[@]}"; do
-    f=$OUTDIR/datapath-$k.out
-    for t in write_bw send_bw; do
-      for s in 2 4096 65536; do
-        pair_stats B '$6 > 0 ? $7 / $6 : ""' %.0f
-        local n; case $s in 2) n=$B2 ;; 4096) n=$B4 ;; *) n=$B64 ;; esac
-        echo "| $k | $t | $s | $n | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" ge) |"
-      done
-    done
-  done
+  rows B '$6 > 0 ? $7 / $6 : ""' %.0f ge write_bw send_bw
   echo
   echo "siw (siw0 through its own address, both programs with \`-R\`: the RDMA CM connects"
   echo "the exchange and the test's QP; send_bw with perftest's receive credits, iWARP having"
@@ -210,15 +212,7 @@ section() {
   echo
   echo "| kernel | test | bytes | uverbs cycles | perftest cycles | uverbs / perftest (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---|---|"
-  for k in "${KERNELS[@]}"; do
-    f=$OUTDIR/datapath-$k.out
-    for t in write_lat send_lat; do
-      for s in 2 4096 65536; do
-        pair_stats LS '$6' %.0f
-        echo "| $k | $t | $s | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
-      done
-    done
-  done
+  rows LS '$6' %.0f le write_lat send_lat
   echo
   echo "siw message rate: siw has no packet counter, so it is each client's own report"
   echo "(iterations over its own clock, the MsgRate column: perftest by TSC cycles and the"
@@ -229,16 +223,7 @@ section() {
   echo
   echo "| kernel | test | bytes | messages | uverbs Mmsg/s | perftest Mmsg/s | uverbs / perftest (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---:|---|---|"
-  for k in "${KERNELS[@]}"; do
-    f=$OUTDIR/datapath-$k.out
-    for t in write_bw send_bw; do
-      for s in 2 4096 65536; do
-        pair_stats BS '$6 > 0 ? $6 : ""' %s
-        local n; case $s in 2) n=$B2 ;; 4096) n=$B4 ;; *) n=$B64 ;; esac
-        echo "| $k | $t | $s | $n | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" ge) |"
-      done
-    done
-  done
+  rows BS '$6 > 0 ? $6 : ""' %s ge write_bw send_bw
   echo
   echo "User-space cost (no system call on either side): ns per call, median of the batches"
   echo "($CB batches of $CN calls per process per round); post_recv of one receive with one"
