@@ -412,8 +412,9 @@ struct CmLink {
     _id: CmId,
 }
 
-/// The exchange's QP, CQs and buffer on the device `id` is bound to.
-fn cm_link_parts(id: &CmId) -> Result<(DeviceInfo, Qp, Cq, Cq, Mr), Fail> {
+/// The exchange's QP, CQs and buffer on the device `id` is bound to, its receive posted;
+/// `connect` (the client's connect, the server's accept) then makes it a link.
+fn cm_link(id: CmId, connect: impl FnOnce(&CmId, &Qp) -> Result<(), Fail>) -> Result<CmLink, Fail> {
     let dev = id
         .query_addr()
         .and_then(|a| a.device())
@@ -438,7 +439,16 @@ fn cm_link_parts(id: &CmId) -> Result<(DeviceInfo, Qp, Cq, Cq, Mr), Fail> {
         )
         .map_err(|e| e.to_string())?;
     id.init_qp(&qp).map_err(|e| e.to_string())?;
-    Ok((dev, qp, scq, rcq, mr))
+    CmLink::post_recv(&qp, &mr)?;
+    connect(&id, &qp)?;
+    Ok(CmLink {
+        qp,
+        scq,
+        rcq,
+        mr,
+        dev,
+        _id: id,
+    })
 }
 
 impl CmLink {
@@ -455,17 +465,10 @@ impl CmLink {
         let id = ch.create_id().map_err(|e| e.to_string())?;
         id.resolve_addr(to, CM_WAIT).map_err(|e| e.to_string())?;
         id.resolve_route(CM_WAIT).map_err(|e| e.to_string())?;
-        let (dev, qp, scq, rcq, mr) = cm_link_parts(&id)?;
-        Self::post_recv(&qp, &mr)?;
-        id.connect(&qp, &cm_param(), CM_WAIT)
-            .map_err(|e| e.to_string())?;
-        Ok(CmLink {
-            qp,
-            scq,
-            rcq,
-            mr,
-            dev,
-            _id: id,
+        cm_link(id, |id, qp| {
+            id.connect(qp, &cm_param(), CM_WAIT)
+                .map(drop)
+                .map_err(|e| e.to_string())
         })
     }
 
@@ -476,19 +479,13 @@ impl CmLink {
         let listen = cm_listen(&ch, port)?;
         let req = cm_request(&ch, None)?;
         let id = CmId::from_request(&ch, &req).map_err(|e| e.to_string())?;
-        let (dev, qp, scq, rcq, mr) = cm_link_parts(&id)?;
-        Self::post_recv(&qp, &mr)?;
-        id.accept(&qp, &cm_param(), CM_WAIT)
-            .map_err(|e| e.to_string())?;
+        let link = cm_link(id, |id, qp| {
+            id.accept(qp, &cm_param(), CM_WAIT)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        })?;
         drop(listen);
-        Ok(CmLink {
-            qp,
-            scq,
-            rcq,
-            mr,
-            dev,
-            _id: id,
-        })
+        Ok(link)
     }
 
     /// One completion of `cq`, successful, waiting at most [`CM_WAIT`].
