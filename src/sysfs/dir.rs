@@ -144,11 +144,8 @@ impl KeptFiles {
     ) -> Result<usize, Errno> {
         let kept = {
             let mut g = self.lock();
+            g.set_key(at, name);
             let Kept { files, key, .. } = &mut *g;
-            key.clear();
-            key.push_str(&at.dir);
-            key.push('/');
-            key.push_str(name);
             files.get_mut(key.as_str()).map(|(fd, read)| {
                 *read = (*read).max(at.round);
                 fd.clone()
@@ -171,7 +168,8 @@ impl KeptFiles {
         let n = rustix::io::read(&fd, buf)?;
         let mut g = self.lock();
         if g.files.len() < g.cap {
-            let key = format!("{}/{name}", at.dir);
+            g.set_key(at, name);
+            let key = g.key.clone();
             g.files.insert(key, (Arc::new(fd), at.round));
         }
         Ok(n)
@@ -179,11 +177,25 @@ impl KeptFiles {
 
     /// Closes the kept file `name` of `at` if it is still `fd`.
     fn forget(&self, at: &KeptAt, name: &str, fd: &Arc<OwnedFd>) {
-        let key = format!("{}/{name}", at.dir);
         let mut g = self.lock();
-        if g.files.get(&key).is_some_and(|(f, _)| Arc::ptr_eq(f, fd)) {
-            g.files.remove(&key);
+        g.set_key(at, name);
+        let Kept { files, key, .. } = &mut *g;
+        if files
+            .get(key.as_str())
+            .is_some_and(|(f, _)| Arc::ptr_eq(f, fd))
+        {
+            files.remove(key.as_str());
         }
+    }
+}
+
+impl Kept {
+    /// The key of file `name` of `at`'s directory, into the reused `key`.
+    fn set_key(&mut self, at: &KeptAt, name: &str) {
+        self.key.clear();
+        self.key.push_str(&at.dir);
+        self.key.push('/');
+        self.key.push_str(name);
     }
 }
 
