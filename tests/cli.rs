@@ -7,10 +7,10 @@ use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+
 fn bin() -> PathBuf {
-    std::env::var_os("UVERBS_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_uverbs")))
+    common::uverbs_bin()
 }
 
 struct Out {

@@ -384,11 +384,7 @@ fn holds_node(pid: u32, name: &str) -> bool {
     let Some(node) = node_of(name) else {
         return false;
     };
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|e| std::fs::read_link(e.path()).is_ok_and(|l| l.to_string_lossy() == node))
+    open_files(pid).iter().any(|l| l.to_string_lossy() == node)
 }
 
 fn output(p: &Proc) -> String {

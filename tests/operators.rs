@@ -12,12 +12,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use common::scratch::{prompt_delete, run, timed_delete, wait_until, ScratchDevice};
+use common::scratch::{open_files, prompt_delete, run, timed_delete, wait_until, ScratchDevice};
 
 fn bin() -> PathBuf {
-    std::env::var_os("UVERBS_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_uverbs")))
+    common::uverbs_bin()
 }
 
 struct Out {
@@ -1290,13 +1288,10 @@ fn renamed_and_replaced(ex: &Exporter, name: &str) {
 /// How many of process `pid`'s open files are under device `dev`'s sysfs directory.
 fn sysfs_files_held(pid: u32, dev: &str) -> usize {
     let under = format!("/infiniband/{dev}/");
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|rd| {
-            rd.filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
-                .filter(|t| t.starts_with("/sys/") && t.to_string_lossy().contains(&under))
-                .count()
-        })
-        .unwrap_or(0)
+    open_files(pid)
+        .iter()
+        .filter(|t| t.starts_with("/sys/") && t.to_string_lossy().contains(&under))
+        .count()
 }
 
 #[test]

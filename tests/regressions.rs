@@ -106,11 +106,7 @@ fn f3_usage_error_messages_are_one_line() {
 #[test]
 #[cfg_attr(miri, ignore = "spawns a process")]
 fn f3_cli_usage_errors_are_one_line() {
-    let Some(bin) = std::env::var_os("UVERBS_BIN")
-        .map(PathBuf::from)
-        .or_else(|| option_env!("CARGO_BIN_EXE_uverbs").map(PathBuf::from))
-        .filter(|p| p.exists())
-    else {
+    let Some(bin) = Some(common::uverbs_bin()).filter(|p| p.exists()) else {
         println!("skipped: no uverbs binary");
         return;
     };

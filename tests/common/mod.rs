@@ -15,6 +15,13 @@ use std::process::Command;
 
 use uverbs::{Context, DeviceAttr, GidEntry, PortAttr};
 
+/// The `uverbs` binary: `UVERBS_BIN` (the VM rig's static build), else this build's.
+pub fn uverbs_bin() -> std::path::PathBuf {
+    std::env::var_os("UVERBS_BIN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_BIN_EXE_uverbs")))
+}
+
 /// The reason given to `#[ignore]` on every device test.
 pub const NEEDS_DEVICES: &str =
     "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig";

@@ -21,6 +21,15 @@ pub fn fd_count() -> usize {
 }
 
 /// This process's resident set size in KiB.
+/// What process `pid`'s open file descriptors name (the targets of `/proc/PID/fd`).
+pub fn open_files(pid: u32) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+        .collect()
+}
+
 pub fn vm_rss_kib() -> u64 {
     let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     s.lines()

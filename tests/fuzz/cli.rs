@@ -2,7 +2,6 @@
 //! binary itself (processes) on random arguments.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::getopt;
@@ -197,11 +196,7 @@ fn fuzz_getopt() {
 #[test]
 #[cfg_attr(miri, ignore = "spawns processes")]
 fn fuzz_cli_binary() {
-    let Some(bin) = std::env::var_os("UVERBS_BIN")
-        .map(PathBuf::from)
-        .or_else(|| option_env!("CARGO_BIN_EXE_uverbs").map(PathBuf::from))
-        .filter(|p| p.exists())
-    else {
+    let Some(bin) = Some(crate::common::uverbs_bin()).filter(|p| p.exists()) else {
         println!("fuzz target cli_binary: skipped (no uverbs binary built)");
         return;
     };
