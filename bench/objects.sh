@@ -14,8 +14,8 @@
 #                    path; built once in target/bench/unmapped-src)
 #
 # In one boot per kernel (1 rxe + 1 siw), for each device:
-#   - examples/bench_objects.rs 'pairs': query_qp and modify_qp (through the state walk)
-#     against their floors (the same request prebuilt and re-run with ctx.raw().call
+#   - examples/bench_objects.rs 'pairs': query_qp (Qp::query, and Qp::query_into into a
+#     kept QpQuery) and modify_qp (through the state walk) against their floors (the same request prebuilt and re-run with ctx.raw().call
 #     on the same fd), as interleaved pairs of short batches whose order alternates;
 #   - 'create' of bench_objects.rs and bench/objects_loops.c (libibverbs), alternating
 #     which runs first, ROUNDS times: create + destroy of a PD, CQ, QP and MR; and the
@@ -100,6 +100,9 @@ section() {
   echo "$PAIRS interleaved pairs per operation and $ROUNDS alternating rounds of the create loops."
   echo "Floors: the same request prebuilt and re-run with \`ctx.raw().call\` on the same fd."
   echo "Target: query_qp and modify_qp at or under 1.03x their floor (median of the pairs);"
+  echo "query_qp is measured twice: \`Qp::query\`, which returns a new \`QpQuery\`, and"
+  echo "\`Qp::query_into\` (*query_into*), which answers into the caller's (as \`ibv_query_qp\` does);"
+  echo "both against libibverbs' \`ibv_query_qp\`."
   echo "create + destroy no slower than libibverbs. libibverbs' providers map a CQ's and a QP's"
   echo "queues inside \`ibv_create_cq\`/\`ibv_create_qp\`, and so does uverbs since the data path;"
   echo "the *unmapped* column is the same loop built at $UNMAPPED_AT (before the data path), run in"
@@ -110,14 +113,14 @@ section() {
   for k in "${KERNELS[@]}"; do
     f=$OUTDIR/objects-$k.out
     for d in $(grep -o '^P uverbs [a-z0-9_]*' "$f" | awk '{ print $3 }' | sort -u); do
-      for op in query_qp modify_qp; do
+      for op in query_qp query_into modify_qp; do
         local pf=$STAGE/p.$$ ; grep "^P uverbs $d $op " "$f" > "$pf" || true
         local fl api r q1 q3 ibv
         fl=$(awk '{ print $5 }' "$pf" | median); api=$(awk '{ print $6 }' "$pf" | median)
         r=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | median)
         q1=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.25)
         q3=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.75)
-        ibv=$(grep "^R ibv $d $op " "$f" | awk '{ print $5 }' | median)
+        ibv=$(grep "^R ibv $d ${op/query_into/query_qp} " "$f" | awk '{ print $5 }' | median)
         echo "| $k | $d | $op | $fl | $api | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $ibv | $(fmt "$(awk -v a="$api" -v b="$ibv" 'BEGIN { print (b > 0 ? a / b : "-") }')") | | |"
       done
       for op in pd cq qp mr; do

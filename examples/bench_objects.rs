@@ -5,7 +5,8 @@
 //! bench_objects pairs DEV PAIRS
 //!     query_qp and modify_qp against their floors, as interleaved pairs of short
 //!     batches (the order alternates from pair to pair):
-//!     P uverbs DEV query_qp FLOOR_NS API_NS        (one line per pair)
+//!     P uverbs DEV query_qp FLOOR_NS API_NS        (one line per pair: Qp::query)
+//!     P uverbs DEV query_into FLOOR_NS API_NS      (Qp::query_into, one QpQuery kept)
 //!     P uverbs DEV modify_qp FLOOR_NS API_NS       (per modify of the walk)
 //! bench_objects create DEV N
 //!     R uverbs DEV OP NS_PER_CYCLE   for pd, cq, qp, mr: create + destroy
@@ -31,13 +32,21 @@ use std::time::Instant;
 
 use uverbs::raw::abi::{ib_uverbs_modify_qp, ib_uverbs_query_qp, ib_uverbs_query_qp_resp};
 use uverbs::raw::method::{self, DriverIn};
-use uverbs::verbs::objects::{AhAttr, Cq, ModifyQp, MrBuf, Pd, Qp, QpInit};
+use uverbs::verbs::objects::{AhAttr, Cq, ModifyQp, MrBuf, Pd, Qp, QpInit, QpQuery};
 use uverbs::{AccessFlags, Context, Mtu, QpState, QpType};
 use zerocopy::IntoBytes;
 
 fn fail(what: &str, e: impl std::fmt::Display) -> ! {
     eprintln!("bench_objects: {what}: {e}");
     exit(1)
+}
+
+/// A timed call's answer: an error ends the run (a failing call is not what is timed).
+#[inline(always)]
+fn ok<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) {
+    if let Err(e) = r {
+        fail(what, e)
+    }
 }
 
 /// QUERY_QP of `handle` with every standard attribute bit (0-20), as `Qp::query` asks.
@@ -101,7 +110,10 @@ fn pairs(dev: &str, n: usize) {
         let floor = || {
             let t = Instant::now();
             for _ in 0..K {
-                let _ = std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq)));
+                ok(
+                    "floor QUERY_QP",
+                    std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq))),
+                );
             }
             t.elapsed().as_nanos() as f64 / K as f64
         };
@@ -109,7 +121,7 @@ fn pairs(dev: &str, n: usize) {
         let api = || {
             let t = Instant::now();
             for _ in 0..K {
-                let _ = std::hint::black_box(qp.query());
+                ok("query_qp", std::hint::black_box(qp.query()));
             }
             t.elapsed().as_nanos() as f64 / K as f64
         };
@@ -121,6 +133,38 @@ fn pairs(dev: &str, n: usize) {
             (floor(), a)
         };
         println!("P uverbs {dev} query_qp {f:.0} {a:.0}");
+    }
+    // Qp::query_into, into one QpQuery kept across calls (as ibv_query_qp's callers do).
+    let mut out = QpQuery::default();
+    for i in 0..n {
+        let mut floor = || {
+            let t = Instant::now();
+            for _ in 0..K {
+                ok(
+                    "floor QUERY_QP",
+                    std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq))),
+                );
+            }
+            t.elapsed().as_nanos() as f64 / K as f64
+        };
+        let mut api = || {
+            let t = Instant::now();
+            for _ in 0..K {
+                ok(
+                    "query_into",
+                    std::hint::black_box(qp.query_into(std::hint::black_box(&mut out))),
+                );
+            }
+            t.elapsed().as_nanos() as f64 / K as f64
+        };
+        let (f, a) = if i % 2 == 0 {
+            let f = floor();
+            (f, api())
+        } else {
+            let a = api();
+            (floor(), a)
+        };
+        println!("P uverbs {dev} query_into {f:.0} {a:.0}");
     }
 
     // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt.
@@ -139,7 +183,7 @@ fn pairs(dev: &str, n: usize) {
             let t = Instant::now();
             for _ in 0..K / 4 {
                 for r in reqs.iter_mut() {
-                    let _ = std::hint::black_box(file.call(r));
+                    ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
                 }
             }
             t.elapsed().as_nanos() as f64 / (K / 4) as f64 / per
@@ -148,7 +192,7 @@ fn pairs(dev: &str, n: usize) {
             let t = Instant::now();
             for _ in 0..K / 4 {
                 for m in &steps {
-                    let _ = std::hint::black_box(qp.modify(m));
+                    ok("modify_qp", std::hint::black_box(qp.modify(m)));
                 }
             }
             t.elapsed().as_nanos() as f64 / (K / 4) as f64 / per
@@ -268,11 +312,11 @@ fn attrib(dev: &str, n: usize) {
                         let c = query_cmd(std::hint::black_box(qp.handle()));
                         let mut r = ib_uverbs_query_qp_resp::default();
                         let mut q = method::invoke_cmd(id, &c, DriverIn::NONE, r.as_mut_bytes());
-                        let _ = std::hint::black_box(file.call(&mut q));
+                        ok("built QUERY_QP", std::hint::black_box(file.call(&mut q)));
                         std::hint::black_box(&r);
                     }
                     _ => {
-                        let _ = std::hint::black_box(qp.query());
+                        ok("query_qp", std::hint::black_box(qp.query()));
                     }
                 }
             }

@@ -104,6 +104,19 @@ fn lifecycle_through_every_interface() {
             assert_eq!(init.qp_type, QpType::Rc);
             let srq_qp = pd.create_qp(&QpInit::new(QpType::Rc, &cq, &cq).srq(&srq));
             let srq_qp = srq_qp.unwrap_or_else(|e| panic!("{dev} {path:?}: {e}"));
+            // query_into over the answer of another QP: every field is then this QP's,
+            // the creation attributes (its SRQ) as well as the kernel's answer.
+            let mut kept = q;
+            srq_qp
+                .query_into(&mut kept)
+                .unwrap_or_else(|e| panic!("{dev} {path:?}: {e}"));
+            assert_eq!(kept.init_attr().srq, Some(srq.handle()), "{dev} {path:?}");
+            assert_eq!(
+                Some(kept),
+                srq_qp.query().ok(),
+                "{dev} {path:?}: query_into and query differ"
+            );
+            assert_ne!(kept, q, "{dev} {path:?}");
             if is_rxe(&dev) {
                 let ud = pd
                     .create_qp(&QpInit::new(QpType::Ud, &cq, &cq))

@@ -205,29 +205,44 @@ pub(crate) fn first_supported_by<T, E: KernelAnswer, const N: usize>(
     mut run: impl FnMut(usize) -> Result<T, E>,
 ) -> Result<T, E> {
     const { assert!(N > 0, "first_supported needs at least one route") };
-    let mut last_err: Option<E> = None;
-    let mut start = 0;
-    // The common case first, without the walk below: under `Auto` every route is
-    // allowed and the last is the last allowed one, so the first route runs unless the
-    // kernel is known to lack its interface (the rules below, unrolled for route 0).
-    if path == CallPath::Auto {
-        let first = &routes[0];
-        if N == 1 {
-            return run(0);
-        }
-        if !first.needs.is_some_and(|n| caps.is_missing(n)) {
-            match run(0) {
-                Err(e) if e.errno().is_some_and(first.unknown) => {
-                    if let Some(n) = first.needs {
-                        caps.set_missing(n);
-                    }
-                    last_err = Some(e);
-                }
-                answer => return answer,
-            }
-        }
-        start = 1;
+    // The common case here, where it can be inlined into the caller, and the walk in a
+    // cold function, given the closure by move (`&mut { run }`) so that the common path
+    // need not keep the closure in memory for it: under `Auto` every route is allowed and the last is the last
+    // allowed one, so the first route runs unless the kernel is known to lack its
+    // interface (the walk's rules, unrolled for route 0).
+    if path != CallPath::Auto {
+        return walk_routes(caps, path, routes, 0, None, &mut { run });
     }
+    let first = &routes[0];
+    if N == 1 {
+        return run(0);
+    }
+    if first.needs.is_some_and(|n| caps.is_missing(n)) {
+        return walk_routes(caps, path, routes, 1, None, &mut { run });
+    }
+    match run(0) {
+        Err(e) if e.errno().is_some_and(first.unknown) => {
+            if let Some(n) = first.needs {
+                caps.set_missing(n);
+            }
+            walk_routes(caps, path, routes, 1, Some(e), &mut { run })
+        }
+        answer => answer,
+    }
+}
+
+/// The rules of [`first_supported_by`] from route `start` on, with `last_err` the
+/// "unknown" answer of the route before it, if any.
+#[cold]
+#[inline(never)]
+fn walk_routes<T, E: KernelAnswer, const N: usize>(
+    caps: &Caps,
+    path: CallPath,
+    routes: &[Route; N],
+    start: usize,
+    mut last_err: Option<E>,
+    run: &mut dyn FnMut(usize) -> Result<T, E>,
+) -> Result<T, E> {
     let allowed = |r: &Route| r.via.allowed(path);
     let last_allowed = routes.iter().rposition(allowed).unwrap_or(N - 1);
     for (i, r) in routes.iter().enumerate().skip(start) {
@@ -250,7 +265,7 @@ pub(crate) fn first_supported_by<T, E: KernelAnswer, const N: usize>(
         }
     }
     // The route at `last_allowed` is never skipped and always returns; N > 0 makes sure
-    // there is one.
+    // there is one, and under `Auto` the walk starts at or before it.
     match last_err {
         Some(e) => Err(e),
         None => unreachable!("the last allowed route returns"),

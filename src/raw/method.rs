@@ -682,6 +682,8 @@ pub(in crate::raw) fn split_resp<R>(resp: &mut [u8]) -> (&mut [u8], &mut [u8]) {
 /// response field included, which the kernel ignores here), `CORE_OUT` the first
 /// `size_of::<C::Resp>()` bytes of `resp`, `UHW_IN` the driver input and `UHW_OUT` the
 /// rest of `resp`. Empty parts are left out, as rdma-core does.
+// Inlined: at a call site that knows the command and its buffers, most of it folds away.
+#[inline(always)]
 pub fn invoke_cmd<'a, C: WriteCommand>(
     driver_id: u32,
     cmd: &'a C,

@@ -112,7 +112,7 @@ pub(crate) fn check_driver(ctx: &Context, what: &'static str) -> Result<()> {
 }
 
 /// The routes of an object method: its ioctl (needing `needs`), then `write()`.
-fn routes(needs: Interface) -> [Route; 2] {
+const fn routes(needs: Interface) -> [Route; 2] {
     [
         Route {
             via: Via::Ioctl,
@@ -122,9 +122,14 @@ fn routes(needs: Interface) -> [Route; 2] {
         Route {
             via: Via::Write,
             needs: None,
-            unknown: |_| false,
+            unknown: last_route,
         },
     ]
+}
+
+/// The `write()` route is the last: no answer of it moves on.
+fn last_route(_: Errno) -> bool {
+    false
 }
 
 /// Sends a write command by INVOKE_WRITE, else `write()`, as the context's object path
@@ -139,7 +144,10 @@ pub(crate) fn run_cmd<C: WriteCommand>(
     first_supported_by(
         file.caps(),
         ctx.objects_path(),
-        &routes(Interface::InvokeWrite),
+        const { &routes(Interface::InvokeWrite) },
+        // Inlined into the fallback's common path, where `i` is 0: the request is built
+        // in place and the write() route drops out.
+        #[inline(always)]
         |i| match i {
             0 => file.call(&mut method::invoke_cmd(
                 file.driver_id(),
@@ -147,9 +155,21 @@ pub(crate) fn run_cmd<C: WriteCommand>(
                 udata_in,
                 resp,
             )),
-            _ => file.write(&mut method::write_cmd(cmd, udata_in, resp)),
+            _ => write_cmd(file, cmd, udata_in, resp),
         },
     )
+}
+
+/// The `write()` route of [`run_cmd`], kept out of line so that the closure stays small
+/// enough to be inlined into the fallback's common path.
+#[inline(never)]
+fn write_cmd<C: WriteCommand>(
+    file: &crate::raw::VerbsFile,
+    cmd: &C,
+    udata_in: DriverIn<'_>,
+    resp: &mut [u8],
+) -> core::result::Result<(), Errno> {
+    file.write(&mut method::write_cmd(cmd, udata_in, resp))
 }
 
 /// Runs `run(true)` (the ioctl method, needing `needs`), else `run(false)` (its

@@ -359,6 +359,8 @@ pub struct Qp {
     handle: u32,
     qp_num: u32,
     qp_type: QpType,
+    /// The creation attributes a query answers with (objects by their handles).
+    objects: QpObjects,
     cap: QpCap,
     sq_sig_all: bool,
     user_handle: u64,
@@ -478,6 +480,12 @@ impl Pd {
             handle,
             qp_num,
             qp_type: init.qp_type,
+            objects: QpObjects {
+                qp_type: init.qp_type,
+                send_cq: init.send_cq.handle(),
+                recv_cq: init.recv_cq.handle(),
+                srq: init.srq.map(Srq::handle),
+            },
             cap: granted,
             sq_sig_all: init.sq_sig_all,
             user_handle,
@@ -663,26 +671,42 @@ impl Qp {
     }
 
     /// Every attribute of the QP and its creation attributes (QUERY_QP by INVOKE_WRITE,
-    /// else `write()`), decoded when read ([`QpQuery::attr`], [`QpQuery::init_attr`]):
-    /// the call itself copies the kernel's answer and nothing more.
+    /// else `write()`), decoded when read ([`QpQuery::attr`], [`QpQuery::init_attr`]).
+    /// [`Qp::query_into`] answers into a caller's value instead, without the copy out.
     ///
     /// # Errors
     ///
     /// The kernel's errno.
     #[doc(alias = "ibv_query_qp")]
+    // Inlined, so that the answer is made in the caller's place and not copied to it.
+    #[inline]
     pub fn query(&self) -> Result<QpQuery> {
+        let mut q = QpQuery::default();
+        self.query_into(&mut q)?;
+        Ok(q)
+    }
+
+    /// [`Qp::query`] into `out`, as `ibv_query_qp` fills its caller's structs: the
+    /// kernel writes its answer straight into `out`, and the call copies nothing. For
+    /// callers that query again and again, with one `QpQuery` (`QpQuery::default()`).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno; `out` then holds no answer (its attributes are zero).
+    #[doc(alias = "ibv_query_qp")]
+    pub fn query_into(&self, out: &mut QpQuery) -> Result<()> {
         let ctx = self.pd.context();
-        let raw = query_qp_handle(ctx, self.handle).map_err(|e| failed(ctx, "QUERY_QP", e))?;
-        if ctx.driver_id() == RDMA_DRIVER_RXE {
-            self.note_state(QpState::from_raw(u32::from(raw.qp_state)));
+        out.objects = self.objects;
+        // The kernel writes the whole answer (zero-filling what it has no value for), so
+        // the last one need not be cleared first; a failed call clears it.
+        if let Err(e) = query_qp_into(ctx, self.handle, &mut out.raw) {
+            out.raw = ib_uverbs_query_qp_resp::default();
+            return Err(failed(ctx, "QUERY_QP", e));
         }
-        Ok(QpQuery {
-            raw,
-            qp_type: self.qp_type,
-            send_cq: self.send_cq.handle(),
-            recv_cq: self.recv_cq.handle(),
-            srq: self.srq.as_ref().map(Srq::handle),
-        })
+        if ctx.driver_id() == RDMA_DRIVER_RXE {
+            self.note_state(QpState::from_raw(u32::from(out.raw.qp_state)));
+        }
+        Ok(())
     }
 
     fn destroy(&self) -> Result<()> {
@@ -710,10 +734,32 @@ impl Qp {
     }
 }
 
-/// The answer of QUERY_QP, decoded when read.
+/// The answer of QUERY_QP, decoded when read. The default value is no answer yet (every
+/// attribute zero, the QP type unknown), for [`Qp::query_into`] to fill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QpQuery {
     raw: ib_uverbs_query_qp_resp,
+    objects: QpObjects,
+}
+
+impl Default for QpQuery {
+    fn default() -> Self {
+        QpQuery {
+            raw: ib_uverbs_query_qp_resp::default(),
+            objects: QpObjects {
+                qp_type: QpType::from_raw(0),
+                send_cq: 0,
+                recv_cq: 0,
+                srq: None,
+            },
+        }
+    }
+}
+
+/// The creation attributes of a QP that its query answers with from the crate's own
+/// record: its type and its objects' handles, copied into each answer at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct QpObjects {
     qp_type: QpType,
     send_cq: u32,
     recv_cq: u32,
@@ -779,10 +825,10 @@ impl QpQuery {
     pub fn init_attr(&self) -> QpInitAttr {
         let r = &self.raw;
         QpInitAttr {
-            qp_type: self.qp_type,
-            send_cq: self.send_cq,
-            recv_cq: self.recv_cq,
-            srq: self.srq,
+            qp_type: self.objects.qp_type,
+            send_cq: self.objects.send_cq,
+            recv_cq: self.objects.recv_cq,
+            srq: self.objects.srq,
             cap: self.cap(),
             sq_sig_all: r.sq_sig_all != 0,
         }
@@ -808,20 +854,29 @@ pub(crate) fn query_qp_handle(
     ctx: &crate::Context,
     handle: u32,
 ) -> core::result::Result<ib_uverbs_query_qp_resp, rustix::io::Errno> {
+    let mut resp = ib_uverbs_query_qp_resp::default();
+    query_qp_into(ctx, handle, &mut resp)?;
+    Ok(resp)
+}
+
+/// QUERY_QP of any handle, every standard attribute asked, answered into `resp`.
+#[inline]
+fn query_qp_into(
+    ctx: &crate::Context,
+    handle: u32,
+    resp: &mut ib_uverbs_query_qp_resp,
+) -> core::result::Result<(), rustix::io::Errno> {
     let cmd = ib_uverbs_query_qp {
         qp_handle: handle,
         attr_mask: QUERY_ALL,
         ..Default::default()
     };
-    // The kernel answers straight into the struct: no buffer to copy from.
-    let mut resp = ib_uverbs_query_qp_resp::default();
     run_cmd(
         ctx,
         &cmd,
         DriverIn::NONE,
-        zerocopy::IntoBytes::as_mut_bytes(&mut resp),
-    )?;
-    Ok(resp)
+        zerocopy::IntoBytes::as_mut_bytes(resp),
+    )
 }
 
 /// QP_DESTROY by ioctl, else DESTROY_QP by `write()`, of any handle.
