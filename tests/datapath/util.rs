@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use uverbs::verbs::datapath::Wc;
-use uverbs::verbs::objects::{AhAttr, Cq, GlobalRoute, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
-use uverbs::{AccessFlags, Context, Gid, Mtu, QpState, QpType};
+use uverbs::verbs::objects::{AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
+use uverbs::{AccessFlags, Context, Gid, Mtu, QpType};
 
 /// Opens a device by name.
 pub fn open(dev: &str) -> Arc<Context> {
@@ -68,47 +68,20 @@ pub fn connect(qp: &Qp, t: QpType, sgid: u8, my_psn: u32, dest: &Dest, mtu: Mtu)
 
 /// RESET to INIT (port 1, P_Key index 0; every access right, or UD's Q_Key).
 pub fn to_init(qp: &Qp, t: QpType) {
-    let init = ModifyQp::new().state(QpState::Init).pkey_index(0).port(1);
-    let init = match t {
-        QpType::Ud => init.qkey(0x1111_1111),
-        _ => init.access(
-            AccessFlags::LOCAL_WRITE
-                | AccessFlags::REMOTE_WRITE
-                | AccessFlags::REMOTE_READ
-                | AccessFlags::REMOTE_ATOMIC,
-        ),
-    };
+    let access = AccessFlags::LOCAL_WRITE
+        | AccessFlags::REMOTE_WRITE
+        | AccessFlags::REMOTE_READ
+        | AccessFlags::REMOTE_ATOMIC;
+    let init = ModifyQp::init(t, 1, access, 0x1111_1111);
     qp.modify(&init).unwrap_or_else(|e| panic!("INIT: {e}"));
 }
 
 /// INIT to RTR to RTS towards `dest`, as ibv_rc_pingpong's pp_connect_ctx.
 pub fn to_rts(qp: &Qp, t: QpType, sgid: u8, my_psn: u32, dest: &Dest, mtu: Mtu) {
-    let mut rtr = ModifyQp::new().state(QpState::Rtr);
-    if t != QpType::Ud {
-        rtr = rtr
-            .path_mtu(mtu)
-            .dest_qp_num(dest.qpn)
-            .rq_psn(dest.psn)
-            .av(AhAttr {
-                grh: GlobalRoute {
-                    dgid: dest.gid,
-                    sgid_index: sgid,
-                    hop_limit: 1,
-                    ..Default::default()
-                },
-                is_global: true,
-                port_num: 1,
-                ..Default::default()
-            });
-        if t == QpType::Rc {
-            rtr = rtr.max_dest_rd_atomic(1).min_rnr_timer(12);
-        }
-    }
+    let path = AhAttr::global(1, sgid, dest.gid, 1);
+    let rtr = ModifyQp::rtr(t, mtu, dest.qpn, dest.psn, path);
     qp.modify(&rtr).unwrap_or_else(|e| panic!("RTR: {e}"));
-    let mut rts = ModifyQp::new().state(QpState::Rts).sq_psn(my_psn);
-    if t == QpType::Rc {
-        rts = rts.timeout(14).retry_cnt(7).rnr_retry(7).max_rd_atomic(1);
-    }
+    let rts = ModifyQp::rts(t, my_psn);
     qp.modify(&rts).unwrap_or_else(|e| panic!("RTS: {e}"));
 }
 

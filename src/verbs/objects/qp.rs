@@ -553,6 +553,7 @@ impl Qp {
     /// The kernel's errno: `EINVAL` for a transition the QP's state does not allow, or
     /// a mask without the attributes the transition needs.
     #[doc(alias = "ibv_modify_qp")]
+    #[inline]
     pub fn modify(&self, m: &ModifyQp) -> Result<()> {
         let ctx = self.pd.context();
         let cmd = m.to_uverbs(self.handle);
@@ -694,6 +695,7 @@ impl Qp {
     ///
     /// The kernel's errno; `out` then holds no answer (its attributes are zero).
     #[doc(alias = "ibv_query_qp")]
+    #[inline]
     pub fn query_into(&self, out: &mut QpQuery) -> Result<()> {
         let ctx = self.pd.context();
         out.objects = self.objects;
