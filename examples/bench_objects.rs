@@ -169,20 +169,21 @@ fn pairs(dev: &str, n: usize) {
 
     // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt.
     let steps = walk(&ctx, &qp);
-    let cmds: Vec<ib_uverbs_modify_qp> = steps.iter().map(|m| m.to_uverbs(qp.handle())).collect();
+    // The floor's commands and requests live on the stack, as the typed call's do: under
+    // TCG, which pages a loop touches moves its time (QEMU's TLB is direct-mapped).
+    let cmds: [ib_uverbs_modify_qp; 4] =
+        core::array::from_fn(|i| steps[i % steps.len()].to_uverbs(qp.handle()));
     for m in &steps {
         qp.modify(m).unwrap_or_else(|e| fail("modify_qp", e));
     }
     let per = steps.len() as f64;
     for i in 0..n {
         let floor = || {
-            let mut reqs: Vec<_> = cmds
-                .iter()
-                .map(|c| method::invoke_cmd(id, c, DriverIn::NONE, &mut []))
-                .collect();
+            let mut reqs: [_; 4] =
+                core::array::from_fn(|i| method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut []));
             let t = Instant::now();
             for _ in 0..K / 4 {
-                for r in reqs.iter_mut() {
+                for r in reqs[..steps.len()].iter_mut() {
                     ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
                 }
             }
