@@ -7,7 +7,7 @@
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --pairs N        interleaved floor/API pairs per operation (default 3000)
-#   --rounds N       alternating rounds of the create/destroy loops (default 7)
+#   --rounds N       alternating rounds of the create/destroy loops (default 15)
 #   --quick          --pairs 100 --rounds 2 (a smoke test)
 #   --unmapped-at REV  the commit whose bench_objects creates CQs and QPs without
 #                    mapping their queues (default b031392, main just before the data
@@ -31,7 +31,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() PAIRS=3000 ROUNDS=7 UNMAPPED_AT=b031392
+KERNELS=() PAIRS=3000 ROUNDS=15 UNMAPPED_AT=b031392
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;

@@ -49,6 +49,36 @@ fn ok<T, E: std::fmt::Display>(what: &str, r: Result<T, E>) {
     }
 }
 
+/// The time of one call of `f`, in ns, over `k` calls in a row.
+#[inline(always)]
+fn per_call(k: usize, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..k {
+        f();
+    }
+    t.elapsed().as_nanos() as f64 / k as f64
+}
+
+/// Pair `i` of floor and API batches: the floor first in even pairs, the API in odd.
+fn pair(i: usize, mut floor: impl FnMut() -> f64, mut api: impl FnMut() -> f64) -> (f64, f64) {
+    if i % 2 == 0 {
+        let f = floor();
+        (f, api())
+    } else {
+        let a = api();
+        (floor(), a)
+    }
+}
+
+/// One floor call: the prebuilt request, issued again.
+#[inline(always)]
+fn floor_call<const N: usize>(
+    file: &uverbs::raw::VerbsFile,
+    req: &mut method::Request<'_, N>,
+) -> Result<(), rustix::io::Errno> {
+    std::hint::black_box(file.call(std::hint::black_box(req)))
+}
+
 /// QUERY_QP of `handle` with every standard attribute bit (0-20), as `Qp::query` asks.
 fn query_cmd(handle: u32) -> ib_uverbs_query_qp {
     ib_uverbs_query_qp {
@@ -107,63 +137,26 @@ fn pairs(dev: &str, n: usize) {
         qp.query().unwrap_or_else(|e| fail("query_qp", e));
     }
     for i in 0..n {
-        let floor = || {
-            let t = Instant::now();
-            for _ in 0..K {
-                ok(
-                    "floor QUERY_QP",
-                    std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq))),
-                );
-            }
-            t.elapsed().as_nanos() as f64 / K as f64
-        };
-        let mut floor = floor;
-        let api = || {
-            let t = Instant::now();
-            for _ in 0..K {
-                ok("query_qp", std::hint::black_box(qp.query()));
-            }
-            t.elapsed().as_nanos() as f64 / K as f64
-        };
-        let (f, a) = if i % 2 == 0 {
-            let f = floor();
-            (f, api())
-        } else {
-            let a = api();
-            (floor(), a)
-        };
+        let (f, a) = pair(
+            i,
+            || per_call(K, || ok("floor QUERY_QP", floor_call(file, &mut qreq))),
+            || per_call(K, || ok("query_qp", std::hint::black_box(qp.query()))),
+        );
         println!("P uverbs {dev} query_qp {f:.0} {a:.0}");
     }
     // Qp::query_into, into one QpQuery kept across calls (as ibv_query_qp's callers do).
     let mut out = QpQuery::default();
     for i in 0..n {
-        let mut floor = || {
-            let t = Instant::now();
-            for _ in 0..K {
-                ok(
-                    "floor QUERY_QP",
-                    std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq))),
-                );
-            }
-            t.elapsed().as_nanos() as f64 / K as f64
-        };
-        let mut api = || {
-            let t = Instant::now();
-            for _ in 0..K {
-                ok(
-                    "query_into",
-                    std::hint::black_box(qp.query_into(std::hint::black_box(&mut out))),
-                );
-            }
-            t.elapsed().as_nanos() as f64 / K as f64
-        };
-        let (f, a) = if i % 2 == 0 {
-            let f = floor();
-            (f, api())
-        } else {
-            let a = api();
-            (floor(), a)
-        };
+        let (f, a) = pair(
+            i,
+            || per_call(K, || ok("floor QUERY_QP", floor_call(file, &mut qreq))),
+            || {
+                per_call(K, || {
+                    let out = std::hint::black_box(&mut out);
+                    ok("query_into", std::hint::black_box(qp.query_into(out)))
+                })
+            },
+        );
         println!("P uverbs {dev} query_into {f:.0} {a:.0}");
     }
 
@@ -178,33 +171,26 @@ fn pairs(dev: &str, n: usize) {
     }
     let per = steps.len() as f64;
     for i in 0..n {
-        let floor = || {
-            let mut reqs: [_; 4] =
-                core::array::from_fn(|i| method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut []));
-            let t = Instant::now();
-            for _ in 0..K / 4 {
-                for r in reqs[..steps.len()].iter_mut() {
-                    ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
-                }
-            }
-            t.elapsed().as_nanos() as f64 / (K / 4) as f64 / per
-        };
-        let api = || {
-            let t = Instant::now();
-            for _ in 0..K / 4 {
-                for m in &steps {
-                    ok("modify_qp", std::hint::black_box(qp.modify(m)));
-                }
-            }
-            t.elapsed().as_nanos() as f64 / (K / 4) as f64 / per
-        };
-        let (f, a) = if i % 2 == 0 {
-            let f = floor();
-            (f, api())
-        } else {
-            let a = api();
-            (floor(), a)
-        };
+        let (f, a) = pair(
+            i,
+            || {
+                let mut reqs: [_; 4] = core::array::from_fn(|i| {
+                    method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut [])
+                });
+                per_call(K / 4, || {
+                    for r in reqs[..steps.len()].iter_mut() {
+                        ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
+                    }
+                }) / per
+            },
+            || {
+                per_call(K / 4, || {
+                    for m in &steps {
+                        ok("modify_qp", std::hint::black_box(qp.modify(m)));
+                    }
+                }) / per
+            },
+        );
         println!("P uverbs {dev} modify_qp {f:.0} {a:.0}");
     }
     let _ = qresp.as_bytes();
@@ -305,10 +291,7 @@ fn attrib(dev: &str, n: usize) {
             let t = Instant::now();
             for _ in 0..K {
                 match which {
-                    0 => {
-                        let _ =
-                            std::hint::black_box(file.call(&mut *std::hint::black_box(&mut qreq)));
-                    }
+                    0 => ok("floor QUERY_QP", floor_call(file, &mut qreq)),
                     1 => {
                         let c = query_cmd(std::hint::black_box(qp.handle()));
                         let mut r = ib_uverbs_query_qp_resp::default();
