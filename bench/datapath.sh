@@ -2,14 +2,18 @@
 # bench/datapath.sh - the data path against perftest and libibverbs, side by side in
 # the VM rig, and its section of BENCHMARKS.md (issue 17).
 #
-# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--quick] [--report-only]
+# Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--boots B] [--quick]
+#                          [--report-only]
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --rounds N       interleaved rounds (default 5)
+#   --boots B        spread the rounds over B boots per kernel (default 1). Under TCG a
+#                    run's time moves with where its code, rings and buffers land, and a
+#                    boot places them anew; rounds over several boots average that out
 #   --quick          --rounds 2 and fewer iterations (a smoke test)
 #   --report-only    no VM: the section again from the raw outputs already there
 #
-# In one boot per kernel (1 rxe + 1 siw, guest --smp 2), on rxe0's internal loopback
+# In one boot per kernel (or B; 1 rxe + 1 siw, guest --smp 2), on rxe0's internal loopback
 # (client to 127.0.0.1, -x 1 -F -I 0 on both sides), ROUNDS rounds, the order of the
 # two programs alternating from round to round:
 #   - latency: 'uverbs perf write_lat|send_lat -C' (server and client) against
@@ -36,11 +40,12 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() ROUNDS=5 QUICK=0 REPORT_ONLY=0
+KERNELS=() ROUNDS=5 BOOTS=1 QUICK=0 REPORT_ONLY=0
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
+    --boots) BOOTS=${2:?}; shift 2 ;;
     --quick) ROUNDS=2 QUICK=1; shift ;;
     --report-only) REPORT_ONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -60,6 +65,7 @@ else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5 LNS=200; fi
 if [ "$REPORT_ONLY" = 0 ]; then
 # The commit measured, for the report (--report-only writes it later).
 git -C "$CRATE" rev-parse --short HEAD > "$OUTDIR/datapath.commit" 2>/dev/null || true
+echo "$ROUNDS $BOOTS" > "$OUTDIR/datapath.rounds"
 echo "datapath.sh: building" >&2
 (cd "$CRATE" && cargo build -q --release --target $TARGET --bin uverbs --example bench_datapath)
 cp "$CRATE/target/$TARGET/release/uverbs" "$CRATE/target/$TARGET/release/examples/bench_datapath" "$STAGE/"
@@ -106,8 +112,9 @@ pair() { # ROUND TEST SIZE ITERS EXTRA...
   if [ \$((pr % 2)) = 0 ]; then one uverbs \$pt \$ps \$pn \$pr "\$@"; one perftest \$pt \$ps \$pn \$pr "\$@"
   else one perftest \$pt \$ps \$pn \$pr "\$@"; one uverbs \$pt \$ps \$pn \$pr "\$@"; fi
 }
-r=0
-while [ \$r -lt $ROUNDS ]; do
+# this boot's rounds: R0 up to R1 (set by the host)
+r=\$R0
+while [ \$r -lt \$R1 ]; do
   for t in write_lat send_lat; do
     pair \$r \$t 2 $LN -C; pair \$r \$t 4096 $LN -C; pair \$r \$t 65536 $LNB -C
   done
@@ -131,10 +138,15 @@ done
 EOF
 
 for k in "${KERNELS[@]}"; do
-  echo "datapath.sh: kernel $k" >&2
-  "$CRATE/tests/vm/rig.sh" --kernel "$k" --smp 2 --add "$STAGE/uverbs" --add "$STAGE/bench_datapath" \
-    --add "$STAGE/datapath_loops" --add "$STAGE/guest.sh" --timeout 3600 \
-    -- sh ./guest.sh > "$OUTDIR/datapath-$k.out"
+  : > "$OUTDIR/datapath-$k.out"
+  for b in $(seq 0 $((BOOTS - 1))); do
+    r0=$((b * ROUNDS / BOOTS)) r1=$(((b + 1) * ROUNDS / BOOTS))
+    [ "$r1" -gt "$r0" ] || continue
+    echo "datapath.sh: kernel $k, rounds $r0-$((r1 - 1))" >&2
+    "$CRATE/tests/vm/rig.sh" --kernel "$k" --smp 2 --add "$STAGE/uverbs" --add "$STAGE/bench_datapath" \
+      --add "$STAGE/datapath_loops" --add "$STAGE/guest.sh" --timeout 3600 \
+      --env R0=$r0 --env R1=$r1 -- sh ./guest.sh >> "$OUTDIR/datapath-$k.out"
+  done
 done
 fi
 
@@ -147,10 +159,14 @@ verdict() { # RATIO Q1 Q3 TARGET (le|ge)
     if (op == "le") print (r <= 1.0 ? "met" : (r - 1.0 <= b - a ? "missed, within the IQR" : "missed"))
     else print (r >= 1.0 ? "met" : (1.0 - r <= b - a ? "missed, within the IQR" : "missed")) }'; }
 section() {
+  # the rounds and boots measured (--report-only reads them back)
+  [ -f "$OUTDIR/datapath.rounds" ] && read -r ROUNDS BOOTS < "$OUTDIR/datapath.rounds"
+  local boots="one VM boot per kernel"
+  [ "$BOOTS" -gt 1 ] && boots="$BOOTS VM boots per kernel (the rounds spread over them)"
   echo "<!-- datapath:begin -->"
   echo "## The data path against perftest and libibverbs (issue 17)"
   echo
-  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(cat "$OUTDIR/datapath.commit" 2>/dev/null || echo "unknown: before $(git -C "$CRATE" rev-parse --short HEAD)")), one VM boot per kernel (TCG, \`--smp 2\`,"
+  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(cat "$OUTDIR/datapath.commit" 2>/dev/null || echo "unknown: before $(git -C "$CRATE" rev-parse --short HEAD)")), $boots (TCG, \`--smp 2\`,"
   echo "1 rxe + 1 siw), $ROUNDS interleaved rounds (the order of the two programs alternating)."
   echo "uverbs: \`uverbs perf\` (release, static musl); perftest: Debian's 4.5 (\`ib_write_lat\` ...),"
   echo "libibverbs 44 with its rxe provider; both on rxe0's internal loopback, client to 127.0.0.1,"

@@ -15,7 +15,7 @@ use uverbs::cm::{CmChannel, CmId, ConnParam};
 use uverbs::raw::mr::RawSge;
 use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use uverbs::verbs::objects::{
-    Ah, AhAttr, Cq, GlobalRoute, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit, Srq, SrqInit,
+    Ah, AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit, Srq, SrqInit,
 };
 use uverbs::{AccessFlags, Context, Gid, Mtu, Next, QpState, QpType, WcFlags};
 
@@ -203,28 +203,9 @@ impl Pair {
     }
 
     fn rtr_one(&self, qp: &Qp, dest: u32) {
-        let mut m = ModifyQp::new().state(QpState::Rtr);
-        if self.t != QpType::Ud {
-            m = m
-                .path_mtu(Mtu::Mtu1024)
-                .dest_qp_num(dest)
-                .rq_psn(0)
-                .av(AhAttr {
-                    grh: GlobalRoute {
-                        dgid: self.gid,
-                        sgid_index: 1,
-                        hop_limit: 1,
-                        ..Default::default()
-                    },
-                    is_global: true,
-                    port_num: 1,
-                    ..Default::default()
-                });
-            if self.t == QpType::Rc {
-                m = m.max_dest_rd_atomic(1).min_rnr_timer(12);
-            }
-        }
-        qp.modify(&m).unwrap();
+        let path = AhAttr::global(1, 1, self.gid, 1);
+        qp.modify(&ModifyQp::rtr(self.t, Mtu::Mtu1024, dest, 0, path))
+            .unwrap();
     }
 
     pub fn rtr(&self) {
@@ -233,9 +214,9 @@ impl Pair {
     }
 
     fn rts_one(&self, qp: &Qp, rnr: u8) {
-        let mut m = ModifyQp::new().state(QpState::Rts).sq_psn(0);
+        let mut m = ModifyQp::rts(self.t, 0);
         if self.t == QpType::Rc {
-            m = m.timeout(14).retry_cnt(7).rnr_retry(rnr).max_rd_atomic(1);
+            m = m.rnr_retry(rnr);
         }
         qp.modify(&m).unwrap();
     }
@@ -246,17 +227,7 @@ impl Pair {
         if self.t == QpType::Ud {
             self.ah = Some(
                 self.pd
-                    .create_ah(&AhAttr {
-                        grh: GlobalRoute {
-                            dgid: self.gid,
-                            sgid_index: 1,
-                            hop_limit: 64,
-                            ..Default::default()
-                        },
-                        is_global: true,
-                        port_num: 1,
-                        ..Default::default()
-                    })
+                    .create_ah(&AhAttr::global(1, 1, self.gid, 64))
                     .unwrap(),
             );
         }
