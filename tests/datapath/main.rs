@@ -179,13 +179,7 @@ fn perftest_interop_rxe_loopback() {
         server: "127.0.0.1",
         siw: false,
     };
-    let mut port = 18600;
-    for (test, program) in perftest::TESTS {
-        for uverbs_server in [true, false] {
-            port += 1;
-            perftest::run(&on, test, program, port, uverbs_server);
-        }
-    }
+    perftest::run_all(&on, 18600);
 }
 
 /// `uverbs perf -R` against `perftest -R` on siw0 through its own address (the RDMA
@@ -200,13 +194,7 @@ fn perftest_interop_siw_rdma_cm() {
         server: &addr,
         siw: true,
     };
-    let mut port = 18700;
-    for (test, program) in perftest::TESTS {
-        for uverbs_server in [true, false] {
-            port += 1;
-            perftest::run(&on, test, program, port, uverbs_server);
-        }
-    }
+    perftest::run_all(&on, 18700);
 }
 
 /// Completion events: an armed CQ's channel reports the next completion (rxe arms by

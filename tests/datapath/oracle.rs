@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uverbs::cm::{CmChannel, CmId, ConnParam};
+use uverbs::cm::{CmId, ConnParam};
 use uverbs::raw::mr::RawSge;
 use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use uverbs::verbs::objects::{
@@ -171,29 +171,7 @@ impl Pair {
             rnr_retry_count: rnr_retry,
             ..ConnParam::default()
         };
-        let lch = CmChannel::open().unwrap();
-        let listen = lch.create_id().unwrap();
-        listen.bind(at).unwrap();
-        listen.listen(1).unwrap();
-        let cch = CmChannel::open().unwrap();
-        let cid = cch.create_id().unwrap();
-        cid.resolve_addr(at, t).unwrap();
-        cid.resolve_route(t).unwrap();
-        cid.init_qp(&self.a).unwrap();
-        let b = &self.b;
-        let sid = std::thread::scope(|sc| {
-            let server = sc.spawn(|| {
-                let req = lch
-                    .get_event(Some(t))
-                    .unwrap()
-                    .expect("a connection request");
-                let sid = CmId::from_request(&lch, &req).unwrap();
-                sid.accept(b, &param, t).unwrap();
-                sid
-            });
-            cid.connect(&self.a, &param, t).unwrap();
-            server.join().unwrap()
-        });
+        let [listen, cid, sid] = util::cm_pair(&self.a, &self.b, at, &param, t);
         (listen, cid, sid)
     }
 

@@ -89,6 +89,18 @@ fn report_line(out: &str, size: usize) -> Option<Vec<String>> {
         .find(|f| f.len() >= 5 && f[0] == size.to_string() && f[1].parse::<u64>().is_ok())
 }
 
+/// Every test of [`TESTS`], uverbs the server and then the client, on ports from
+/// `first_port + 1` up.
+pub fn run_all(on: &On, first_port: u16) {
+    let mut port = first_port;
+    for (test, program) in TESTS {
+        for uverbs_server in [true, false] {
+            port += 1;
+            run(on, test, program, port, uverbs_server);
+        }
+    }
+}
+
 /// One test, uverbs the server (`uverbs_server`) or the client.
 pub fn run(on: &On, test: &str, program: &str, port: u16, uverbs_server: bool) {
     let (size, iters) = match (test.ends_with("_lat"), on.siw) {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::common::scratch::*;
 use super::util;
-use uverbs::cm::{CmChannel, CmId, ConnParam};
+use uverbs::cm::{CmId, ConnParam};
 use uverbs::verbs::datapath::{RecvWr, SendOp, SendWr, Sge, Wc};
 use uverbs::verbs::objects::{Cq, Mr, Qp};
 use uverbs::{Context, Error, Mtu, QpType, WcStatus};
@@ -98,31 +98,8 @@ fn connected(ctx: &Arc<Context>, kind: &str, addr: &str, keep: &mut Vec<CmId>) -
     } else {
         let t = Duration::from_secs(20);
         let at: std::net::SocketAddr = format!("{addr}:7400").parse().unwrap();
-        let lch = CmChannel::open().unwrap();
-        let listen = lch.create_id().unwrap();
-        listen.bind(at).unwrap();
-        listen.listen(1).unwrap();
-        let ch = CmChannel::open().unwrap();
-        let id = ch.create_id().unwrap();
-        id.resolve_addr(at, t).unwrap();
-        id.resolve_route(t).unwrap();
-        id.init_qp(&a.qp).unwrap();
-        // The connect waits for ESTABLISHED, which needs the accept: run it beside.
-        let acc = std::thread::scope(|s| {
-            let h = s.spawn(|| {
-                let req = lch
-                    .get_event(Some(t))
-                    .unwrap()
-                    .expect("a connection request");
-                let nid = CmId::from_request(&lch, &req).unwrap();
-                nid.init_qp(&b.qp).unwrap();
-                nid.accept(&b.qp, &ConnParam::default(), t).unwrap();
-                nid
-            });
-            id.connect(&a.qp, &ConnParam::default(), t).unwrap();
-            h.join().unwrap()
-        });
-        keep.extend([listen, id, acc]);
+        // (CmId::accept moves b to INIT itself.)
+        keep.extend(util::cm_pair(&a.qp, &b.qp, at, &ConnParam::default(), t));
     }
     (a, b)
 }

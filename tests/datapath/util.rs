@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use uverbs::cm::{CmChannel, CmId, ConnParam};
 use uverbs::verbs::datapath::Wc;
 use uverbs::verbs::objects::{AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
 use uverbs::{AccessFlags, Context, Gid, Mtu, QpType};
@@ -204,4 +205,40 @@ impl Drop for VethPair {
             .args(["link", "del", "uvva"])
             .output();
     }
+}
+
+/// `a` and `b` connected by uverbs' RDMA CM at `at`, in one process: a listening id;
+/// a's id resolves, moves `a` to INIT and connects; `b` is accepted on the request's id
+/// (in a thread: both calls wait for ESTABLISHED). Each step waits at most `t`. The
+/// listening, connecting and accepted ids, which the connection lives as long as.
+pub fn cm_pair(
+    a: &Qp,
+    b: &Qp,
+    at: std::net::SocketAddr,
+    param: &ConnParam,
+    t: Duration,
+) -> [CmId; 3] {
+    let lch = CmChannel::open().unwrap();
+    let listen = lch.create_id().unwrap();
+    listen.bind(at).unwrap();
+    listen.listen(1).unwrap();
+    let cch = CmChannel::open().unwrap();
+    let cid = cch.create_id().unwrap();
+    cid.resolve_addr(at, t).unwrap();
+    cid.resolve_route(t).unwrap();
+    cid.init_qp(a).unwrap();
+    let sid = std::thread::scope(|sc| {
+        let server = sc.spawn(|| {
+            let req = lch
+                .get_event(Some(t))
+                .unwrap()
+                .expect("a connection request");
+            let sid = CmId::from_request(&lch, &req).unwrap();
+            sid.accept(b, param, t).unwrap();
+            sid
+        });
+        cid.connect(a, param, t).unwrap();
+        server.join().unwrap()
+    });
+    [listen, cid, sid]
 }
