@@ -112,22 +112,20 @@ pair() { # ROUND TEST SIZE ITERS EXTRA...
   if [ \$((pr % 2)) = 0 ]; then one uverbs \$pt \$ps \$pn \$pr "\$@"; one perftest \$pt \$ps \$pn \$pr "\$@"
   else one perftest \$pt \$ps \$pn \$pr "\$@"; one uverbs \$pt \$ps \$pn \$pr "\$@"; fi
 }
+tests() { # ROUND LAT_ITERS LAT_ITERS_64K: every pair on the device of 'on'
+  for t in write_lat send_lat; do
+    pair \$1 \$t 2 \$2 -C; pair \$1 \$t 4096 \$2 -C; pair \$1 \$t 65536 \$3 -C
+  done
+  for t in write_bw send_bw; do
+    pair \$1 \$t 2 $B2 -t 128 -Q 100; pair \$1 \$t 4096 $B4 -t 128 -Q 100; pair \$1 \$t 65536 $B64 -t 128 -Q 100
+  done
+}
 # this boot's rounds: R0 up to R1 (set by the host)
 r=\$R0
 while [ \$r -lt \$R1 ]; do
-  for t in write_lat send_lat; do
-    pair \$r \$t 2 $LN -C; pair \$r \$t 4096 $LN -C; pair \$r \$t 65536 $LNB -C
-  done
-  for t in write_bw send_bw; do
-    pair \$r \$t 2 $B2 -t 128 -Q 100; pair \$r \$t 4096 $B4 -t 128 -Q 100; pair \$r \$t 65536 $B64 -t 128 -Q 100
-  done
+  tests \$r $LN $LNB
   on siw0
-  for t in write_lat send_lat; do
-    pair \$r \$t 2 $LNS -C; pair \$r \$t 4096 $LNS -C; pair \$r \$t 65536 $LNS -C
-  done
-  for t in write_bw send_bw; do
-    pair \$r \$t 2 $B2 -t 128 -Q 100; pair \$r \$t 4096 $B4 -t 128 -Q 100; pair \$r \$t 65536 $B64 -t 128 -Q 100
-  done
+  tests \$r $LNS $LNS
   on rxe0
   for dev in rxe0 siw0; do
     if [ \$((r % 2)) = 0 ]; then ./bench_datapath cost \$dev $CN $CB; ./datapath_loops cost \$dev $CN $CB
