@@ -193,7 +193,6 @@ fn pairs(dev: &str, n: usize) {
         );
         println!("P uverbs {dev} modify_qp {f:.0} {a:.0}");
     }
-    let _ = qresp.as_bytes();
 }
 
 fn create(dev: &str, n: usize) {

@@ -207,9 +207,9 @@ pub(crate) fn first_supported_by<T, E: KernelAnswer, const N: usize>(
     const { assert!(N > 0, "first_supported needs at least one route") };
     // The common case here, where it can be inlined into the caller, and the walk in a
     // cold function, given the closure by move (`&mut { run }`) so that the common path
-    // need not keep the closure in memory for it: under `Auto` every route is allowed and the last is the last
-    // allowed one, so the first route runs unless the kernel is known to lack its
-    // interface (the walk's rules, unrolled for route 0).
+    // need not keep the closure in memory for it. Under `Auto` every route is allowed
+    // and the last is the last allowed one, so the first route runs unless the kernel
+    // is known to lack its interface (the walk's rules, unrolled for route 0).
     if path != CallPath::Auto {
         return walk_routes(caps, path, routes, 0, None, &mut { run });
     }

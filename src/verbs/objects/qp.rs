@@ -358,8 +358,8 @@ pub struct Qp {
     srq: Option<Srq>,
     handle: u32,
     qp_num: u32,
-    qp_type: QpType,
-    /// The creation attributes a query answers with (objects by their handles).
+    /// The type, and the objects by their handles: the creation attributes a query
+    /// answers with.
     objects: QpObjects,
     cap: QpCap,
     sq_sig_all: bool,
@@ -479,7 +479,6 @@ impl Pd {
             srq: init.srq.cloned(),
             handle,
             qp_num,
-            qp_type: init.qp_type,
             objects: QpObjects {
                 qp_type: init.qp_type,
                 send_cq: init.send_cq.handle(),
@@ -509,7 +508,7 @@ impl Qp {
     }
     /// The type.
     pub fn qp_type(&self) -> QpType {
-        self.qp_type
+        self.objects.qp_type
     }
     /// Whether every send work request generates a completion.
     pub fn sq_sig_all(&self) -> bool {
@@ -612,7 +611,7 @@ impl Qp {
         }
         let mut sq = self.sq.lock().unwrap_or_else(|p| p.into_inner());
         let ring = sq
-            .post(self.qp_type, self.sq_sig_all, wrs)
+            .post(self.objects.qp_type, self.sq_sig_all, wrs)
             .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))?;
         if ring {
             ctx.raw()
@@ -679,7 +678,6 @@ impl Qp {
     ///
     /// The kernel's errno.
     #[doc(alias = "ibv_query_qp")]
-    // Inlined, so that the answer is made in the caller's place and not copied to it.
     #[inline]
     pub fn query(&self) -> Result<QpQuery> {
         let mut q = QpQuery::default();
@@ -688,7 +686,7 @@ impl Qp {
     }
 
     /// [`Qp::query`] into `out`, as `ibv_query_qp` fills its caller's structs: the
-    /// kernel writes its answer straight into `out`, and the call copies nothing. For
+    /// kernel writes its answer straight into `out`, and the call does not copy it. For
     /// callers that query again and again, with one `QpQuery` (`QpQuery::default()`).
     ///
     /// # Errors
