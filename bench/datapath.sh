@@ -3,7 +3,7 @@
 # the VM rig, and its section of BENCHMARKS.md (issue 17).
 #
 # Usage: bench/datapath.sh [--kernel SERIES]... [--rounds N] [--boots B] [--quick]
-#                          [--report-only]
+#                          [--aa] [--report-only]
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --rounds N       interleaved rounds (default 5)
@@ -11,6 +11,11 @@
 #                    run's time moves with where its code, rings and buffers land, and a
 #                    boot places them anew; rounds over several boots average that out
 #   --quick          --rounds 2 and fewer iterations (a smoke test)
+#   --aa             the rig's own spread (A/A): the peers against themselves, perftest
+#                    in uverbs' place and datapath_loops in bench_datapath's, the same
+#                    rounds and ratios; its own raw outputs (datapath-aa-KERNEL.out) and
+#                    section of BENCHMARKS.md. A target that the peer misses against
+#                    itself is one the rig cannot judge
 #   --report-only    no VM: the section again from the raw outputs already there
 #
 # In one boot per kernel (or B; 1 rxe + 1 siw, guest --smp 2), on rxe0's internal loopback
@@ -40,13 +45,14 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() ROUNDS=5 BOOTS=1 QUICK=0 REPORT_ONLY=0
+KERNELS=() ROUNDS=5 BOOTS=1 QUICK=0 REPORT_ONLY=0 AA=0
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
     --boots) BOOTS=${2:?}; shift 2 ;;
     --quick) ROUNDS=2 QUICK=1; shift ;;
+    --aa) AA=1; shift ;;
     --report-only) REPORT_ONLY=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "datapath.sh: unknown argument $1" >&2; exit 2 ;;
@@ -54,6 +60,9 @@ while [ $# -gt 0 ]; do
 done
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1 6.12)
 OUTDIR=$CRATE/target/bench
+# the raw outputs' name, and the two sides' names in the report
+if [ "$AA" = 1 ]; then RAW=datapath-aa ME="perftest A" PEER="perftest B" LIB_A="libibverbs A" LIB_B="libibverbs B"
+else RAW=datapath ME=uverbs PEER=perftest LIB_A=uverbs LIB_B=libibverbs; fi
 mkdir -p "$OUTDIR"
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
@@ -64,8 +73,8 @@ else LN=1000 LNB=200 B2=10000 B4=4000 B64=600 CN=2048 CB=5 LNS=200; fi
 
 if [ "$REPORT_ONLY" = 0 ]; then
 # The commit measured, for the report (--report-only writes it later).
-git -C "$CRATE" rev-parse --short HEAD > "$OUTDIR/datapath.commit" 2>/dev/null || true
-echo "$ROUNDS $BOOTS" > "$OUTDIR/datapath.rounds"
+git -C "$CRATE" rev-parse --short HEAD > "$OUTDIR/$RAW.commit" 2>/dev/null || true
+echo "$ROUNDS $BOOTS" > "$OUTDIR/$RAW.rounds"
 echo "datapath.sh: building" >&2
 (cd "$CRATE" && cargo build -q --release --target $TARGET --bin uverbs --example bench_datapath)
 cp "$CRATE/target/$TARGET/release/uverbs" "$CRATE/target/$TARGET/release/examples/bench_datapath" "$STAGE/"
@@ -88,7 +97,7 @@ on rxe0
 one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
   tool=\$1 test=\$2 size=\$3 iters=\$4 round=\$5; shift 5
   port=\$((port + 1))
-  if [ \$tool = uverbs ]; then prog="./uverbs perf \$test"; else prog="ib_\$test"; fi
+  if [ \$tool = uverbs ] && [ $AA = 0 ]; then prog="./uverbs perf \$test"; else prog="ib_\$test"; fi
   args="-d \$d \$how -F -I 0 -s \$size -n \$iters -p \$port \$*"
   case \$k\$test in S*) ;; *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
   timeout 120 \$prog \$args > srv.out 2>&1 &
@@ -120,6 +129,10 @@ tests() { # ROUND LAT_ITERS LAT_ITERS_64K: every pair on the device of 'on'
     pair \$1 \$t 2 $B2 -t 128 -Q 100; pair \$1 \$t 4096 $B4 -t 128 -Q 100; pair \$1 \$t 65536 $B64 -t 128 -Q 100
   done
 }
+mine() { # DEVICE: the cost loops of the side measured (A/A: libibverbs' again, as uverbs)
+  if [ $AA = 0 ]; then ./bench_datapath cost \$1 $CN $CB
+  else ./datapath_loops cost \$1 $CN $CB | sed 's/^C ibv /C uverbs /'; fi
+}
 # this boot's rounds: R0 up to R1 (set by the host)
 r=\$R0
 while [ \$r -lt \$R1 ]; do
@@ -128,22 +141,22 @@ while [ \$r -lt \$R1 ]; do
   tests \$r $LNS $LNS
   on rxe0
   for dev in rxe0 siw0; do
-    if [ \$((r % 2)) = 0 ]; then ./bench_datapath cost \$dev $CN $CB; ./datapath_loops cost \$dev $CN $CB
-    else ./datapath_loops cost \$dev $CN $CB; ./bench_datapath cost \$dev $CN $CB; fi
+    if [ \$((r % 2)) = 0 ]; then mine \$dev; ./datapath_loops cost \$dev $CN $CB
+    else ./datapath_loops cost \$dev $CN $CB; mine \$dev; fi
   done
   r=\$((r + 1))
 done
 EOF
 
 for k in "${KERNELS[@]}"; do
-  : > "$OUTDIR/datapath-$k.out"
+  : > "$OUTDIR/$RAW-$k.out"
   for b in $(seq 0 $((BOOTS - 1))); do
     r0=$((b * ROUNDS / BOOTS)) r1=$(((b + 1) * ROUNDS / BOOTS))
     [ "$r1" -gt "$r0" ] || continue
     echo "datapath.sh: kernel $k, rounds $r0-$((r1 - 1))" >&2
     "$CRATE/tests/vm/rig.sh" --kernel "$k" --smp 2 --add "$STAGE/uverbs" --add "$STAGE/bench_datapath" \
       --add "$STAGE/datapath_loops" --add "$STAGE/guest.sh" --timeout 3600 \
-      --env R0=$r0 --env R1=$r1 -- sh ./guest.sh >> "$OUTDIR/datapath-$k.out"
+      --env R0=$r0 --env R1=$r1 -- sh ./guest.sh >> "$OUTDIR/$RAW-$k.out"
   done
 done
 fi
@@ -158,13 +171,22 @@ verdict() { # RATIO Q1 Q3 TARGET (le|ge)
     else print (r >= 1.0 ? "met" : (1.0 - r <= b - a ? "missed, within the IQR" : "missed")) }'; }
 section() {
   # the rounds and boots measured (--report-only reads them back)
-  [ -f "$OUTDIR/datapath.rounds" ] && read -r ROUNDS BOOTS < "$OUTDIR/datapath.rounds"
+  [ -f "$OUTDIR/$RAW.rounds" ] && read -r ROUNDS BOOTS < "$OUTDIR/$RAW.rounds"
   local boots="one VM boot per kernel"
   [ "$BOOTS" -gt 1 ] && boots="$BOOTS VM boots per kernel (the rounds spread over them)"
-  echo "<!-- datapath:begin -->"
-  echo "## The data path against perftest and libibverbs (issue 17)"
+  echo "<!-- $RAW:begin -->"
+  if [ "$AA" = 1 ]; then
+    echo "## The rig's own spread: perftest and libibverbs against themselves (issue 17)"
+    echo
+    echo "The same runs as the next section's, with the peer in uverbs' place (\`bench/datapath.sh --aa\`):"
+    echo "*perftest A* and *libibverbs A* are the very programs of *perftest B* and *libibverbs B*."
+    echo "Every ratio would be 1.0 on a rig that measured without noise; a row the peer misses"
+    echo "against itself is one whose target this rig cannot judge."
+  else
+    echo "## The data path against perftest and libibverbs (issue 17)"
+  fi
   echo
-  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(cat "$OUTDIR/datapath.commit" 2>/dev/null || echo "unknown: before $(git -C "$CRATE" rev-parse --short HEAD)")), $boots (TCG, \`--smp 2\`,"
+  echo "Measured by \`bench/datapath.sh\` ($(date -u +%Y-%m-%d), commit $(cat "$OUTDIR/$RAW.commit" 2>/dev/null || echo "unknown: before $(git -C "$CRATE" rev-parse --short HEAD)")), $boots (TCG, \`--smp 2\`,"
   echo "1 rxe + 1 siw), $ROUNDS interleaved rounds (the order of the two programs alternating)."
   echo "uverbs: \`uverbs perf\` (release, static musl); perftest: Debian's 4.5 (\`ib_write_lat\` ...),"
   echo "libibverbs 44 with its rxe provider; both on rxe0's internal loopback, client to 127.0.0.1,"
@@ -176,7 +198,7 @@ section() {
   echo "Latency: the client's typical (median) half round trip in TSC cycles (\`-C\`), uverbs"
   echo "computing it as perftest does. Target ≤ 1.0×."
   echo
-  echo "| kernel | test | bytes | uverbs cycles | perftest cycles | uverbs / perftest (median, IQR) | target |"
+  echo "| kernel | test | bytes | $ME cycles | $PEER cycles | $ME / $PEER (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---|---|"
   local k f t s pf r q1 q3 u p
   pf=$STAGE/p.$$
@@ -197,7 +219,7 @@ section() {
     local tag=$1 val=$2 fm=$3 dir=$4 n
     shift 4
     for k in "${KERNELS[@]}"; do
-      f=$OUTDIR/datapath-$k.out
+      f=$OUTDIR/$RAW-$k.out
       for t in "$@"; do
         for s in 2 4096 65536; do
           pair_stats "$tag" "$val" "$fm"
@@ -215,7 +237,7 @@ section() {
   echo "every millisecond (\`datapath_loops watch\`), from its first movement to its last"
   echo "(process start and connection setup left out, for both programs alike). Target ≥ 1.0×."
   echo
-  echo "| kernel | test | bytes | messages | uverbs pkts/s | perftest pkts/s | uverbs / perftest (median, IQR) | target |"
+  echo "| kernel | test | bytes | messages | $ME pkts/s | $PEER pkts/s | $ME / $PEER (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---:|---|---|"
   rows B '$6 > 0 ? $7 / $6 : ""' %.0f ge write_bw send_bw
   echo
@@ -224,7 +246,7 @@ section() {
   echo "no RNR retry). Latency as above ($LNS iterations: a half round trip on siw is"
   echo "milliseconds here). Target ≤ 1.0×."
   echo
-  echo "| kernel | test | bytes | uverbs cycles | perftest cycles | uverbs / perftest (median, IQR) | target |"
+  echo "| kernel | test | bytes | $ME cycles | $PEER cycles | $ME / $PEER (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---|---|"
   rows LS '$6' %.0f le write_lat send_lat
   echo
@@ -232,10 +254,10 @@ section() {
   echo "(iterations over its own clock, the MsgRate column: perftest by TSC cycles and the"
   echo "CPU MHz, uverbs by the wall clock), in million messages per second; not a shared"
   echo "counter (lo's would mix in the RDMA CM exchange, which runs over siw too). A report"
-  echo "of 0 (perftest's clock estimate failing under TCG) leaves its round out: $(cat "$OUTDIR"/datapath-*.out | awk '$1 == "BS" && $6 + 0 == 0' | wc -l) such."
+  echo "of 0 (perftest's clock estimate failing under TCG) leaves its round out: $(cat "$OUTDIR/$RAW"-[0-9]*.out | awk '$1 == "BS" && $6 + 0 == 0' | wc -l) such."
   echo "Target ≥ 1.0×."
   echo
-  echo "| kernel | test | bytes | messages | uverbs Mmsg/s | perftest Mmsg/s | uverbs / perftest (median, IQR) | target |"
+  echo "| kernel | test | bytes | messages | $ME Mmsg/s | $PEER Mmsg/s | $ME / $PEER (median, IQR) | target |"
   echo "|---|---|---:|---:|---:|---:|---|---|"
   rows BS '$6 > 0 ? $6 : ""' %s ge write_bw send_bw
   echo
@@ -243,10 +265,10 @@ section() {
   echo "($CB batches of $CN calls per process per round); post_recv of one receive with one"
   echo "SGE into a fresh RC QP in INIT, and a poll of an empty CQ asking one entry. Target ≤ 1.0×."
   echo
-  echo "| kernel | device | operation | uverbs ns | libibverbs ns | uverbs / libibverbs (median, IQR) | target |"
+  echo "| kernel | device | operation | $LIB_A ns | $LIB_B ns | $LIB_A / $LIB_B (median, IQR) | target |"
   echo "|---|---|---|---:|---:|---|---|"
   for k in "${KERNELS[@]}"; do
-    f=$OUTDIR/datapath-$k.out
+    f=$OUTDIR/$RAW-$k.out
     for d in rxe0 siw0; do
       for op in post_recv poll_empty; do
         # the rounds: the n-th group of CB lines of each tool is round n
@@ -262,13 +284,15 @@ section() {
   done
   echo
   local x
-  x=$(cat "$OUTDIR"/datapath-*.out | grep -c '^X ' || true)
+  x=$(cat "$OUTDIR/$RAW"-[0-9]*.out | grep -c '^X ' || true)
   echo "Failed runs (left out): $x."
   echo
-  echo "Reproduce: \`bench/datapath.sh\` (raw outputs in target/bench/datapath-KERNEL.out)."
-  echo "<!-- datapath:end -->"
+  local aa=''
+  [ "$AA" = 1 ] && aa=' --aa'
+  echo "Reproduce: \`bench/datapath.sh$aa\` (raw outputs in target/bench/$RAW-KERNEL.out)."
+  echo "<!-- $RAW:end -->"
 }
 REPORT=$CRATE/BENCHMARKS.md
 section > "$STAGE/section.md"
-put_section "$REPORT" "$STAGE/section.md" "<!-- datapath:begin -->" "<!-- datapath:end -->"
+put_section "$REPORT" "$STAGE/section.md" "<!-- $RAW:begin -->" "<!-- $RAW:end -->"
 cat "$STAGE/section.md"

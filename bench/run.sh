@@ -906,9 +906,9 @@ fi
 if [ -e "$OUT" ]; then
   # (markers "<!-- NAME:begin -->" ... "<!-- NAME:end -->", or "<!-- bench/X.sh -->" ...
   # "<!-- end bench/X.sh -->")
-  awk '/^<!-- [a-z]+:begin -->$/ || /^<!-- bench\/[^ ]+ -->$/ { keep = 1 }
+  awk '/^<!-- [a-z-]+:begin -->$/ || /^<!-- bench\/[^ ]+ -->$/ { keep = 1 }
        keep { print }
-       /^<!-- [a-z]+:end -->$/ || /^<!-- end bench\/[^ ]+ -->$/ { keep = 0; print "" }' "$OUT" > "$OUT.keep"
+       /^<!-- [a-z-]+:end -->$/ || /^<!-- end bench\/[^ ]+ -->$/ { keep = 0; print "" }' "$OUT" > "$OUT.keep"
   if [ -s "$OUT.keep" ]; then { echo; sed '$ { /^$/d }' "$OUT.keep"; } >> "$OUT.tmp"; fi
   rm -f "$OUT.keep"
 fi
