@@ -409,8 +409,6 @@ struct CmLink {
     /// Bytes 0..56: the receive; 64..120: what is sent.
     mr: Mr,
     dev: DeviceInfo,
-    /// The device is siw: a receive that waits long kicks the connection (`recv`).
-    siw: bool,
     _id: CmId,
 }
 
@@ -425,7 +423,6 @@ fn cm_link(id: CmId, connect: impl FnOnce(&CmId, &Qp) -> Result<(), Fail>) -> Re
         .and_then(|a| a.device())
         .map_err(|e| e.to_string())?;
     let ctx = Arc::new(Context::open(&dev).map_err(|e| e.to_string())?);
-    let siw = ctx.driver_id() == uverbs::raw::abi::RDMA_DRIVER_SIW;
     let pd = ctx.alloc_pd().map_err(|e| e.to_string())?;
     let scq = ctx.create_cq(2, None, 0).map_err(|e| e.to_string())?;
     let rcq = ctx.create_cq(2, None, 0).map_err(|e| e.to_string())?;
@@ -453,7 +450,6 @@ fn cm_link(id: CmId, connect: impl FnOnce(&CmId, &Qp) -> Result<(), Fail>) -> Re
         rcq,
         mr,
         dev,
-        siw,
         _id: id,
     })
 }
@@ -497,11 +493,15 @@ impl CmLink {
 
     /// One completion of `cq`, successful, waiting at most [`CM_WAIT`].
     fn one(cq: &Cq, what: &str) -> Result<Wc, Fail> {
-        Self::one_or(cq, what, || Ok(()))
+        Self::one_or(cq, what, |_| Ok(()))
     }
 
-    /// [`CmLink::one`], calling `idle` while no completion is there.
-    fn one_or(cq: &Cq, what: &str, mut idle: impl FnMut() -> Result<(), Fail>) -> Result<Wc, Fail> {
+    /// [`CmLink::one`], calling `idle` with the time waited while no completion is there.
+    fn one_or(
+        cq: &Cq,
+        what: &str,
+        mut idle: impl FnMut(Duration) -> Result<(), Fail>,
+    ) -> Result<Wc, Fail> {
         let t0 = Instant::now();
         let mut wc = [Wc::default(); 1];
         loop {
@@ -511,10 +511,11 @@ impl CmLink {
                 }
                 return Ok(wc[0]);
             }
-            if t0.elapsed() > CM_WAIT {
+            let waited = t0.elapsed();
+            if waited > CM_WAIT {
                 return Err(format!("the exchange's {what} did not complete"));
             }
-            idle()?;
+            idle(waited)?;
         }
     }
 
@@ -538,14 +539,15 @@ impl CmLink {
     /// is such data and changes nothing on the other side: siw uses no receive and
     /// checks no key for it.
     fn recv(&mut self, out: &mut [u8]) -> Result<(), Fail> {
-        let (qp, siw) = (&self.qp, self.siw);
-        let mut last = Instant::now();
-        let wc = Self::one_or(&self.rcq, "receive", || {
-            if siw && last.elapsed() > KICK_AFTER && qp.send_queue_free() > 0 {
+        let qp = &self.qp;
+        let siw = qp.pd().context().driver_id() == uverbs::raw::abi::RDMA_DRIVER_SIW;
+        let mut kick_at = KICK_AFTER;
+        let wc = Self::one_or(&self.rcq, "receive", |waited| {
+            if siw && waited > kick_at && qp.send_queue_free() > 0 {
                 let empty = Remote { addr: 0, rkey: 0 };
                 qp.post_send(&[SendWr::new(6, SendOp::RdmaWrite(empty))])
                     .map_err(|e| format!("the exchange's kick: {e}"))?;
-                last = Instant::now();
+                kick_at = waited + KICK_AFTER;
             }
             Ok(())
         })?;
