@@ -2,21 +2,27 @@
 # bench/objects.sh - the object model against libibverbs, side by side in the VM rig,
 # and its section of BENCHMARKS.md.
 #
-# Usage: bench/objects.sh [--kernel SERIES]... [--pairs N] [--rounds N] [--quick]
-#                         [--unmapped-at REV]
+# Usage: bench/objects.sh [--kernel SERIES]... [--pairs N] [--rounds N] [--boots B]
+#                         [--quick] [--unmapped-at REV]
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions; repeatable (default: 6.1 6.12)
 #   --pairs N        interleaved floor/API pairs per operation (default 3000)
 #   --rounds N       alternating rounds of the create/destroy loops (default 15)
-#   --quick          --pairs 100 --rounds 2 (a smoke test)
+#   --boots B        spread the pairs and rounds over B boots per kernel (default 4):
+#                    under TCG a boot places code and data anew, and where they land
+#                    moves a loop's time by a few per cent (the floor A/A column shows
+#                    how much); the medians over several boots average that out
+#   --quick          --pairs 100 --rounds 2 --boots 1 (a smoke test)
 #   --unmapped-at REV  the commit whose bench_objects creates CQs and QPs without
 #                    mapping their queues (default b031392, main just before the data
 #                    path; built once in target/bench/unmapped-src)
 #
-# In one boot per kernel (1 rxe + 1 siw), for each device:
+# In B boots per kernel (1 rxe + 1 siw), for each device, each boot its share of:
 #   - examples/bench_objects.rs 'pairs': query_qp (Qp::query, and Qp::query_into into a
 #     kept QpQuery) and modify_qp (through the state walk) against their floors (the same request prebuilt and re-run with ctx.raw().call
 #     on the same fd), as interleaved pairs of short batches whose order alternates;
+#     after each, as many A/A pairs: the floor against a second copy of its own code
+#     (another function at another address), the rig's own spread for that row;
 #   - 'create' of bench_objects.rs and bench/objects_loops.c (libibverbs), alternating
 #     which runs first, ROUNDS times: create + destroy of a PD, CQ, QP and MR; and the
 #     same loops of bench_objects built at --unmapped-at, whose CQs and QPs do not map
@@ -31,13 +37,14 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
 TARGET=x86_64-unknown-linux-musl
-KERNELS=() PAIRS=3000 ROUNDS=15 UNMAPPED_AT=b031392
+KERNELS=() PAIRS=3000 ROUNDS=15 BOOTS=4 UNMAPPED_AT=b031392
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) KERNELS+=("${2:?}"); shift 2 ;;
     --pairs) PAIRS=${2:?}; shift 2 ;;
     --rounds) ROUNDS=${2:?}; shift 2 ;;
-    --quick) PAIRS=100 ROUNDS=2; shift ;;
+    --boots) BOOTS=${2:?}; shift 2 ;;
+    --quick) PAIRS=100 ROUNDS=2 BOOTS=1; shift ;;
     --unmapped-at) UNMAPPED_AT=${2:?}; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "objects.sh: unknown argument $1" >&2; exit 2 ;;
@@ -63,13 +70,14 @@ fi
   cargo build -q --release --target $TARGET --example bench_objects)
 cp "$OUTDIR/unmapped-target/$TARGET/release/examples/bench_objects" "$STAGE/bench_unmapped"
 gcc -O2 -Wall -o "$STAGE/objects_loops" "$HERE/objects_loops.c" -libverbs
+# The guest runs NP pairs and rounds R0 to R1 - 1 (from the environment).
 cat > "$STAGE/guest.sh" <<EOF
 #!/bin/sh
 for d in \$(echo "\$UVERBS_VM_DEVICES" | tr ',' ' '); do
-  ./bench_objects pairs \$d $PAIRS || exit 1
-  ./bench_objects attrib \$d $PAIRS || exit 1
-  r=0
-  while [ \$r -lt $ROUNDS ]; do
+  ./bench_objects pairs \$d \$NP || exit 1
+  ./bench_objects attrib \$d \$NP || exit 1
+  r=\$R0
+  while [ \$r -lt \$R1 ]; do
     if [ \$((r % 2)) = 0 ]; then
       ./bench_objects create \$d 2000 && ./objects_loops create \$d 2000 || exit 1
       ./bench_unmapped create \$d 2000 | sed 's/^R uverbs /R unmapped /' || exit 1
@@ -84,10 +92,16 @@ done
 EOF
 
 for k in "${KERNELS[@]}"; do
-  echo "objects.sh: kernel $k" >&2
-  "$CRATE/tests/vm/rig.sh" --kernel "$k" --add "$STAGE/bench_objects" \
-     --add "$STAGE/objects_loops" --add "$STAGE/bench_unmapped" --add "$STAGE/guest.sh" --timeout 1800 \
-    -- sh ./guest.sh > "$OUTDIR/objects-$k.out"
+  : > "$OUTDIR/objects-$k.out"
+  for b in $(seq 0 $((BOOTS - 1))); do
+    r0=$((b * ROUNDS / BOOTS)) r1=$(((b + 1) * ROUNDS / BOOTS))
+    np=$((((b + 1) * PAIRS / BOOTS) - (b * PAIRS / BOOTS)))
+    echo "objects.sh: kernel $k, boot $((b + 1)) of $BOOTS ($np pairs, rounds $r0-$((r1 - 1)))" >&2
+    "$CRATE/tests/vm/rig.sh" --kernel "$k" --add "$STAGE/bench_objects" \
+      --add "$STAGE/objects_loops" --add "$STAGE/bench_unmapped" --add "$STAGE/guest.sh" \
+      --timeout 1800 --env NP=$np --env R0=$r0 --env R1=$r1 \
+      -- sh ./guest.sh >> "$OUTDIR/objects-$k.out"
+  done
 done
 
 # ---------------------------------------------------------------- the report
@@ -96,50 +110,61 @@ section() {
   echo "<!-- objects:begin -->"
   echo "## The object model (issue 13)"
   echo
-  echo "Measured by \`bench/objects.sh\` ($(date -u +%Y-%m-%d)), one VM boot per kernel (TCG, 1 rxe + 1 siw),"
-  echo "$PAIRS interleaved pairs per operation and $ROUNDS alternating rounds of the create loops."
+  echo "Measured by \`bench/objects.sh\` ($(date -u +%Y-%m-%d), commit $(git -C "$CRATE" rev-parse --short HEAD)$(git -C "$CRATE" diff --quiet HEAD -- src examples bench || echo ", with changes")), $BOOTS VM boots per kernel (TCG, 1 rxe + 1 siw),"
+  echo "$PAIRS interleaved pairs per operation and $ROUNDS alternating rounds of the create loops, spread over the boots."
   echo "Floors: the same request prebuilt and re-run with \`ctx.raw().call\` on the same fd."
   echo "Target: query_qp and modify_qp at or under 1.03x their floor (median of the pairs);"
   echo "query_qp is measured twice: \`Qp::query\`, which returns a new \`QpQuery\`, and"
   echo "\`Qp::query_into\` (*query_into*), which answers into the caller's (as \`ibv_query_qp\` does);"
   echo "both against libibverbs' \`ibv_query_qp\`."
+  echo "*floor A/A*: the same pairs with the floor against a second copy of its own code (another"
+  echo "function at another address), right after each operation's pairs: 1.000 on a rig that"
+  echo "measured without noise, so a ratio is only told from the target by more than that column's"
+  echo "distance from 1."
   echo "create + destroy no slower than libibverbs. libibverbs' providers map a CQ's and a QP's"
   echo "queues inside \`ibv_create_cq\`/\`ibv_create_qp\`, and so does uverbs since the data path;"
   echo "the *unmapped* column is the same loop built at $UNMAPPED_AT (before the data path), run in"
   echo "the same boot, whose objects do not map them."
   echo
-  echo "| kernel | device | operation | floor ns | uverbs ns | ratio (median, IQR) | libibverbs ns | uverbs / libibverbs | unmapped ns | unmapped / libibverbs |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| kernel | device | operation | floor ns | uverbs ns | ratio (median, IQR) | floor A/A (median, IQR) | libibverbs ns | uverbs / libibverbs | unmapped ns | unmapped / libibverbs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   for k in "${KERNELS[@]}"; do
     f=$OUTDIR/objects-$k.out
     for d in $(grep -o '^P uverbs [a-z0-9_]*' "$f" | awk '{ print $3 }' | sort -u); do
       for op in query_qp query_into modify_qp; do
         local pf=$STAGE/p.$$ ; grep "^P uverbs $d $op " "$f" > "$pf" || true
-        local fl api r q1 q3 ibv
+        local fl api r q1 q3 ibv aa
+        aa=$(grep "^Q uverbs $d $op " "$f" | awk '$5 > 0 { print $6 / $5 }' > "$pf.q"
+             printf '%s (%s-%s)' "$(fmt "$(median < "$pf.q")")" "$(fmt "$(quart 0.25 < "$pf.q")")" \
+               "$(fmt "$(quart 0.75 < "$pf.q")")")
         fl=$(awk '{ print $5 }' "$pf" | median); api=$(awk '{ print $6 }' "$pf" | median)
         r=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | median)
         q1=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.25)
         q3=$(awk '$5 > 0 { print $6 / $5 }' "$pf" | quart 0.75)
         ibv=$(grep "^R ibv $d ${op/query_into/query_qp} " "$f" | awk '{ print $5 }' | median)
-        echo "| $k | $d | $op | $fl | $api | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $ibv | $(fmt "$(awk -v a="$api" -v b="$ibv" 'BEGIN { print (b > 0 ? a / b : "-") }')") | | |"
+        echo "| $k | $d | $op | $fl | $api | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $aa | $ibv | $(fmt "$(awk -v a="$api" -v b="$ibv" 'BEGIN { print (b > 0 ? a / b : "-") }')") | | |"
       done
       for op in pd cq qp mr; do
         local u i m
         u=$(grep "^R uverbs $d $op " "$f" | awk '{ print $5 }' | median)
         i=$(grep "^R ibv $d $op " "$f" | awk '{ print $5 }' | median)
         m=$(grep "^R unmapped $d $op " "$f" | awk '{ print $5 }' | median)
-        echo "| $k | $d | create+destroy $op | | $u | | $i | $(fmt "$(awk -v a="$u" -v b="$i" 'BEGIN { print (b > 0 ? a / b : "-") }')") | $m | $(fmt "$(awk -v a="$m" -v b="$i" 'BEGIN { print (a != "-" && b > 0 ? a / b : "-") }')") |"
+        echo "| $k | $d | create+destroy $op | | $u | | | $i | $(fmt "$(awk -v a="$u" -v b="$i" 'BEGIN { print (b > 0 ? a / b : "-") }')") | $m | $(fmt "$(awk -v a="$m" -v b="$i" 'BEGIN { print (a != "-" && b > 0 ? a / b : "-") }')") |"
       done
     done
   done
   echo
-  echo "Where query_qp's time over its floor goes (\`bench_objects attrib\`, medians of $PAIRS rounds"
-  echo "rotating the three): the request built afresh for each call, then the typed \`Qp::query\`."
+  echo "Where query_qp's time over its floor goes (\`bench_objects attrib\`, rounds rotating the three,"
+  echo "each boot's median, then their median): the request built afresh for each call, then the typed"
+  echo "\`Qp::query\`."
   echo
   echo "| kernel | device | floor ns | built per call ns | Qp::query ns |"
   echo "|---|---|---|---|---|"
   for k in "${KERNELS[@]}"; do
-    grep '^A ' "$OUTDIR/objects-$k.out" | awk -v k="$k" '{ print "| " k " | " $2 " | " $4 " | " $6 " | " $8 " |" }'
+    for d in $(grep '^A ' "$OUTDIR/objects-$k.out" | awk '{ print $2 }' | sort -u); do
+      local a=$STAGE/a.$$; grep "^A $d " "$OUTDIR/objects-$k.out" > "$a"
+      echo "| $k | $d | $(awk '{ print $4 }' "$a" | median) | $(awk '{ print $6 }' "$a" | median) | $(awk '{ print $8 }' "$a" | median) |"
+    done
   done
   echo
   echo "Reproduce: \`bench/objects.sh\` (raw outputs in target/bench/objects-KERNEL.out)."

@@ -8,6 +8,10 @@
 //!     P uverbs DEV query_qp FLOOR_NS API_NS        (one line per pair: Qp::query)
 //!     P uverbs DEV query_into FLOOR_NS API_NS      (Qp::query_into, one QpQuery kept)
 //!     P uverbs DEV modify_qp FLOOR_NS API_NS       (per modify of the walk)
+//!   and after each operation's pairs, as many A/A pairs: its floor against a second
+//!   copy of the same floor code (another function, so another address), the same way:
+//!     Q uverbs DEV OP FLOOR_NS COPY_NS             (how far the rig tells a loop from
+//!                                                   itself; 1.0 on a rig without noise)
 //! bench_objects create DEV N
 //!     R uverbs DEV OP NS_PER_CYCLE   for pd, cq, qp, mr: create + destroy
 //! bench_objects attrib DEV [ROUNDS]
@@ -79,6 +83,53 @@ fn floor_call<const N: usize>(
     std::hint::black_box(file.call(std::hint::black_box(req)))
 }
 
+/// A batch of `K` floor QUERY_QPs. `COPY` makes each instance its own function at its
+/// own address (the constant is only passed to `black_box`), so that two instances do
+/// the same work from two places: the A/A pairs.
+#[inline(never)]
+fn query_floor<const COPY: usize, const N: usize>(
+    k: usize,
+    file: &uverbs::raw::VerbsFile,
+    req: &mut method::Request<'_, N>,
+) -> f64 {
+    std::hint::black_box(COPY);
+    per_call(k, || ok("floor QUERY_QP", floor_call(file, req)))
+}
+
+/// A batch of `k` walks of prebuilt MODIFY_QPs, per modify; `COPY` as in [`query_floor`].
+#[inline(never)]
+fn modify_floor<const COPY: usize>(
+    k: usize,
+    file: &uverbs::raw::VerbsFile,
+    cmds: &[ib_uverbs_modify_qp; 4],
+    steps: usize,
+) -> f64 {
+    std::hint::black_box(COPY);
+    let id = file.driver_id();
+    let mut reqs: [_; 4] =
+        core::array::from_fn(|i| method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut []));
+    per_call(k, || {
+        for r in reqs[..steps].iter_mut() {
+            ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
+        }
+    }) / steps as f64
+}
+
+/// `n` A/A pairs of `batch(false)` against `batch(true)` (the same work at two
+/// addresses), ordered as [`pair`] orders them, as `Q` lines.
+fn aa(dev: &str, op: &str, n: usize, mut batch: impl FnMut(bool) -> f64) {
+    for i in 0..n {
+        let (x, y) = if i % 2 == 0 {
+            let x = batch(false);
+            (x, batch(true))
+        } else {
+            let y = batch(true);
+            (batch(false), y)
+        };
+        println!("Q uverbs {dev} {op} {x:.0} {y:.0}");
+    }
+}
+
 /// QUERY_QP of `handle` with every standard attribute bit (0-20), as `Qp::query` asks.
 fn query_cmd(handle: u32) -> ib_uverbs_query_qp {
     ib_uverbs_query_qp {
@@ -144,6 +195,10 @@ fn pairs(dev: &str, n: usize) {
         );
         println!("P uverbs {dev} query_qp {f:.0} {a:.0}");
     }
+    aa(dev, "query_qp", n, |copy| match copy {
+        false => query_floor::<0, _>(K, file, &mut qreq),
+        true => query_floor::<1, _>(K, file, &mut qreq),
+    });
     // Qp::query_into, into one QpQuery kept across calls (as ibv_query_qp's callers do).
     let mut out = QpQuery::default();
     for i in 0..n {
@@ -159,17 +214,22 @@ fn pairs(dev: &str, n: usize) {
         );
         println!("P uverbs {dev} query_into {f:.0} {a:.0}");
     }
+    aa(dev, "query_into", n, |copy| match copy {
+        false => query_floor::<2, _>(K, file, &mut qreq),
+        true => query_floor::<3, _>(K, file, &mut qreq),
+    });
 
     // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt.
     let steps = walk(&ctx, &qp);
+    let n_steps = steps.len();
     // The floor's commands and requests live on the stack, as the typed call's do: under
     // TCG, which pages a loop touches moves its time (QEMU's TLB is direct-mapped).
     let cmds: [ib_uverbs_modify_qp; 4] =
-        core::array::from_fn(|i| steps[i % steps.len()].to_uverbs(qp.handle()));
+        core::array::from_fn(|i| steps[i % n_steps].to_uverbs(qp.handle()));
     for m in &steps {
         qp.modify(m).unwrap_or_else(|e| fail("modify_qp", e));
     }
-    let per = steps.len() as f64;
+    let per = n_steps as f64;
     for i in 0..n {
         let (f, a) = pair(
             i,
@@ -178,7 +238,7 @@ fn pairs(dev: &str, n: usize) {
                     method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut [])
                 });
                 per_call(K / 4, || {
-                    for r in reqs[..steps.len()].iter_mut() {
+                    for r in reqs[..n_steps].iter_mut() {
                         ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
                     }
                 }) / per
@@ -193,6 +253,10 @@ fn pairs(dev: &str, n: usize) {
         );
         println!("P uverbs {dev} modify_qp {f:.0} {a:.0}");
     }
+    aa(dev, "modify_qp", n, |copy| match copy {
+        false => modify_floor::<0>(K / 4, file, &cmds, n_steps),
+        true => modify_floor::<1>(K / 4, file, &cmds, n_steps),
+    });
 }
 
 fn create(dev: &str, n: usize) {
