@@ -63,7 +63,7 @@ fn main() {
             }))
             .unwrap_or_else(|e| fail("create_qp", e));
         qp.modify(
-            &ModifyQp::new()
+            &mut ModifyQp::new()
                 .state(QpState::Init)
                 .pkey_index(0)
                 .port(1)

@@ -220,13 +220,14 @@ fn pairs(dev: &str, n: usize) {
     });
 
     // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt.
-    let steps = walk(&ctx, &qp);
+    let mut steps = walk(&ctx, &qp);
     let n_steps = steps.len();
-    // The floor's commands and requests live on the stack, as the typed call's do: under
-    // TCG, which pages a loop touches moves its time (QEMU's TLB is direct-mapped).
+    // The floor's commands and requests live on the stack; the typed call sends the
+    // commands in `steps`, the caller's ModifyQps, where they are (with the handle
+    // written in), and builds its request on the stack.
     let cmds: [ib_uverbs_modify_qp; 4] =
         core::array::from_fn(|i| steps[i % n_steps].to_uverbs(qp.handle()));
-    for m in &steps {
+    for m in steps.iter_mut() {
         qp.modify(m).unwrap_or_else(|e| fail("modify_qp", e));
     }
     let per = n_steps as f64;
@@ -245,7 +246,7 @@ fn pairs(dev: &str, n: usize) {
             },
             || {
                 per_call(K / 4, || {
-                    for m in &steps {
+                    for m in steps.iter_mut() {
                         ok("modify_qp", std::hint::black_box(qp.modify(m)));
                     }
                 }) / per

@@ -80,7 +80,7 @@ fn lifecycle_through_every_interface() {
                 }))
                 .unwrap_or_else(|e| panic!("{dev} {path:?}: {e}"));
             qp.modify(
-                &ModifyQp::new()
+                &mut ModifyQp::new()
                     .state(QpState::Init)
                     .pkey_index(0)
                     .port(1)
@@ -248,7 +248,7 @@ fn query_lines(step: &str, qp: &Qp, m: &mut BTreeMap<String, String>) {
 
 /// One modify step: `STEP.modify` (0 or the errno) and the query after it.
 fn step(name: &str, qp: &Qp, m: &ModifyQp, out: &mut BTreeMap<String, String>) {
-    let r = match qp.modify(m) {
+    let r = match qp.modify(&mut { *m }) {
         Ok(()) => 0,
         Err(e) => e.errno().map_or(-1, |e| e.raw_os_error()),
     };

@@ -461,11 +461,11 @@ impl CmId {
             "INIT_QP_ATTR",
             &mut raw::init_qp_attr(self.id, state.as_raw(), &mut a),
         )?;
-        let m = modify_from_kernel(&a);
+        let mut m = modify_from_kernel(&a);
         if m.mask().is_empty() {
             return Ok(());
         }
-        qp.modify(&m)
+        qp.modify(&mut m)
     }
 
     /// Moves `qp` to INIT for this id's connection (`rdma_create_qp` does it).

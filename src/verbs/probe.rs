@@ -279,13 +279,13 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
         let Some(qp) = run.record("CREATE_QP", p, format!("{name} QP"), expect, qp) else {
             continue;
         };
-        let init = ModifyQp::init(t, 1, AccessFlags::REMOTE_WRITE, 0x1111_1111);
+        let mut init = ModifyQp::init(t, 1, AccessFlags::REMOTE_WRITE, 0x1111_1111);
         run.record(
             "MODIFY_QP",
             p,
             format!("{name} RESET->INIT"),
             Expect::Ok,
-            qp.modify(&init),
+            qp.modify(&mut init),
         );
         let sgid = d.sgid_index();
         let gid = ctx
@@ -294,7 +294,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
             .flatten()
             .map(|g| g.gid)
             .unwrap_or_default();
-        let rtr = ModifyQp::rtr(
+        let mut rtr = ModifyQp::rtr(
             t,
             Mtu::Mtu1024,
             qp.qp_num(),
@@ -306,15 +306,15 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
             p,
             format!("{name} INIT->RTR"),
             Expect::Ok,
-            qp.modify(&rtr),
+            qp.modify(&mut rtr),
         );
-        let rts = ModifyQp::rts(t, 0);
+        let mut rts = ModifyQp::rts(t, 0);
         run.record(
             "MODIFY_QP",
             p,
             format!("{name} RTR->RTS"),
             d.only_rxe(Errno::INVAL),
-            qp.modify(&rts),
+            qp.modify(&mut rts),
         );
         run.record("QUERY_QP", p, format!("{name} QP"), Expect::Ok, qp.query());
         if t == QpType::Rc {
@@ -457,7 +457,7 @@ fn error_paths(run: &mut Run, ctx: &Arc<Context>, d: &Driver) {
         return;
     };
     // An invalid transition: RESET -> RTS.
-    let rts = ModifyQp::new()
+    let mut rts = ModifyQp::new()
         .state(QpState::Rts)
         .sq_psn(0)
         .timeout(14)
@@ -469,7 +469,7 @@ fn error_paths(run: &mut Run, ctx: &Arc<Context>, d: &Driver) {
         None,
         "RESET->RTS",
         Expect::Errno(Errno::INVAL),
-        qp.modify(&rts),
+        qp.modify(&mut rts),
     );
     // A mask without what RESET -> INIT needs: rxe checks it (ib_modify_qp_is_ok), siw
     // does not look at it.
@@ -482,7 +482,7 @@ fn error_paths(run: &mut Run, ctx: &Arc<Context>, d: &Driver) {
         } else {
             Expect::Ok
         },
-        qp.modify(&ModifyQp::new().state(QpState::Init)),
+        qp.modify(&mut ModifyQp::new().state(QpState::Init)),
     );
     // A mask bit past the standard ones (the core refuses it for every driver).
     let r = crate::verbs::objects::modify_qp_raw_mask(&qp, 1 << 26);

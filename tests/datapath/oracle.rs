@@ -182,7 +182,7 @@ impl Pair {
 
     fn rtr_one(&self, qp: &Qp, dest: u32) {
         let path = AhAttr::global(1, 1, self.gid, 1);
-        qp.modify(&ModifyQp::rtr(self.t, Mtu::Mtu1024, dest, 0, path))
+        qp.modify(&mut ModifyQp::rtr(self.t, Mtu::Mtu1024, dest, 0, path))
             .unwrap();
     }
 
@@ -196,7 +196,7 @@ impl Pair {
         if self.t == QpType::Rc {
             m = m.rnr_retry(rnr);
         }
-        qp.modify(&m).unwrap();
+        qp.modify(&mut m).unwrap();
     }
 
     pub fn rts(&mut self, rnr_retry: u8) {
@@ -434,7 +434,8 @@ pub fn inline(dev: &str) -> Lines {
         let r = p.post("send", true, 1, p.src(0, 0), Some(&data[..len as usize]));
         out.insert(format!("inline.{len}.post"), code(&r));
         if r.is_err() {
-            p.b.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
+            p.b.modify(&mut ModifyQp::new().state(QpState::Err))
+                .unwrap();
             poll1(&p.cqb, 2.0);
             continue;
         }
@@ -476,8 +477,10 @@ pub fn state(dev: &str) -> Lines {
 pub fn flush(dev: &str) -> Lines {
     let p = Pair::new(dev, QpType::Rc, 64, 16, ALL, true, 7);
     let mut out = Lines::new();
-    p.a.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
-    p.b.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
+    p.a.modify(&mut ModifyQp::new().state(QpState::Err))
+        .unwrap();
+    p.b.modify(&mut ModifyQp::new().state(QpState::Err))
+        .unwrap();
     // siw: the connection's teardown flushes both queues when it runs; wait for it (as
     // dp_oracle.c does) so that what follows does not race it.
     if let Some((_, a, b)) = &p.cm {
@@ -492,7 +495,8 @@ pub fn flush(dev: &str) -> Lines {
     // responder next runs, which only a kernel call makes certain. Both sides move b to
     // ERR again (ERR to ERR is allowed), as dp_oracle.c does; without it the flush
     // depends on when the task run by the first move happens to end (seen on 6.12).
-    p.b.modify(&ModifyQp::new().state(QpState::Err)).unwrap();
+    p.b.modify(&mut ModifyQp::new().state(QpState::Err))
+        .unwrap();
     let secs = if p.cm.is_some() { 0.5 } else { 2.0 };
     put_wc(&mut out, "flush.send", poll1(&p.cqa, secs));
     put_wc(&mut out, "flush.recv", poll1(&p.cqb, secs));

@@ -73,17 +73,17 @@ pub fn to_init(qp: &Qp, t: QpType) {
         | AccessFlags::REMOTE_WRITE
         | AccessFlags::REMOTE_READ
         | AccessFlags::REMOTE_ATOMIC;
-    let init = ModifyQp::init(t, 1, access, 0x1111_1111);
-    qp.modify(&init).unwrap_or_else(|e| panic!("INIT: {e}"));
+    let mut init = ModifyQp::init(t, 1, access, 0x1111_1111);
+    qp.modify(&mut init).unwrap_or_else(|e| panic!("INIT: {e}"));
 }
 
 /// INIT to RTR to RTS towards `dest`, as ibv_rc_pingpong's pp_connect_ctx.
 pub fn to_rts(qp: &Qp, t: QpType, sgid: u8, my_psn: u32, dest: &Dest, mtu: Mtu) {
     let path = AhAttr::global(1, sgid, dest.gid, 1);
-    let rtr = ModifyQp::rtr(t, mtu, dest.qpn, dest.psn, path);
-    qp.modify(&rtr).unwrap_or_else(|e| panic!("RTR: {e}"));
-    let rts = ModifyQp::rts(t, my_psn);
-    qp.modify(&rts).unwrap_or_else(|e| panic!("RTS: {e}"));
+    let mut rtr = ModifyQp::rtr(t, mtu, dest.qpn, dest.psn, path);
+    qp.modify(&mut rtr).unwrap_or_else(|e| panic!("RTR: {e}"));
+    let mut rts = ModifyQp::rts(t, my_psn);
+    qp.modify(&mut rts).unwrap_or_else(|e| panic!("RTS: {e}"));
 }
 
 /// Polls `cq` until `n` completions came, or `limit` passed (then panics with what

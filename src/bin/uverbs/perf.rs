@@ -810,7 +810,7 @@ fn setup(p: &Params, ex: &mut Exchange) -> Result<(Arc<Context>, Side, Mtu, Opti
         .map_err(|e| e.to_string())?;
     if !p.rdma_cm {
         qp.modify(
-            &ModifyQp::new()
+            &mut ModifyQp::new()
                 .state(QpState::Init)
                 .pkey_index(0)
                 .port(p.ib_port)
@@ -939,7 +939,7 @@ fn connect(s: &Side, p: &Params, rem: &Dest, mtu: Mtu, gid_index: Option<u32>) -
         };
     }
     s.qp.modify(
-        &ModifyQp::new()
+        &mut ModifyQp::new()
             .state(QpState::Rtr)
             .av(av)
             .path_mtu(mtu)
@@ -950,7 +950,7 @@ fn connect(s: &Side, p: &Params, rem: &Dest, mtu: Mtu, gid_index: Option<u32>) -
     )
     .map_err(|e| e.to_string())?;
     s.qp.modify(
-        &ModifyQp::new()
+        &mut ModifyQp::new()
             .state(QpState::Rts)
             .sq_psn(s.my.psn)
             .timeout(14)

@@ -20,7 +20,7 @@
 //!     max_inline_data: 0,
 //! }))?;
 //! qp.modify(
-//!     &ModifyQp::new()
+//!     &mut ModifyQp::new()
 //!         .state(QpState::Init)
 //!         .pkey_index(0)
 //!         .port(1)
