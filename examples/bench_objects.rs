@@ -4,14 +4,15 @@
 //! ```text
 //! bench_objects pairs DEV PAIRS
 //!     query_qp and modify_qp against their floors, as interleaved pairs of short
-//!     batches (the order alternates from pair to pair):
-//!     P uverbs DEV query_qp FLOOR_NS API_NS        (one line per pair: Qp::query)
-//!     P uverbs DEV query_into FLOOR_NS API_NS      (Qp::query_into, one QpQuery kept)
-//!     P uverbs DEV modify_qp FLOOR_NS API_NS       (per modify of the walk)
-//!   and after each operation's pairs, as many A/A pairs: its floor against a second
-//!   copy of the same floor code (another function, so another address), the same way:
-//!     Q uverbs DEV OP FLOOR_NS COPY_NS             (how far the rig tells a loop from
-//!                                                   itself; 1.0 on a rig without noise)
+//!     batches (the order alternates from pair to pair), each side's batch run from
+//!     each of 4 places in the code in turn (FP, AP: which, see `PLACES`):
+//!     P uverbs DEV query_qp FLOOR_NS API_NS FP AP    (one line per pair: Qp::query)
+//!     P uverbs DEV query_into FLOOR_NS API_NS FP AP  (Qp::query_into, one QpQuery kept)
+//!     P uverbs DEV modify_qp FLOOR_NS API_NS FP AP   (per modify of the walk)
+//!   and after each operation's pairs, as many A/A pairs: its floor from one place
+//!   against the same floor from another, the same way:
+//!     Q uverbs DEV OP FLOOR_NS FLOOR_NS X Y          (how far the rig tells a loop from
+//!                                                     itself; 1.0 without noise)
 //! bench_objects create DEV N
 //!     R uverbs DEV OP NS_PER_CYCLE   for pd, cq, qp, mr: create + destroy
 //! bench_objects attrib DEV [ROUNDS]
@@ -63,14 +64,15 @@ fn per_call(k: usize, mut f: impl FnMut()) -> f64 {
     t.elapsed().as_nanos() as f64 / k as f64
 }
 
-/// Pair `i` of floor and API batches: the floor first in even pairs, the API in odd.
-fn pair(i: usize, mut floor: impl FnMut() -> f64, mut api: impl FnMut() -> f64) -> (f64, f64) {
+/// Pair `i` of two batches, `batch(false)` and `batch(true)`: the first first in even
+/// pairs, the second first in odd; their times in that order.
+fn pair(i: usize, mut batch: impl FnMut(bool) -> f64) -> (f64, f64) {
     if i % 2 == 0 {
-        let f = floor();
-        (f, api())
+        let x = batch(false);
+        (x, batch(true))
     } else {
-        let a = api();
-        (floor(), a)
+        let y = batch(true);
+        (batch(false), y)
     }
 }
 
@@ -83,50 +85,58 @@ fn floor_call<const N: usize>(
     std::hint::black_box(file.call(std::hint::black_box(req)))
 }
 
-/// A batch of `K` floor QUERY_QPs. `COPY` makes each instance its own function at its
-/// own address (the constant is only passed to `black_box`), so that two instances do
-/// the same work from two places: the A/A pairs.
+/// How many places each side's batch runs from. Under TCG a loop's time moves with
+/// where its code lies (QEMU chains translated blocks only within a guest page, so
+/// which jumps cross a page is decided by the addresses), by a few per cent, the size
+/// of the target: no one placement of either side decides a row.
+const PLACES: usize = 4;
+
+/// `k` calls of `f`, from place `P`: each `P` makes its own function at its own
+/// address (the constant is only passed to `black_box`), with `f` inlined into it.
 #[inline(never)]
-fn query_floor<const COPY: usize, const N: usize>(
-    k: usize,
-    file: &uverbs::raw::VerbsFile,
-    req: &mut method::Request<'_, N>,
-) -> f64 {
-    std::hint::black_box(COPY);
-    per_call(k, || ok("floor QUERY_QP", floor_call(file, req)))
+fn batch<const P: usize>(k: usize, f: &mut impl FnMut()) -> f64 {
+    std::hint::black_box(P);
+    per_call(k, f)
 }
 
-/// A batch of `k` walks of prebuilt MODIFY_QPs, per modify; `COPY` as in [`query_floor`].
-#[inline(never)]
-fn modify_floor<const COPY: usize>(
-    k: usize,
-    file: &uverbs::raw::VerbsFile,
-    cmds: &[ib_uverbs_modify_qp; 4],
-    steps: usize,
-) -> f64 {
-    std::hint::black_box(COPY);
-    let id = file.driver_id();
-    let mut reqs: [_; 4] =
-        core::array::from_fn(|i| method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut []));
-    per_call(k, || {
-        for r in reqs[..steps].iter_mut() {
-            ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
-        }
-    }) / steps as f64
+/// [`batch`] from place `p` of [`PLACES`].
+fn placed(p: usize, k: usize, f: &mut impl FnMut()) -> f64 {
+    match p % PLACES {
+        0 => batch::<0>(k, f),
+        1 => batch::<1>(k, f),
+        2 => batch::<2>(k, f),
+        _ => batch::<3>(k, f),
+    }
 }
 
-/// `n` A/A pairs of `batch(false)` against `batch(true)` (the same work at two
-/// addresses), ordered as [`pair`] orders them, as `Q` lines.
-fn aa(dev: &str, op: &str, n: usize, mut batch: impl FnMut(bool) -> f64) {
+/// `n` pairs of `k` calls of `floor` and of `api` (the time per call divided by
+/// `per`), each side from each of its places in turn (every combination once in 16
+/// pairs, each order once in 32), as `P` lines; then `n` A/A pairs, the floor from two
+/// different places (every such combination in turn), as `Q` lines.
+fn measure(
+    dev: &str,
+    op: &str,
+    n: usize,
+    (k, per): (usize, f64),
+    floor: &mut impl FnMut(),
+    api: &mut impl FnMut(),
+) {
     for i in 0..n {
-        let (x, y) = if i % 2 == 0 {
-            let x = batch(false);
-            (x, batch(true))
-        } else {
-            let y = batch(true);
-            (batch(false), y)
-        };
-        println!("Q uverbs {dev} {op} {x:.0} {y:.0}");
+        let c = (i / 2) % (PLACES * PLACES);
+        let (fp, ap) = (c % PLACES, c / PLACES);
+        let (f, a) = pair(i, |second| match second {
+            false => placed(fp, k, floor) / per,
+            true => placed(ap, k, api) / per,
+        });
+        println!("P uverbs {dev} {op} {f:.0} {a:.0} {fp} {ap}");
+    }
+    for i in 0..n {
+        let c = (i / 2) % (PLACES * (PLACES - 1));
+        let (x, y) = (c % PLACES, (c % PLACES + 1 + c / PLACES) % PLACES);
+        let (f, g) = pair(i, |second| {
+            placed(if second { y } else { x }, k, floor) / per
+        });
+        println!("Q uverbs {dev} {op} {f:.0} {g:.0} {x} {y}");
     }
 }
 
@@ -187,77 +197,57 @@ fn pairs(dev: &str, n: usize) {
             .unwrap_or_else(|e| fail("floor QUERY_QP", e));
         qp.query().unwrap_or_else(|e| fail("query_qp", e));
     }
-    for i in 0..n {
-        let (f, a) = pair(
-            i,
-            || per_call(K, || ok("floor QUERY_QP", floor_call(file, &mut qreq))),
-            || per_call(K, || ok("query_qp", std::hint::black_box(qp.query()))),
-        );
-        println!("P uverbs {dev} query_qp {f:.0} {a:.0}");
-    }
-    aa(dev, "query_qp", n, |copy| match copy {
-        false => query_floor::<0, _>(K, file, &mut qreq),
-        true => query_floor::<1, _>(K, file, &mut qreq),
-    });
+    measure(
+        dev,
+        "query_qp",
+        n,
+        (K, 1.0),
+        &mut || ok("floor QUERY_QP", floor_call(file, &mut qreq)),
+        &mut || ok("query_qp", std::hint::black_box(qp.query())),
+    );
     // Qp::query_into, into one QpQuery kept across calls (as ibv_query_qp's callers do).
     let mut out = QpQuery::default();
-    for i in 0..n {
-        let (f, a) = pair(
-            i,
-            || per_call(K, || ok("floor QUERY_QP", floor_call(file, &mut qreq))),
-            || {
-                per_call(K, || {
-                    let out = std::hint::black_box(&mut out);
-                    ok("query_into", std::hint::black_box(qp.query_into(out)))
-                })
-            },
-        );
-        println!("P uverbs {dev} query_into {f:.0} {a:.0}");
-    }
-    aa(dev, "query_into", n, |copy| match copy {
-        false => query_floor::<2, _>(K, file, &mut qreq),
-        true => query_floor::<3, _>(K, file, &mut qreq),
-    });
+    measure(
+        dev,
+        "query_into",
+        n,
+        (K, 1.0),
+        &mut || ok("floor QUERY_QP", floor_call(file, &mut qreq)),
+        &mut || {
+            let out = std::hint::black_box(&mut out);
+            ok("query_into", std::hint::black_box(qp.query_into(out)))
+        },
+    );
 
-    // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt.
+    // MODIFY_QP through the walk: the floor re-runs the same commands, prebuilt (on the
+    // stack, as their requests); the typed call sends the commands in `steps`, the
+    // caller's ModifyQps, where they are (with the handle written in), and builds its
+    // request on the stack.
     let mut steps = walk(&ctx, &qp);
     let n_steps = steps.len();
-    // The floor's commands and requests live on the stack; the typed call sends the
-    // commands in `steps`, the caller's ModifyQps, where they are (with the handle
-    // written in), and builds its request on the stack.
     let cmds: [ib_uverbs_modify_qp; 4] =
         core::array::from_fn(|i| steps[i % n_steps].to_uverbs(qp.handle()));
+    let mut reqs: [_; 4] =
+        core::array::from_fn(|i| method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut []));
     for m in steps.iter_mut() {
         qp.modify(m).unwrap_or_else(|e| fail("modify_qp", e));
     }
-    let per = n_steps as f64;
-    for i in 0..n {
-        let (f, a) = pair(
-            i,
-            || {
-                let mut reqs: [_; 4] = core::array::from_fn(|i| {
-                    method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut [])
-                });
-                per_call(K / 4, || {
-                    for r in reqs[..n_steps].iter_mut() {
-                        ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
-                    }
-                }) / per
-            },
-            || {
-                per_call(K / 4, || {
-                    for m in steps.iter_mut() {
-                        ok("modify_qp", std::hint::black_box(qp.modify(m)));
-                    }
-                }) / per
-            },
-        );
-        println!("P uverbs {dev} modify_qp {f:.0} {a:.0}");
-    }
-    aa(dev, "modify_qp", n, |copy| match copy {
-        false => modify_floor::<0>(K / 4, file, &cmds, n_steps),
-        true => modify_floor::<1>(K / 4, file, &cmds, n_steps),
-    });
+    measure(
+        dev,
+        "modify_qp",
+        n,
+        (K / 4, n_steps as f64),
+        &mut || {
+            for r in reqs[..n_steps].iter_mut() {
+                ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
+            }
+        },
+        &mut || {
+            for m in steps.iter_mut() {
+                ok("modify_qp", std::hint::black_box(qp.modify(m)));
+            }
+        },
+    );
 }
 
 fn create(dev: &str, n: usize) {
