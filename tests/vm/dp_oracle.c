@@ -35,10 +35,15 @@
  * and matrix (their transitions are the CM's on iWARP).  Where siw works asynchronously
  * (its connection is a TCP socket, torn down and answered by kernel threads), a case
  * waits for it to settle so that the answer does not depend on timing:
- *   flush            after moving a and b to ERR, the two DISCONNECTED events (the
- *                    connection is gone and both queues were flushed) before posting;
- *                    0.5 s for each completion (siw completes nothing posted after
- *                    the teardown);
+ *   flush            b posts its receive before the moves to ERR, and a posts its send
+ *                    after the two DISCONNECTED events; 0.5 s for each completion.
+ *                    siw flushes a user-mapped queue only in a state change (b's move,
+ *                    or the peer-close work that tears b's connection down), never at
+ *                    a post in ERR: a receive posted after the events was flushed only
+ *                    when that work happened to run after it, which the events do not
+ *                    order (it raises DISCONNECTED first).  Posted before, the receive
+ *                    is flushed by the time b's move returns; a's send, posted once a's
+ *                    own move has closed its connection, is never completed;
  *   rkey             rkey.b_state once b is in ERR (the terminate message processed),
  *                    at most 2 s (siw on Linux 6.1 answers RESET for every state: no
  *                    wait then).
@@ -61,8 +66,8 @@
  *   state            ibv_post_send of one send in RESET, INIT and RTR: state.S.send
  *                    (errno); ibv_post_recv in RESET: state.reset.recv; then RTS and
  *                    one more send: state.rts.send.n (a's completions in 1 s).
- *   flush            a and b in ERR (modify), a posts a signaled send, b a receive:
- *                    flush.send.*, flush.recv.*.
+ *   flush            a and b in ERR (modify), a posts a signaled send, b a receive
+ *                    (on siw before the moves, see above): flush.send.*, flush.recv.*.
  *   rkey             RC RDMA write into dst, registered without REMOTE_WRITE:
  *                    rkey.send.*, rkey.b_state (ibv_query_qp after the completion).
  *   sge              a sends with an SGE one byte past the end of its MR (src
@@ -570,6 +575,8 @@ static void flush_case(void)
 	struct ibv_wc wc;
 
 	setup(IBV_QPT_RC, 64, 16, ALL_ACCESS, 1, 7);
+	if (cm_at) /* siw: see the header */
+		CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
 	to_state(qa, IBV_QPS_ERR);
 	to_state(qb, IBV_QPS_ERR);
 	if (cm_at) {
@@ -577,7 +584,8 @@ static void flush_case(void)
 		cm_event(RDMA_CM_EVENT_DISCONNECTED);
 	}
 	CHECK(post(IBV_WR_SEND, 1, 1, src, 10, msrc->lkey, 0));
-	CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
+	if (!cm_at)
+		CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
 	to_state(qb, IBV_QPS_ERR); /* the responder runs again: the receive is flushed */
 	print_wc("flush.send", &wc, poll1(cqa, &wc, cm_at ? 0.5 : 2));
 	print_wc("flush.recv", &wc, poll1(cqb, &wc, cm_at ? 0.5 : 2));
