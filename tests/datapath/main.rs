@@ -698,17 +698,15 @@ fn faults_siw_equal_libibverbs() {
     }
     let theirs = oracle::oracle(&dev, "full", None);
     let mine = oracle::full(&dev);
-    // How many sends fit depends on how many siw's kernel thread took off the queue
-    // meanwhile (libibverbs 9 and uverbs 10 seen): at least the queue's 8, both.
-    let errs = ["full.sq.err", "full.rq.err", "full.srq.err", "full.sq"];
+    // Filled in ERR (see oracle::full): nothing takes a request off, so every count is
+    // the queue's capacity on both sides.
+    let errs = ["full.sq.err", "full.rq.err", "full.srq.err"];
     oracle::compare(&format!("full on {dev}"), &mine, &theirs, &errs);
-    for k in &errs[..3] {
-        assert_ne!(theirs[*k], "0", "{k}: libibverbs took them all: {theirs:?}");
-        assert_eq!(mine[*k], "QueueFull", "{k}: {mine:?}");
-    }
-    for m in [&mine, &theirs] {
-        let n: u32 = m["full.sq"].parse().unwrap();
-        assert!((8..1000).contains(&n), "full.sq {n}: {m:?}");
+    for k in errs {
+        // libsiw answers -ENOMEM, negative (ibv_post_send(3) documents a positive errno
+        // value): seen in every run on 6.1 and 6.12.
+        assert_eq!(theirs[k], "-12", "{k}: libsiw's -ENOMEM: {theirs:?}");
+        assert_eq!(mine[k], "QueueFull", "{k}: {mine:?}");
     }
     eprintln!("full on {dev}: {theirs:?}");
 }

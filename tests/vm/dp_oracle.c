@@ -44,11 +44,22 @@
  *                    order (it raises DISCONNECTED first).  Posted before, the receive
  *                    is flushed by the time b's move returns; a's send, posted once a's
  *                    own move has closed its connection, is never completed;
- *   rkey             rkey.b_state once b is in ERR (the terminate message processed),
- *                    at most 2 s (siw on Linux 6.1 answers RESET for every state: no
- *                    wait then).
- * (full.sq depends on how many sends the kernel took meanwhile: the test compares it as
- * a lower bound.)
+ *   rkey, cqoverrun  the B_state line once b is in ERR (the terminate message
+ *                    processed), at most 2 s (siw on Linux 6.1 answers RESET for every
+ *                    state: no wait then); cqoverrun: libibverbs read RTS right after
+ *                    the event in 2 of 60 runs on 6.12, uverbs ERR;
+ *   full             a and b moved to ERR and the two DISCONNECTED events before
+ *                    filling the queues: siw has no RNR wait, so a send that meets no
+ *                    receive drops the connection, and a QP being torn down refuses the
+ *                    doorbell (ENOTCONN) if it comes while siw holds the QP's state
+ *                    lock, so filling in RTS ended in ENOTCONN or the queue's own error
+ *                    depending on timing (uverbs 107 once in 60 runs).  In ERR nothing
+ *                    takes a request off the mapped queues: each fills to capacity;
+ *   cqoverrun        b posts 5 receives and a sends 5 (4 fill b's CQ, the 5th
+ *                    overruns it): with 16 each, siw's teardown flushed the receives
+ *                    left into whatever room the CQ had then, so a poll that ran
+ *                    before it found more (libibverbs 5 or 8 in 4 of 30 runs on 6.12,
+ *                    uverbs 8 once); with none left there is nothing to flush.
  *
  *   matrix rc|uc|ud  for each opcode of the type and sig in 0, 1: b posts a receive of
  *                    dst (opcodes that consume one); a posts OP of src[0..100] (atomics:
@@ -77,12 +88,12 @@
  *                    shortrecv.recv.*.
  *   rnr              a's rnr_retry 0, b posts nothing, a sends: rnr.send.*.
  *   full             caps of 8 WRs; b posts nothing and a's rnr_retry is 7 (infinite),
- *                    so the first send waits: a posts sends one by one until one fails:
+ *                    so the first send waits (siw: both in ERR first, see above): a posts sends one by one until one fails:
  *                    full.sq (how many were taken), full.sq.err; b posts receives until
  *                    one fails: full.rq, full.rq.err; an SRQ of 8 WRs: full.srq,
  *                    full.srq.err.
  *   cqoverrun        b's CQ of 4 entries (cq.cqe as granted), b posts 16 receives, a
- *                    sends 16 unsignaled: cqoverrun.event (the first async event type
+ *                    sends 16 unsignaled (siw: 5 each, see above): cqoverrun.event (the first async event type
  *                    within 2 s, -1 for none), cqoverrun.b_state, cqoverrun.polled
  *                    (completions on b's CQ).
  *
@@ -570,6 +581,17 @@ static void state_case(void)
 	printf("state.rts.send.n=%d\n", n);
 }
 
+/* a and b to ERR; on siw, then the two DISCONNECTED events (the connection is gone). */
+static void both_to_err(void)
+{
+	to_state(qa, IBV_QPS_ERR);
+	to_state(qb, IBV_QPS_ERR);
+	if (cm_at) {
+		cm_event(RDMA_CM_EVENT_DISCONNECTED);
+		cm_event(RDMA_CM_EVENT_DISCONNECTED);
+	}
+}
+
 static void flush_case(void)
 {
 	struct ibv_wc wc;
@@ -577,18 +599,25 @@ static void flush_case(void)
 	setup(IBV_QPT_RC, 64, 16, ALL_ACCESS, 1, 7);
 	if (cm_at) /* siw: see the header */
 		CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
-	to_state(qa, IBV_QPS_ERR);
-	to_state(qb, IBV_QPS_ERR);
-	if (cm_at) {
-		cm_event(RDMA_CM_EVENT_DISCONNECTED);
-		cm_event(RDMA_CM_EVENT_DISCONNECTED);
-	}
+	both_to_err();
 	CHECK(post(IBV_WR_SEND, 1, 1, src, 10, msrc->lkey, 0));
 	if (!cm_at)
 		CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
 	to_state(qb, IBV_QPS_ERR); /* the responder runs again: the receive is flushed */
 	print_wc("flush.send", &wc, poll1(cqa, &wc, cm_at ? 0.5 : 2));
 	print_wc("flush.recv", &wc, poll1(cqb, &wc, cm_at ? 0.5 : 2));
+}
+
+/* b's state; on siw once b is in ERR (its teardown runs in a kernel thread), at most
+ * 2 s (siw on Linux 6.1 answers RESET for every state: no wait then). */
+static int b_state_settled(void)
+{
+	double t0 = now();
+	int st = qp_state(qb);
+
+	while (cm_at && st != IBV_QPS_ERR && st != IBV_QPS_RESET && now() - t0 < 2)
+		st = qp_state(qb);
+	return st;
 }
 
 static void rkey_case(void)
@@ -598,15 +627,7 @@ static void rkey_case(void)
 	setup(IBV_QPT_RC, 64, 16, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ, 1, 7);
 	CHECK(post(IBV_WR_RDMA_WRITE, 1, 1, src, 100, msrc->lkey, 0));
 	print_wc("rkey.send", &wc, poll1(cqa, &wc, 2));
-	if (cm_at) {
-		double t0 = now();
-
-		int st;
-
-		while ((st = qp_state(qb)) != IBV_QPS_ERR && st != IBV_QPS_RESET && now() - t0 < 2)
-			;
-	}
-	printf("rkey.b_state=%d\n", qp_state(qb));
+	printf("rkey.b_state=%d\n", b_state_settled());
 }
 
 static void sge_case(void)
@@ -646,6 +667,8 @@ static void full_case(void)
 	int n, r;
 
 	setup(IBV_QPT_RC, 64, 8, ALL_ACCESS, 1, 7);
+	if (cm_at) /* siw: see the header */
+		both_to_err();
 	for (n = 0; (r = post(IBV_WR_SEND, 0, 1, src, 10, msrc->lkey, 0)) == 0 && n < 1000; n++)
 		;
 	printf("full.sq=%d\nfull.sq.err=%d\n", n, r);
@@ -663,13 +686,13 @@ static void cqoverrun_case(void)
 	struct ibv_async_event ev;
 	struct pollfd p;
 	struct ibv_wc wc;
-	int i, n = 0, type = -1;
+	int i, n = 0, type = -1, count = cm_at ? 5 : 16; /* siw: see the header */
 
 	setup(IBV_QPT_RC, 4, 16, ALL_ACCESS, 1, 7);
 	printf("cq.cqe=%d\n", cqb->cqe);
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < count; i++)
 		CHECK(post_recv(qb, NULL, 2, dst, 100, mdst->lkey));
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < count; i++)
 		CHECK(post(IBV_WR_SEND, 0, 1, src, 10, msrc->lkey, 0));
 	p.fd = ctx->async_fd;
 	p.events = POLLIN;
@@ -678,7 +701,7 @@ static void cqoverrun_case(void)
 		ibv_ack_async_event(&ev);
 	}
 	printf("cqoverrun.event=%d\n", type);
-	printf("cqoverrun.b_state=%d\n", qp_state(qb));
+	printf("cqoverrun.b_state=%d\n", b_state_settled());
 	while (poll1(cqb, &wc, 0.5))
 		n++;
 	printf("cqoverrun.polled=%d\n", n);

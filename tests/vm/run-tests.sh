@@ -48,6 +48,10 @@
 #   UVERBS_VM_RXE / UVERBS_VM_SIW   devices per normal VM (default 1 / 1)
 #   UVERBS_VM_SCALE     0 skips the scale pass (default 1)
 #   UVERBS_VM_TIMEOUT   seconds per VM (default 900)
+#   UVERBS_VM_REPEAT    runs of each test binary in the same boot (default 1): to
+#                       look for a flaky test, e.g. UVERBS_VM_REPEAT=30 with
+#                       TEST-ARGS "faults_siw --include-ignored"; a binary fails if
+#                       any run failed
 #   UVERBS_VM_CRATE_FILES  crate paths (e.g. "abi tests/fixtures") to copy
 #                       into the guest at their host absolute path, for tests
 #                       that read files under CARGO_MANIFEST_DIR (default none)
@@ -65,6 +69,7 @@ NRXE=${UVERBS_VM_RXE:-1}
 NSIW=${UVERBS_VM_SIW:-1}
 SCALE=${UVERBS_VM_SCALE:-1}
 VM_TIMEOUT=${UVERBS_VM_TIMEOUT:-900}
+REPEAT=${UVERBS_VM_REPEAT:-1}
 CRATE_FILES=${UVERBS_VM_CRATE_FILES:-}
 [ "${1:-}" = -- ] && shift
 TEST_ARGS=("$@")
@@ -179,8 +184,12 @@ for b in "$@"; do
   # the extra test arguments, one per line in argsfile
   set --
   while IFS= read -r a; do set -- "$@" "$a"; done < "$argsfile"
-  ./tests/"$b" --test-threads=1 "$@"
-  result "$b" $? "$t"
+  rc=0 i=0
+  while [ $i -lt "$UVERBS_VM_REPEAT" ]; do
+    i=$((i + 1))
+    ./tests/"$b" --test-threads=1 "$@" || { rc=$?; echo "=== $b: run $i of $UVERBS_VM_REPEAT failed"; }
+  done
+  result "$b" $rc "$t"
 done
 [ $failed = 0 ]
 EOF
@@ -198,7 +207,7 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   adds=(--add "$STAGE/oracle" --add "$STAGE/qp_oracle" --add "$STAGE/run-in-vm.sh" --add "$STAGE/test-args" --add "$STAGE/tests")
   adds+=(--add "$STAGE/dp_oracle")   # issue 17: libibverbs' answers to the data-path cases
   local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle
-    --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1)
+    --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1 --env "UVERBS_VM_REPEAT=$REPEAT")
   envs+=(--env UVERBS_DP_ORACLE=/uverbs/dp_oracle)   # issue 17
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
   if [ -e "$STAGE/oracle-64" ]; then adds+=(--add "$STAGE/oracle-64"); envs+=(--env UVERBS_ORACLE_64=/uverbs/oracle-64); fi
