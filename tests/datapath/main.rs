@@ -673,11 +673,11 @@ const FAULTS: [(&str, Case); 6] = [
 /// address (librdmacm for libibverbs, uverbs' own CM here), with the statuses (and
 /// async event) libibverbs gets on the same kernel: a receive posted before the move to
 /// ERR (flushed: siw flushes only in a state change, see dp_oracle.c) and a send posted
-/// after the teardown (never completed), an rkey without remote write, an SGE past its MR, a short receive buffer, a send that meets
-/// no receive (iWARP has no RNR retry), full send, receive and shared receive queues,
-/// and CQ overrun. Where siw answers asynchronously both sides wait for it to settle
-/// (see dp_oracle.c). (Posting in RESET, INIT and RTR is not a siw case: the CM moves
-/// the QP.)
+/// after the teardown (never completed), an rkey without remote write, an SGE past its
+/// MR, a short receive buffer, a send that meets no receive (iWARP has no RNR retry),
+/// full send, receive and shared receive queues, and CQ overrun. Where siw answers
+/// asynchronously both sides wait for it to settle (see dp_oracle.c). (Posting in RESET,
+/// INIT and RTR is not a siw case: the CM moves the QP.)
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn faults_siw_equal_libibverbs() {

@@ -44,10 +44,9 @@
  *                    order (it raises DISCONNECTED first).  Posted before, the receive
  *                    is flushed by the time b's move returns; a's send, posted once a's
  *                    own move has closed its connection, is never completed;
- *   rkey, cqoverrun  the B_state line once b is in ERR (the terminate message
- *                    processed), at most 2 s (siw on Linux 6.1 answers RESET for every
- *                    state: no wait then); cqoverrun: libibverbs read RTS right after
- *                    the event in 2 of 60 runs on 6.12, uverbs ERR;
+ *   rkey             rkey.b_state once b is in ERR (the terminate message processed),
+ *                    at most 2 s (siw on Linux 6.1 answers RESET for every state: no
+ *                    wait then);
  *   full             a and b moved to ERR and the two DISCONNECTED events before
  *                    filling the queues: siw has no RNR wait, so a send that meets no
  *                    receive drops the connection, and a QP being torn down refuses the
@@ -60,6 +59,8 @@
  *                    left into whatever room the CQ had then, so a poll that ran
  *                    before it found more (libibverbs 5 or 8 in 4 of 30 runs on 6.12,
  *                    uverbs 8 once); with none left there is nothing to flush.
+ *                    cqoverrun.b_state as rkey.b_state (libibverbs read RTS right
+ *                    after the event in 2 of 60 runs on 6.12, uverbs ERR).
  *
  *   matrix rc|uc|ud  for each opcode of the type and sig in 0, 1: b posts a receive of
  *                    dst (opcodes that consume one); a posts OP of src[0..100] (atomics:
@@ -88,13 +89,15 @@
  *                    shortrecv.recv.*.
  *   rnr              a's rnr_retry 0, b posts nothing, a sends: rnr.send.*.
  *   full             caps of 8 WRs; b posts nothing and a's rnr_retry is 7 (infinite),
- *                    so the first send waits (siw: both in ERR first, see above): a posts sends one by one until one fails:
+ *                    so the first send waits (siw: both in ERR first, see above): a
+ *                    posts sends one by one until one fails:
  *                    full.sq (how many were taken), full.sq.err; b posts receives until
  *                    one fails: full.rq, full.rq.err; an SRQ of 8 WRs: full.srq,
  *                    full.srq.err.
  *   cqoverrun        b's CQ of 4 entries (cq.cqe as granted), b posts 16 receives, a
- *                    sends 16 unsignaled (siw: 5 each, see above): cqoverrun.event (the first async event type
- *                    within 2 s, -1 for none), cqoverrun.b_state, cqoverrun.polled
+ *                    sends 16 unsignaled (siw: 5 each, see above): cqoverrun.event
+ *                    (the first async event type within 2 s, -1 for none),
+ *                    cqoverrun.b_state, cqoverrun.polled
  *                    (completions on b's CQ).
  *
  * On error: one line on stderr naming the call and errno, exit 1.
@@ -608,8 +611,7 @@ static void flush_case(void)
 	print_wc("flush.recv", &wc, poll1(cqb, &wc, cm_at ? 0.5 : 2));
 }
 
-/* b's state; on siw once b is in ERR (its teardown runs in a kernel thread), at most
- * 2 s (siw on Linux 6.1 answers RESET for every state: no wait then). */
+/* b's state; on siw once b is in ERR (see rkey in the header). */
 static int b_state_settled(void)
 {
 	double t0 = now();
