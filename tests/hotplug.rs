@@ -34,11 +34,13 @@ const SCRATCH: [(&str, &str, &str, u8); 2] = [
 
 /// The scratch device of `kind`, made now, with the baseline delete measured (the device
 /// is deleted and added again for that).
-fn scratch_with_baseline(kind: &str) -> Option<(ScratchDevice, Duration)> {
-    let &(kind, name, netdev, subnet) = SCRATCH.iter().find(|s| s.0 == kind)?;
-    if kind == "siw" && !std::path::Path::new("/sys/module/siw").exists() {
-        println!("siw is not loaded: the siw half is skipped");
-        return None;
+fn scratch_with_baseline(kind: &str) -> (ScratchDevice, Duration) {
+    let &(kind, name, netdev, subnet) = SCRATCH
+        .iter()
+        .find(|s| s.0 == kind)
+        .expect("a scratch kind");
+    if kind == "siw" {
+        common::require_siw();
     }
     let d = ScratchDevice::create(kind, name, netdev, subnet);
     // The first delete and add warm the kernel's paths; the second delete is measured.
@@ -50,7 +52,7 @@ fn scratch_with_baseline(kind: &str) -> Option<(ScratchDevice, Duration)> {
         "{name} (kernel {}): baseline delete with no uverbs file open: {baseline:?}",
         common::kernel()
     );
-    Some((d, baseline))
+    (d, baseline)
 }
 
 /// The events of `m` up to the first that `until` matches (at most 15 s).
@@ -153,9 +155,7 @@ fn notifications_detected_per_kernel() {
 fn guarded_context_lets_go() {
     let _ = common::devices();
     for kind in ["rxe", "siw"] {
-        let Some((d, baseline)) = scratch_with_baseline(kind) else {
-            continue;
-        };
+        let (d, baseline) = scratch_with_baseline(kind);
         // The guard's thread and its socket are process-wide and stay: count fds after.
         Context::open_by_name(&d.name).unwrap().guard().unwrap();
         let mut monitor = DeviceMonitor::new().expect("device monitor");
@@ -238,9 +238,7 @@ fn guarded_context_lets_go() {
 fn caches_let_go() {
     let _ = common::devices();
     for kind in ["rxe", "siw"] {
-        let Some((d, baseline)) = scratch_with_baseline(kind) else {
-            continue;
-        };
+        let (d, baseline) = scratch_with_baseline(kind);
         let ctx = Arc::new(Context::open_by_name(&d.name).unwrap());
         let cache = WatchedPortCache::new(ctx.clone()).unwrap();
         assert_eq!(cache.query_port(1).unwrap().state, PortState::Active);
@@ -298,9 +296,7 @@ fn caches_let_go() {
 fn following_cache_reopens() {
     let _ = common::devices();
     for kind in ["rxe", "siw"] {
-        let Some((d, baseline)) = scratch_with_baseline(kind) else {
-            continue;
-        };
+        let (d, baseline) = scratch_with_baseline(kind);
         let cache = WatchedPortCache::follow(&d.name).unwrap();
         assert_eq!(cache.query_port(1).unwrap().state, PortState::Active);
         prompt_delete(&d, baseline, "a following WatchedPortCache");
@@ -402,9 +398,7 @@ fn uverbs_watch_lets_go_and_follows() {
     let _ = common::devices();
     let bin = std::env::var("UVERBS_BIN").expect("UVERBS_BIN names the uverbs binary");
     for kind in ["rxe", "siw"] {
-        let Some((d, baseline)) = scratch_with_baseline(kind) else {
-            continue;
-        };
+        let (d, baseline) = scratch_with_baseline(kind);
         let name = d.name.as_str();
 
         let mut p = spawn(&[&bin, "watch", "-d", name]);
@@ -596,9 +590,7 @@ fn fd_count_of(pid: u32) -> usize {
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn scale_delete_and_readd_under_watch() {
     let _ = common::devices();
-    if !std::path::Path::new("/sys/module/siw").exists() {
-        panic!("the rig always loads siw");
-    }
+    common::require_siw();
     let bin = std::env::var("UVERBS_BIN").expect("UVERBS_BIN names the uverbs binary");
     let rounds: usize = std::env::var("UVERBS_HOTPLUG_ROUNDS")
         .ok()
@@ -703,9 +695,7 @@ fn scale_delete_and_readd_under_watch() {
 fn rename_is_followed() {
     let _ = common::devices();
     let bin = std::env::var("UVERBS_BIN").expect("UVERBS_BIN names the uverbs binary");
-    let Some((mut d, baseline)) = scratch_with_baseline("rxe") else {
-        unreachable!("rxe is always there")
-    };
+    let (mut d, baseline) = scratch_with_baseline("rxe");
     let mut monitor = DeviceMonitor::new().unwrap();
     let ctx = Context::open_by_name(&d.name).unwrap();
     ctx.guard().unwrap();

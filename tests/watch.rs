@@ -24,24 +24,49 @@ fn watch_prints_port_events() {
         if json {
             cmd.arg("--json");
         }
-        let child = cmd
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(500));
+        // Ready when the watch holds the device's async event file (no sleep: the first
+        // event would be lost if the link moved before it was open).
+        let pid = child.id();
+        assert!(
+            common::scratch::wait_until(Duration::from_secs(30), || {
+                common::scratch::open_files(pid)
+                    .iter()
+                    .any(|f| f.to_string_lossy().contains("infinibandevent"))
+            }),
+            "uverbs watch never opened {rxe}'s async event file"
+        );
+        // Its lines as they come, from a reader thread.
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let out = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let mut lines: Vec<String> = Vec::new();
         for state in ["down", "up"] {
             let ok = Command::new("ip")
                 .args(["link", "set", &parent, state])
                 .status()
                 .unwrap();
             assert!(ok.success(), "ip link set {parent} {state}");
-            std::thread::sleep(Duration::from_millis(500));
+            // Each move prints one line: wait for it (at most 30 s).
+            match rx.recv_timeout(Duration::from_secs(30)) {
+                Ok(l) => lines.push(l),
+                Err(_) => panic!("no event line after ip link set {state}; so far {lines:?}"),
+            }
         }
         let _ = Command::new("kill").arg(child.id().to_string()).status();
-        let out = child.wait_with_output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        let lines: Vec<&str> = text.lines().collect();
+        let _ = child.wait();
+        reader.join().unwrap();
+        lines.extend(rx.try_iter());
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         let want = if json {
             vec![
                 format!("{{\"device\":\"{rxe}\",\"event\":\"IBV_EVENT_PORT_ERR\",\"type\":10,\"scope\":\"port\",\"port\":1,\"element\":1}}"),

@@ -30,19 +30,12 @@ pub fn repo_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-/// Whether this run is CI (`CI=true`), where a check that cannot run is a failure.
-pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
-}
+#[path = "../../tests/common/strict.rs"]
+mod strict;
 
-/// A check could not run: fail in CI, print the reason and skip elsewhere.
+/// A check could not run: fail in a strict run, print the reason and skip elsewhere.
 pub fn skip_or_fail(check: &str, why: &str) {
-    if in_ci() {
-        panic!("ABI check ({check}) cannot run in CI: {why}");
-    }
-    say(&format!(
-        "ABI check ({check}) SKIPPED: {why} (this fails when CI=true)"
-    ));
+    strict::skip_or_fail(&format!("ABI check ({check})"), why);
 }
 
 /// Prints a line that `cargo test` shows even for a passing test: written to the stderr

@@ -6,7 +6,8 @@
 pub enum Json {
     Null,
     Bool(bool),
-    Num(f64),
+    /// A number, as its literal text (so that 64-bit integers stay exact).
+    Num(String),
     Str(String),
     Arr(Vec<Json>),
     Obj(Vec<(String, Json)>),
@@ -33,7 +34,14 @@ impl Json {
     }
     pub fn num(&self) -> Option<f64> {
         match self {
-            Json::Num(n) => Some(*n),
+            Json::Num(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
+    /// An integer number, exactly (`None` for a fraction, an exponent or a non-number).
+    pub fn int(&self) -> Option<i128> {
+        match self {
+            Json::Num(n) => n.parse().ok(),
             _ => None,
         }
     }
@@ -157,7 +165,10 @@ impl Parser<'_> {
                     }
                 }
                 let t = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("x");
-                t.parse().map(Json::Num).or_else(|_| self.err("bad number"))
+                match t.parse::<f64>() {
+                    Ok(_) => Ok(Json::Num(t.to_string())),
+                    Err(_) => self.err("bad number"),
+                }
             }
             Some(_) => self.err("unexpected character"),
         }

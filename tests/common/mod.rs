@@ -8,6 +8,7 @@
 
 pub mod json;
 pub mod scratch;
+pub mod strict;
 
 use std::collections::BTreeMap;
 
@@ -16,10 +17,29 @@ use std::process::Command;
 use uverbs::{Context, DeviceAttr, GidEntry, PortAttr};
 
 /// The `uverbs` binary: `UVERBS_BIN` (the VM rig's static build), else this build's.
+///
+/// Cargo builds the binary before any integration test, and the VM rig always sets
+/// `UVERBS_BIN`: a missing file is a failure, never a skip.
 pub fn uverbs_bin() -> std::path::PathBuf {
-    std::env::var_os("UVERBS_BIN")
+    let bin = std::env::var_os("UVERBS_BIN")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_BIN_EXE_uverbs")))
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_BIN_EXE_uverbs")));
+    assert!(
+        bin.exists(),
+        "the uverbs binary {} is missing",
+        bin.display()
+    );
+    bin
+}
+
+/// Asserts that the siw module is loaded: the VM rig always loads it (and makes `siw0`),
+/// so a test's siw half that finds no module is a broken rig, not a skip.
+pub fn require_siw() {
+    assert!(
+        std::path::Path::new("/sys/module/siw").exists(),
+        "the siw module is not loaded: the VM rig always loads it ({})",
+        kernel()
+    );
 }
 
 /// The reason given to `#[ignore]` on every device test.
@@ -286,6 +306,9 @@ pub fn compare_with(
     theirs: &BTreeMap<String, String>,
     newer: &[&str],
 ) {
+    // Two empty answers are equal and prove nothing: the oracle must have said something.
+    assert!(!theirs.is_empty(), "{dev}: {who} answered nothing");
+    assert!(!ours.is_empty(), "{dev}: uverbs answered nothing");
     let mut diffs = Vec::new();
     for (k, v) in theirs {
         match ours.get(k) {

@@ -123,7 +123,9 @@ pub fn run(on: &On, test: &str, program: &str, port: u16, uverbs_server: bool) {
         (&mut theirs, &mut ours)
     };
     let s = Peer::spawn(server);
-    std::thread::sleep(Duration::from_millis(300));
+    // perftest's client does not retry: start it once the server listens (its TCP
+    // exchange port on rxe; on siw with -R the iWARP CM's kernel listener, also TCP).
+    crate::common::scratch::wait_listening(port, LIMIT, &format!("{test} server on {}", on.dev));
     let c = Peer::spawn(client);
     let (c_ok, c_out) = c.finish(LIMIT);
     let (s_ok, s_out) = s.finish(LIMIT);

@@ -15,9 +15,6 @@ use uverbs::verbs::datapath::{RecvWr, SendOp, SendWr, Sge, Wc};
 use uverbs::verbs::objects::{Cq, Mr, Qp};
 use uverbs::{Context, Error, Mtu, QpType, WcStatus};
 
-/// How much later than the baseline a delete may finish (as tests/hotplug.rs).
-const SLACK: Duration = Duration::from_secs(1);
-
 fn timed_delete(name: &str) -> Duration {
     let t = Instant::now();
     let (st, out) = run(&["rdma", "link", "delete", name], Duration::from_secs(30));
@@ -137,7 +134,7 @@ pub fn deleted_mid_traffic(kind: &'static str, name: &str, netdev: &str, subnet:
     let t = Instant::now();
     deleting.store(true, Ordering::Release);
     let p = spawn(&["rdma", "link", "delete", name]);
-    let done = wait_child(p, baseline + SLACK + Duration::from_secs(10));
+    let done = wait_child(p, prompt_bound(baseline) + HANG);
     let took = t.elapsed();
     let (st, out) = done.unwrap_or_else(|| {
         panic!("{name}: rdma link delete still blocked after {took:?} with traffic running")
@@ -149,7 +146,7 @@ pub fn deleted_mid_traffic(kind: &'static str, name: &str, netdev: &str, subnet:
         "{name}: the traffic ended with {e} instead of DeviceRemoved"
     );
     assert!(
-        took <= baseline + SLACK,
+        took <= prompt_bound(baseline),
         "{name}: the delete took {took:?} with traffic running, baseline {baseline:?}"
     );
     println!(

@@ -74,11 +74,12 @@ pub(crate) fn env_f64(name: &str) -> Option<f64> {
 
 /// Executions per target.
 pub(crate) fn iters() -> usize {
-    if let Some(n) = std::env::var("UVERBS_FUZZ_ITERS")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-    {
-        return n;
+    if let Ok(v) = std::env::var("UVERBS_FUZZ_ITERS") {
+        // A count that runs nothing would let every target pass without fuzzing.
+        match v.trim().parse() {
+            Ok(n) if n > 0 => return n,
+            _ => panic!("UVERBS_FUZZ_ITERS={v:?}: a positive number of executions is needed"),
+        }
     }
     if cfg!(miri) {
         30
@@ -128,8 +129,10 @@ pub(crate) fn fuzz(
     let start = Instant::now();
     let mut outcomes: BTreeMap<Outcome, usize> = BTreeMap::new();
     let mut execs = 0;
+    assert!(n > 0, "fuzz target {name}: asked to run 0 executions");
     for i in 0..n {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        // The wall-clock bound stops a run, never before its first execution.
+        if i > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         let input = gen(&mut rng);

@@ -540,10 +540,11 @@ fn fuzz_fixture_trees() {
         bases.push(ipoib);
     }
     bases.sort();
-    if bases.is_empty() {
-        println!("fuzz target fixture_trees: skipped (the fixture trees are not here)");
-        return;
-    }
+    assert!(
+        !bases.is_empty(),
+        "fuzz target fixture_trees: no fixture tree under {}",
+        fixtures_dir().display()
+    );
     let corpus = text_corpus();
     let root = scratch_base().join(format!("uverbs-fuzz-trees-{}", std::process::id()));
     let _cleanup = RemoveOnDrop(root.clone());

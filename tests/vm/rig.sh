@@ -42,6 +42,8 @@
 #   -h, --help
 #
 # Exit status: the command's own, or
+#   121  the command passed but the guest kernel logged a WARNING, BUG, oops or
+#        call trace (one a test brackets as expected is not counted: guest-init.sh)
 #   122  the RDMA setup in the guest failed (modules, links, ports not ACTIVE)
 #   123  the VM ended without reporting a status (crash, panic, oops)
 #   124  the VM timed out (--timeout)
@@ -741,9 +743,11 @@ set -e; trap 'exit 125' ERR
 STATUS=$(cat "$RUN/status" 2>/dev/null || true)
 ELAPSED=$(secs_since "$T_BOOT")
 
-# a kernel WARN/BUG/oops while the command ran: show it (does not fail the run)
+# a kernel WARN/BUG/oops in this boot: show it; it fails a command that passed (121)
+SPLAT=0
 if grep -q "@@uverbs-vm $NONCE KERNEL-SPLAT" "$LOG"; then
-  msg "WARNING: the guest kernel logged a warning/oops while the command ran:"
+  SPLAT=1
+  msg "FAILED: the guest kernel logged a warning/oops:"
   sed -n "/@@uverbs-vm $NONCE KERNEL-SPLAT/,\$p" "$LOG" | sed '1d' | head -n 80 >&2
 fi
 fail() { # CODE TEXT
@@ -762,4 +766,8 @@ case $STATUS in
     fail 123 "VM ended (qemu status $QRC) without reporting the command's status" ;;
 esac
 msg "boot-run-poweroff $ELAPSED (linux $KREL, exit status $STATUS)"
+if [ "$STATUS" = 0 ] && [ "$SPLAT" = 1 ]; then
+  msg "exit 121: the command passed, the kernel did not"
+  exit 121
+fi
 exit "$STATUS"

@@ -113,10 +113,10 @@ mkdir -p "$STAGE/tests"
 
 # executables of the given cargo JSON messages whose target kind is KIND,
 # as "NAME EXECUTABLE" lines (cargo's JSON is one object per line; the
-# fields used here never contain quotes)
+# fields used here never contain quotes). Fails when there is none.
 artifacts() { # KIND < json
   grep '"reason":"compiler-artifact"' | grep "\"kind\":\[\"$1\"\]" | grep '"executable":"' |
-    sed 's/.*"target":{[^}]*"name":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/' || true
+    sed 's/.*"target":{[^}]*"name":"\([^"]*\)".*"executable":"\([^"]*\)".*/\1 \2/'
 }
 
 T=$(now_us)
@@ -125,13 +125,16 @@ if ! (cd "$CRATE" && cargo test --target "$TARGET" --features fault-injection --
       > "$STAGE/test-build.json"); then
   say "FAILED: building the test binaries"; exit 2
 fi
-mapfile -t TESTS < <(artifacts test < "$STAGE/test-build.json" | grep -v '^abi_' | sort)
+artifacts test < "$STAGE/test-build.json" > "$STAGE/tests.list" || { say "FAILED: cargo built no test binary"; exit 2; }
+mapfile -t TESTS < <(grep -v '^abi_' "$STAGE/tests.list" | sort)
+[ ${#TESTS[@]} -gt 0 ] || { say "FAILED: no integration-test binary to run"; exit 2; }
 say "cargo build --target $TARGET --bins"
 if ! (cd "$CRATE" && cargo build --target "$TARGET" --bins --message-format=json-render-diagnostics \
       > "$STAGE/bin-build.json"); then
   say "FAILED: building the binaries"; exit 2
 fi
-UVERBS_EXE=$(artifacts bin < "$STAGE/bin-build.json" | awk '$1 == "uverbs" { print $2 }')
+UVERBS_EXE=$(artifacts bin < "$STAGE/bin-build.json" | awk '$1 == "uverbs" { print $2 }') || true
+[ -n "$UVERBS_EXE" ] || { say "FAILED: cargo built no 'uverbs' binary"; exit 2; }
 phase_done "$T" "cargo build (musl, debug)"
 
 T=$(now_us)
@@ -140,22 +143,15 @@ for line in "${TESTS[@]}"; do
   objcopy --strip-debug "$exe" "$STAGE/tests/$name"
 done
 names=$(for line in "${TESTS[@]}"; do printf "%s " "${line%% *}"; done)
-say "integration tests: ${names:-none}" 
-if [ -n "$UVERBS_EXE" ]; then
-  objcopy --strip-debug "$UVERBS_EXE" "$STAGE/uverbs"
-else
-  say "note: the crate has no 'uverbs' binary (yet); UVERBS_BIN is not set"
-fi
+say "integration tests: $names"
+objcopy --strip-debug "$UVERBS_EXE" "$STAGE/uverbs"
 gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/qp_oracle" "$HERE/qp_oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/dp_oracle" "$HERE/dp_oracle.c" -libverbs -lrdmacm   # issue 17
 # the same oracle against rdma-core 64.0 (the peer the rig builds; issue 16)
-if PEER64=$(bash "$HERE/rdma-core.sh" 64.0); then
-  gcc -O2 -Wall -DORACLE_RDMA_CORE=64 -I"$PEER64/include" -o "$STAGE/oracle-64" "$HERE/oracle.c" \
-    -L"$PEER64/opt/rdma-core-64.0/lib" -Wl,-rpath,/opt/rdma-core-64.0/lib -libverbs
-else
-  say "note: no rdma-core 64.0 build (tests/vm/rdma-core.sh): no oracle-64; the device tests will fail saying so"
-fi
+PEER64=$(bash "$HERE/rdma-core.sh" 64.0) || { say "FAILED: no rdma-core 64.0 build (tests/vm/rdma-core.sh)"; exit 2; }
+gcc -O2 -Wall -DORACLE_RDMA_CORE=64 -I"$PEER64/include" -o "$STAGE/oracle-64" "$HERE/oracle.c" \
+  -L"$PEER64/opt/rdma-core-64.0/lib" -Wl,-rpath,/opt/rdma-core-64.0/lib -libverbs
 phase_done "$T" "oracle + staging"
 
 # ------------------------------------------------------------ 3. guest script
@@ -165,10 +161,10 @@ cat > "$STAGE/run-in-vm.sh" <<'EOF'
 #!/bin/sh
 # run-in-vm.sh TEST-ARGS-FILE BINARY...
 argsfile=$1; shift
-failed=0
+failed=0 total=0
 up() { cut -d' ' -f1 /proc/uptime; }
-result() { # NAME STATUS START
-  echo "=== uverbs-vm-test-result: $1 status=$2 time=$(awk -v a="$3" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')s"
+result() { # NAME STATUS START [PASSED]
+  echo "=== uverbs-vm-test-result: $1 status=$2 time=$(awk -v a="$3" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')s passed=${4:--}"
   [ "$2" = 0 ] || failed=$((failed + 1))
 }
 echo "=== uverbs-vm-test: rig-selfcheck (oracle on $UVERBS_TEST_DEVICES)"
@@ -184,13 +180,26 @@ for b in "$@"; do
   # the extra test arguments, one per line in argsfile
   set --
   while IFS= read -r a; do set -- "$@" "$a"; done < "$argsfile"
-  rc=0 i=0
+  rc=0 i=0 passed=0
   while [ $i -lt "$UVERBS_VM_REPEAT" ]; do
     i=$((i + 1))
-    ./tests/"$b" --test-threads=1 "$@" || { rc=$?; echo "=== $b: run $i of $UVERBS_VM_REPEAT failed"; }
+    # the libtest summary line counts what ran: "test result: ok. N passed; ..."
+    # (streamed as it runs; dash has no PIPESTATUS, so the status goes through a file)
+    { ./tests/"$b" --test-threads=1 "$@"; echo $? > /tmp/test.rc; } 2>&1 | tee /tmp/test.out
+    r=$(cat /tmp/test.rc)
+    [ "$r" = 0 ] || { rc=$r; echo "=== $b: run $i of $UVERBS_VM_REPEAT failed"; }
+    n=$(sed -n 's/^test result: .* \([0-9]*\) passed;.*/\1/p' /tmp/test.out | tail -n 1)
+    [ -n "$n" ] || { [ $rc != 0 ] || rc=1; echo "=== $b: run $i printed no libtest summary"; n=0; }
+    passed=$((passed + n))
   done
-  result "$b" $rc "$t"
+  result "$b" $rc "$t" $passed
+  total=$((total + passed))
 done
+# a VM whose binaries ran no test at all proves nothing (a filter that matches nothing)
+if [ $# -gt 0 ] && [ $total = 0 ]; then
+  echo "=== no test ran in this VM: the binaries' filters matched nothing"
+  failed=$((failed + 1))
+fi
 [ $failed = 0 ]
 EOF
 : > "$STAGE/test-args"

@@ -813,6 +813,9 @@ pub mod tests {
 
     const GOLDEN: &str = "tests/golden/devinfo-rxe0.json";
 
+    /// The renderer reproduces the reviewed file: this detects a change of the output.
+    /// That the file itself is right (its members and types as docs/json-schema.md says,
+    /// its values those rdma-core printed in the same boot) is tests/json_schema.rs's.
     #[test]
     fn golden_rxe0() {
         let got = devinfo_doc(&[rxe0_fixture()]);
