@@ -14,7 +14,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use uverbs::raw::abi::*;
 use uverbs::raw::method;
-use uverbs::verbs::device_attr::FwVersion;
+use uverbs::types::FwVersion;
 use uverbs::{DeviceAttr, GidEntry, PortAttr};
 use zerocopy::IntoBytes;
 

@@ -170,7 +170,7 @@ pub enum Error {
         /// The request's index in the slice posted.
         index: usize,
         /// What is wrong with it.
-        problem: crate::verbs::datapath::WrProblem,
+        problem: WrProblem,
     },
     /// The queue has no room for every work request of the call: none was posted.
     #[error("{op}: the queue has room for {free} work request(s), {wanted} were posted")]
@@ -189,7 +189,7 @@ pub enum Error {
         /// The operation.
         op: Op,
         /// The state the crate last saw (set by modify, query and the RDMA CM).
-        state: crate::verbs::types::QpState,
+        state: crate::types::QpState,
     },
     /// Any other failing system call, with its errno.
     #[error("{op}: {errno}")]
@@ -248,4 +248,38 @@ impl Error {
             | Error::Os { op, .. } => Some(op),
         }
     }
+}
+
+/// What is wrong with a work request that was refused before anything was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WrProblem {
+    /// More SGEs than the queue takes.
+    TooManySges {
+        /// The queue's maximum.
+        max: u32,
+        /// The request's count.
+        got: usize,
+    },
+    /// More inline bytes than the QP takes.
+    InlineTooLong {
+        /// The QP's maximum.
+        max: u32,
+        /// The request's length.
+        got: usize,
+    },
+    /// An atomic needs an 8-byte-aligned remote address and 8 local bytes.
+    AtomicOperands,
+    /// Inline data for an operation that has none to send (a read, an atomic).
+    InlineNotForThisOp,
+    /// A UD send without a destination ([`SendWr::ud`](crate::verbs::datapath::SendWr::ud)), or a destination on another
+    /// type of QP.
+    UdDestination,
+    /// The address handle was made by a kernel that gives no AH number (rxe before
+    /// Linux 5.10): not supported.
+    NoAhNumber,
+    /// The SGE lengths add up to more than 4 GiB.
+    LengthOverflow,
+    /// siw takes receive requests of 1 to 6 SGEs only.
+    NoSge,
 }

@@ -41,17 +41,22 @@
 //!
 //! ## Layers
 //!
-//! Data flows down, answers flow up; nothing flows sideways.
+//! Data flows down, answers flow up; nothing flows sideways (`tests/layers.rs` checks
+//! the imports). Bottom up:
 //!
+//! - [`types`]: the plain values every layer shares: enums that keep unknown values,
+//!   flag sets that keep unknown bits, [`Guid`], [`Gid`], [`GidEntry`], [`FwVersion`].
+//! - [`error`]: [`Error`], [`Op`], [`Result`].
 //! - [`raw`]: the kernel interface. The ABI mirror ([`raw::abi`]), per-driver data
 //!   ([`raw::driver`]), the ioctl attribute array ([`raw::attr`]), one builder per
 //!   method ([`raw::method`]), and the system calls. Executing a caller-built request
 //!   is `unsafe`: the caller decides what the kernel writes where.
-//! - [`verbs`]: the typed, safe API on it: [`Discovery`], [`Context`] and its queries,
-//!   [`PortAttr`], [`DeviceAttr`], GIDs, [`EventStream`], the port caches, IPoIB.
-//! - [`netlink`]: one RDMA netlink message builder, parser and socket, used by
-//!   discovery and by [`netlink::link`] (rxe and siw links).
-//! - [`sysfs`]: the sysfs reader, used by discovery, GIDs and IPoIB.
+//! - [`netlink`] and [`sysfs`]: the two readers. One RDMA netlink message builder,
+//!   parser and socket (devices, links, notifications, counters); one sysfs reader.
+//! - [`verbs`]: the typed, safe API on them: [`Discovery`], [`Context`] and its queries,
+//!   [`PortAttr`], [`DeviceAttr`], GIDs, [`EventStream`], the port caches, the device
+//!   monitor, objects and the data path.
+//! - [`cm`]: the RDMA connection manager, on the verbs API.
 //!
 //! The `uverbs` command (`src/bin/uverbs`) is the only place that formats text or JSON.
 //! `SAFETY.md` lists every `unsafe` block with its proof.
@@ -66,15 +71,15 @@ pub mod error;
 pub mod netlink;
 pub mod raw;
 pub mod sysfs;
+pub mod types;
 pub mod verbs;
 
 pub use error::{Error, Op, Result};
+pub use types::*;
 pub use verbs::cache::{PortCache, PortEvents, PortReader, WatchedPortCache};
 pub use verbs::context::{CallPath, Context, ContextAttr, OpenOptions, OpenTarget};
-pub use verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
+pub use verbs::device_attr::{DeviceAnswer, DeviceAttr};
 pub use verbs::discover::{DeviceInfo, Discovery};
 pub use verbs::event::{Event, EventStream, Next};
-pub use verbs::gid::{Gid, GidEntry};
 pub use verbs::monitor::{DeviceChange, DeviceMonitor};
 pub use verbs::port::PortAttr;
-pub use verbs::types::*;

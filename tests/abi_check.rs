@@ -1,5 +1,5 @@
 //! The ABI check: the hand-written mirror (`src/raw/abi`, `src/raw/driver`) and the enums and
-//! flags of `src/verbs/types.rs` against the real C headers, driven by `abi/manifest.txt`.
+//! flags of `src/types/mod.rs` against the real C headers, driven by `abi/manifest.txt`.
 //!
 //! * `uapi_headers_match_the_mirror`: every struct's size and alignment, every field's
 //!   offset, size and type, every constant's value, against the kernel's uapi headers:
@@ -100,7 +100,7 @@ fn verbs_h_matches_the_types() {
     );
     assert!(
         r.mismatches.is_empty(),
-        "src/verbs/types.rs differs from rdma-core's verbs.h or the documented values:\n{}",
+        "src/types/mod.rs differs from rdma-core's verbs.h or the documented values:\n{}",
         r.details()
     );
 }
@@ -599,8 +599,8 @@ fn planted_verbs_enum_reordered() {
     assert_reported(
         &r,
         &[
-            "IBV_EVENT_PORT_ACTIVE: value expected 9 (Rust uverbs::verbs::types::EventType::PortActive) found 10",
-            "IBV_EVENT_PORT_ERR: value expected 10 (Rust uverbs::verbs::types::EventType::PortErr) found 9",
+            "IBV_EVENT_PORT_ACTIVE: value expected 9 (Rust uverbs::types::EventType::PortActive) found 10",
+            "IBV_EVENT_PORT_ERR: value expected 10 (Rust uverbs::types::EventType::PortErr) found 9",
         ],
     );
 }

@@ -93,7 +93,7 @@ struct s_c rust=S
     u u16 c=union
     - u32 rust=pad
     tail[] u64
-enum uverbs::verbs::types::E
+enum uverbs::types::E
     V1 IBV_V1
     V2 IB_V2 doc=1<<4
     V3 IB_UVERBS_V3 src=uapi since=6.12

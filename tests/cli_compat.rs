@@ -120,7 +120,7 @@ const REQUIRED_PEERS: &[&str] = &["rdma-core-64.0"];
 /// 64.0's line); uverbs prints 64.0's. Only what rxe and siw can show is here: the other
 /// differences (XDR from `active_speed_ex`, the ODP `SUPPORT_FLUSH` and
 /// `SUPPORT_ATOMIC_WRITE` lines, `CC_DMA_BOUNCE`) need values soft devices never report;
-/// the printer's differential test covers them (src/bin/uverbs/printer_diff.rs).
+/// the printer's differential test covers them (src/bin/uverbs/dropin/printer_diff.rs).
 const RDMA_CORE_44_DIFFERS: &[(&str, &str)] = &[(
     "  -d, --ib-dev=<dev>     use IB device <dev> (default first device found)",
     "  -d, --ib-dev=<dev>     use IB device <dev> (default all devices)",

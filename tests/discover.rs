@@ -13,8 +13,8 @@ use uverbs::netlink::nldev::{
     huge_decode_dev, parse_chardev, parse_device, NlChardev, NlDevice, TYPE_GET, TYPE_GET_CHARDEV,
 };
 use uverbs::netlink::{parse_answer, Step};
+use uverbs::types::{Guid, NodeType, TransportType};
 use uverbs::verbs::discover::{Discovery, Source, UverbsDev};
-use uverbs::verbs::types::{Guid, NodeType, TransportType};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")

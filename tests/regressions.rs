@@ -13,7 +13,7 @@ use uverbs::raw::abi::ib_uverbs_gid_entry;
 use uverbs::{Error, FwVersion, Gid, OpenTarget};
 
 #[allow(dead_code)]
-#[path = "../src/bin/uverbs/getopt.rs"]
+#[path = "../src/bin/uverbs/plumbing/getopt.rs"]
 mod getopt;
 
 mod common;

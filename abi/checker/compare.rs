@@ -860,7 +860,7 @@ fn rdma_core_version() -> Option<(Version, String)> {
     ))
 }
 
-/// Runs the verbs.h check: the enums and flags of `src/verbs/types.rs` against rdma-core's
+/// Runs the verbs.h check: the enums and flags of `src/types/mod.rs` against rdma-core's
 /// `<infiniband/verbs.h>`, the documented values of the manifest, and the coverage of
 /// every known variant and flag.
 pub fn check_verbs(m: &Manifest, rust: &RustTable, cfg: &VerbsConfig, scratch: &Path) -> Outcome {

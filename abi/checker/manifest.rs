@@ -204,7 +204,7 @@ pub struct Const {
     pub line: usize,
 }
 
-/// An `enum` or `flags` block: a type of `src/verbs/types.rs`.
+/// An `enum` or `flags` block: a type of `src/types/mod.rs`.
 #[derive(Debug, Clone)]
 pub struct EnumBlock {
     /// `true` for a bitflags type, `false` for an open enum.

@@ -2140,211 +2140,211 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_MISSED_EVENTS", uverbs::raw::driver::SIW_NOTIFY_MISSED_EVENTS));
     t.values.push(value("uverbs::raw::driver::SIW_NOTIFY_ALL", uverbs::raw::driver::SIW_NOTIFY_ALL));
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::PortState",
-        members: uverbs::verbs::types::PortState::KNOWN
+        path: "uverbs::types::PortState",
+        members: uverbs::types::PortState::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::Mtu",
-        members: uverbs::verbs::types::Mtu::KNOWN
+        path: "uverbs::types::Mtu",
+        members: uverbs::types::Mtu::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::PhysState",
-        members: uverbs::verbs::types::PhysState::KNOWN
+        path: "uverbs::types::PhysState",
+        members: uverbs::types::PhysState::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::LinkLayer",
-        members: uverbs::verbs::types::LinkLayer::KNOWN
+        path: "uverbs::types::LinkLayer",
+        members: uverbs::types::LinkLayer::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::Width",
-        members: uverbs::verbs::types::Width::KNOWN
+        path: "uverbs::types::Width",
+        members: uverbs::types::Width::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::Speed",
-        members: uverbs::verbs::types::Speed::KNOWN
+        path: "uverbs::types::Speed",
+        members: uverbs::types::Speed::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::AtomicCap",
-        members: uverbs::verbs::types::AtomicCap::KNOWN
+        path: "uverbs::types::AtomicCap",
+        members: uverbs::types::AtomicCap::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::NodeType",
-        members: uverbs::verbs::types::NodeType::KNOWN
+        path: "uverbs::types::NodeType",
+        members: uverbs::types::NodeType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::TransportType",
-        members: uverbs::verbs::types::TransportType::KNOWN
+        path: "uverbs::types::TransportType",
+        members: uverbs::types::TransportType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::GidType",
-        members: uverbs::verbs::types::GidType::KNOWN
+        path: "uverbs::types::GidType",
+        members: uverbs::types::GidType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::EventType",
-        members: uverbs::verbs::types::EventType::KNOWN
+        path: "uverbs::types::EventType",
+        members: uverbs::types::EventType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::PortCapFlags",
-        members: uverbs::verbs::types::PortCapFlags::all()
+        path: "uverbs::types::PortCapFlags",
+        members: uverbs::types::PortCapFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::PortCapFlags2",
-        members: uverbs::verbs::types::PortCapFlags2::all()
+        path: "uverbs::types::PortCapFlags2",
+        members: uverbs::types::PortCapFlags2::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::PortFlags",
-        members: uverbs::verbs::types::PortFlags::all()
+        path: "uverbs::types::PortFlags",
+        members: uverbs::types::PortFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::CoreSupport",
-        members: uverbs::verbs::types::CoreSupport::all()
+        path: "uverbs::types::CoreSupport",
+        members: uverbs::types::CoreSupport::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::DeviceCapFlags",
-        members: uverbs::verbs::types::DeviceCapFlags::all()
+        path: "uverbs::types::DeviceCapFlags",
+        members: uverbs::types::DeviceCapFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::OdpGeneralCaps",
-        members: uverbs::verbs::types::OdpGeneralCaps::all()
+        path: "uverbs::types::OdpGeneralCaps",
+        members: uverbs::types::OdpGeneralCaps::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::OdpTransportCaps",
-        members: uverbs::verbs::types::OdpTransportCaps::all()
+        path: "uverbs::types::OdpTransportCaps",
+        members: uverbs::types::OdpTransportCaps::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::RawPacketCaps",
-        members: uverbs::verbs::types::RawPacketCaps::all()
+        path: "uverbs::types::RawPacketCaps",
+        members: uverbs::types::RawPacketCaps::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::QpType",
-        members: uverbs::verbs::types::QpType::KNOWN
+        path: "uverbs::types::QpType",
+        members: uverbs::types::QpType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::QpState",
-        members: uverbs::verbs::types::QpState::KNOWN
+        path: "uverbs::types::QpState",
+        members: uverbs::types::QpState::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::MigState",
-        members: uverbs::verbs::types::MigState::KNOWN
+        path: "uverbs::types::MigState",
+        members: uverbs::types::MigState::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::AccessFlags",
-        members: uverbs::verbs::types::AccessFlags::all()
+        path: "uverbs::types::AccessFlags",
+        members: uverbs::types::AccessFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::QpAttrMask",
-        members: uverbs::verbs::types::QpAttrMask::all()
+        path: "uverbs::types::QpAttrMask",
+        members: uverbs::types::QpAttrMask::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::SrqAttrMask",
-        members: uverbs::verbs::types::SrqAttrMask::all()
+        path: "uverbs::types::SrqAttrMask",
+        members: uverbs::types::SrqAttrMask::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::WcStatus",
-        members: uverbs::verbs::types::WcStatus::KNOWN
+        path: "uverbs::types::WcStatus",
+        members: uverbs::types::WcStatus::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::WcOpcode",
-        members: uverbs::verbs::types::WcOpcode::KNOWN
+        path: "uverbs::types::WcOpcode",
+        members: uverbs::types::WcOpcode::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::WcFlags",
-        members: uverbs::verbs::types::WcFlags::all()
+        path: "uverbs::types::WcFlags",
+        members: uverbs::types::WcFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::CmEventType",
-        members: uverbs::verbs::types::CmEventType::KNOWN
+        path: "uverbs::types::CmEventType",
+        members: uverbs::types::CmEventType::KNOWN
             .iter()
             .map(|v| member(format!("{v:?}"), v.as_raw(), v.c_name()))
             .collect(),
     });
     t.enums.push(RustEnum {
-        path: "uverbs::verbs::types::SendFlags",
-        members: uverbs::verbs::types::SendFlags::all()
+        path: "uverbs::types::SendFlags",
+        members: uverbs::types::SendFlags::all()
             .iter_names()
             .map(|(n, f)| member(n.to_string(), f.bits(), None))
             .collect(),

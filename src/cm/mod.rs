@@ -52,10 +52,10 @@ use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_qp_attr;
 use crate::raw::abi::rdma_cm::*;
 use crate::raw::cm::{self as raw, CmFile};
+use crate::types::Gid;
+use crate::types::{AccessFlags, CmEventType, MigState, Mtu, QpAttrMask, QpState};
 use crate::verbs::discover::{DeviceInfo, Discovery};
 use crate::verbs::objects::{AhAttr, GlobalRoute, ModifyQp, Qp};
-use crate::verbs::types::{AccessFlags, CmEventType, MigState, Mtu, QpAttrMask, QpState};
-use crate::Gid;
 
 const DEV: &str = "rdma_cm";
 

@@ -8,7 +8,7 @@
 use super::{attrs, nl_type, parse_answer, NlSocket, Request};
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::netlink::*;
-use crate::verbs::types::{PhysState, PortState};
+use crate::types::{PhysState, PortState};
 
 /// One port as nldev `PORT_GET` reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -79,7 +79,7 @@ pub struct NlDevice<'a> {
 ///
 /// # Errors
 ///
-/// [`Error::Protocol`](crate::Error::Protocol) for a malformed attribute, one of the
+/// [`Error::Protocol`](crate::error::Error::Protocol) for a malformed attribute, one of the
 /// wrong size or not UTF-8, a missing required attribute, or an empty name.
 pub fn parse_device(payload: &[u8]) -> Result<NlDevice<'_>> {
     let op = OP_GET;
@@ -144,7 +144,7 @@ pub struct NlChardev<'a> {
 ///
 /// # Errors
 ///
-/// [`Error::Protocol`](crate::Error::Protocol) for a malformed attribute, one of the
+/// [`Error::Protocol`](crate::error::Error::Protocol) for a malformed attribute, one of the
 /// wrong size or not UTF-8, a driver id past `u32`, a missing required attribute, or a
 /// node name that is not a plain file name.
 pub fn parse_chardev(payload: &[u8]) -> Result<NlChardev<'_>> {
@@ -195,17 +195,26 @@ const MAX_DEVICES: usize = 65536;
 /// Retries of a dump interrupted by a change of the device list.
 const DUMP_RETRIES: usize = 3;
 
-/// One device of a `GET` dump, owned.
+/// One device of a `GET` dump, owned ([`NlSocket::devices`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct OwnedDevice {
+pub struct OwnedDevice {
+    /// The kernel's device index.
     pub index: u32,
+    /// The device name.
     pub name: String,
+    /// Number of ports.
     pub port_count: u32,
+    /// Node GUID (host order).
     pub node_guid: u64,
+    /// System image GUID, when the kernel reports it.
     pub sys_image_guid: Option<u64>,
+    /// Node type (`enum rdma_node_type`).
     pub node_type: u8,
+    /// The firmware text, when there is one.
     pub fw_version: Option<String>,
+    /// Protocol name (`ib`, `roce`, `iw`...).
     pub protocol: Option<String>,
+    /// The kernel's device capability flags.
     pub cap_flags: Option<u64>,
 }
 
@@ -220,8 +229,14 @@ pub(crate) struct OwnedChardev {
 }
 
 impl NlSocket {
-    /// Dumps all devices (nldev `GET`), in the kernel's order.
-    pub(crate) fn devices(&mut self) -> Result<Vec<OwnedDevice>> {
+    /// Dumps all devices (nldev `GET`), in the kernel's order; an interrupted dump
+    /// (`EINTR`) is asked again.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`](crate::error::Error::Os) when the exchange fails,
+    /// [`Error::Protocol`](crate::error::Error::Protocol) for a malformed answer.
+    pub fn devices(&mut self) -> Result<Vec<OwnedDevice>> {
         let mut last = None;
         for _ in 0..DUMP_RETRIES {
             let seq = self.next_seq();
@@ -292,7 +307,7 @@ impl NlSocket {
     ///
     /// # Errors
     ///
-    /// [`Error::Os`](crate::Error::Os) when sending or receiving fails (`ETIMEDOUT`
+    /// [`Error::Os`](crate::error::Error::Os) when sending or receiving fails (`ETIMEDOUT`
     /// after [`RECV_TIMEOUT`](super::RECV_TIMEOUT) without an answer); then some
     /// devices got no call.
     pub fn uverbs_chardevs(
@@ -700,7 +715,7 @@ pub struct Notify<'a> {
 ///
 /// # Errors
 ///
-/// [`crate::Error::Protocol`] for a malformed attribute or a missing type.
+/// [`crate::error::Error::Protocol`] for a malformed attribute or a missing type.
 pub fn parse_notify(payload: &[u8]) -> Result<Notify<'_>> {
     const OP: &str = "nldev MONITOR";
     let mut kind = None;
@@ -813,13 +828,13 @@ mod notify_tests {
 ///
 /// # Errors
 ///
-/// [`crate::Error::Os`] with the errno of `socket(2)` or `bind(2)`.
+/// [`crate::error::Error::Os`] with the errno of `socket(2)` or `bind(2)`.
 pub fn notify_socket() -> Result<std::os::fd::OwnedFd> {
     use rustix::net::netlink::SocketAddrNetlink;
     use rustix::net::{self, AddressFamily, Protocol, SocketFlags, SocketType};
     let os = |what: &'static str| {
-        move |errno| crate::Error::Os {
-            op: crate::Op::new(what, ""),
+        move |errno| crate::error::Error::Os {
+            op: crate::error::Op::new(what, ""),
             errno,
         }
     };
@@ -867,7 +882,7 @@ pub fn stat_get_request(seq: u32, dev_index: u32, port: u32) -> Request {
 ///
 /// # Errors
 ///
-/// [`Error::Protocol`](crate::Error::Protocol) for a malformed attribute, an entry
+/// [`Error::Protocol`](crate::error::Error::Protocol) for a malformed attribute, an entry
 /// without a name or a value, a value that is not a u64, or more than 4096 entries.
 pub fn parse_hw_counters<'a>(payload: &'a [u8], mut f: impl FnMut(&'a str, u64)) -> Result<()> {
     let op = OP_STAT;

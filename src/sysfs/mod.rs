@@ -9,6 +9,7 @@
 //!
 //! The value parsers are pure functions over `&str`, public for tests and fuzzing.
 
+pub mod attr;
 pub mod dir;
 pub mod stats;
 
@@ -19,8 +20,8 @@ use rustix::io::Errno;
 pub use dir::{is_absent, read_file, KeptFiles, NumName, SysDir, ATTR_MAX};
 
 use crate::error::{Error, Op, Result};
-use crate::verbs::gid::{Gid, GidEntry};
-use crate::verbs::types::{GidType, Guid, NodeType};
+use crate::types::{Gid, GidEntry};
+use crate::types::{GidType, Guid, NodeType};
 
 /// Parses a sysfs GUID (`node_guid`, `sys_image_guid`): four groups of four hex digits
 /// separated by colons, as the kernel prints them (`0200:00ff:fe00:0000`), surrounding
@@ -558,6 +559,20 @@ pub fn netdevs_by_ifindex(sysfs_root: &Path) -> Vec<(u32, String)> {
     });
     out.sort();
     out
+}
+
+/// The CPU's clock in MHz as `/proc/cpuinfo` gives it (the first `cpu MHz` line; procfs,
+/// not sysfs, but the same kind of kernel text): what perftest converts cycle counts
+/// with. `None` when the file or the line is missing.
+pub fn cpu_mhz() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    s.lines()
+        .find(|l| l.starts_with("cpu MHz"))?
+        .split(':')
+        .nth(1)?
+        .trim()
+        .parse()
+        .ok()
 }
 
 #[cfg(test)]

@@ -44,10 +44,10 @@ use std::os::fd::{AsFd, BorrowedFd};
 use rustix::io::Errno;
 
 use crate::error::{Error, Op, Result};
+use crate::types::EventType;
 use crate::verbs::context::Context;
 use crate::verbs::event::{Event, EventScope, EventStream, Next};
 use crate::verbs::port::PortAttr;
-use crate::verbs::types::EventType;
 
 /// At most this many events are read by one drain; if more are queued, every port is
 /// re-queried (which covers whatever the unread events say) and the rest are read by

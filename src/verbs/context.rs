@@ -15,10 +15,11 @@ use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface,
 use crate::raw::lifeline::RevocableFd;
 use crate::raw::method;
 use crate::raw::VerbsFile;
-use crate::verbs::device_attr::{DeviceAnswer, DeviceAttr, FwVersion};
+use crate::types::CoreSupport;
+use crate::types::FwVersion;
+use crate::verbs::device_attr::{DeviceAnswer, DeviceAttr};
 use crate::verbs::discover::{DeviceInfo, Discovery};
 use crate::verbs::port::{EffectiveSpeed, PortAttr};
-use crate::verbs::types::CoreSupport;
 
 pub use crate::raw::fallback::CallPath;
 
@@ -875,4 +876,15 @@ fn probe_driver_id(file: &VerbsFile, name: &str, guess: Option<u32>) -> Result<u
         op: op(),
         detail: "the kernel rejected every known driver id".into(),
     })
+}
+
+/// The locked-memory limit (`RLIMIT_MEMLOCK`, soft) of a process that is not root, in
+/// bytes: what bounds the memory it can register. `None` for root (effective uid 0, as
+/// libibverbs checks it) and for an unlimited limit. libibverbs warns at start when it is
+/// 32 KiB or less.
+pub fn memlock_limit() -> Option<u64> {
+    if rustix::process::geteuid().is_root() {
+        return None;
+    }
+    rustix::process::getrlimit(rustix::process::Resource::Memlock).current
 }

@@ -24,9 +24,9 @@ use crate::error::{Error, Op, Result};
 use crate::netlink::NlSocket;
 use crate::sysfs::stats::{open_optional, parse_rate, parse_state, read_counter_files};
 use crate::sysfs::{NumName, SysDir};
+use crate::types::{LinkLayer, NodeType, PhysState, PortState};
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::port::PortAttr;
-use crate::verbs::types::{LinkLayer, NodeType, PhysState, PortState};
 
 /// One counter: its name (the sysfs file's, or netlink's, which is the same) and value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,7 +30,7 @@ use crate::raw::abi::ioctl_verbs::*;
 #[allow(unused_imports)] // for the docs
 use crate::raw::abi::IB_USER_VERBS_ABI_VERSION;
 use crate::sysfs;
-use crate::verbs::types::{Guid, NodeType, TransportType};
+use crate::types::{Guid, NodeType, TransportType};
 
 /// Where and how to look for devices. Built with [`Discovery::new`] and the chainable
 /// setters; [`Discovery::devices`] does the work.
@@ -587,5 +587,33 @@ impl Discovery {
 fn no_such(name: &str) -> Error {
     Error::NoSuchDevice {
         name: name.to_owned(),
+    }
+}
+
+/// Which device nodes exist. rdma-core `stat()`s each node (permissions are checked by
+/// `open()`); the nodes all live in one directory (`/dev/infiniband`), so it is listed
+/// once instead (one `getdents64` for every device), and a node is looked up by name.
+/// A node outside the listed directory, or a directory that cannot be listed, is
+/// `stat()`ed.
+#[derive(Debug, Default)]
+pub struct NodeDir {
+    /// The directory listed, and its entry names (sorted), if it could be listed.
+    listed: Option<(std::path::PathBuf, Option<Vec<String>>)>,
+}
+
+impl NodeDir {
+    /// Whether the device node `p` exists.
+    pub fn exists(&mut self, p: &Path) -> bool {
+        let (Some(dir), Some(name)) = (p.parent(), p.file_name().and_then(|n| n.to_str())) else {
+            return rustix::fs::stat(p).is_ok();
+        };
+        if self.listed.as_ref().map(|(d, _)| d.as_path()) != Some(dir) {
+            let names = crate::sysfs::SysDir::open(dir).and_then(|d| d.names()).ok();
+            self.listed = Some((dir.to_owned(), names));
+        }
+        match &self.listed {
+            Some((_, Some(names))) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
+            _ => rustix::fs::stat(p).is_ok(),
+        }
     }
 }

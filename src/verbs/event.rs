@@ -50,8 +50,8 @@ use zerocopy::FromBytes;
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_async_event_desc;
 use crate::raw::lifeline::RevocableFd;
+use crate::types::EventType;
 use crate::verbs::context::{CallPath, Context};
-use crate::verbs::types::EventType;
 
 /// The size of one event as the kernel writes it (`struct ib_uverbs_async_event_desc`).
 pub const EVENT_DESC_LEN: usize = core::mem::size_of::<ib_uverbs_async_event_desc>();

@@ -32,10 +32,10 @@
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 
+use crate::types::GidType;
+use crate::types::{Gid, GidEntry};
 #[allow(unused_imports)] // the module docs link it
 use crate::verbs::context::Context;
-use crate::verbs::gid::{Gid, GidEntry};
-use crate::verbs::types::GidType;
 
 /// The network devices of the host, as a GID table names them: names by ifindex, and
 /// the VLAN id of each VLAN device.

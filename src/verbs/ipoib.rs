@@ -38,9 +38,9 @@ use std::path::Path;
 
 use crate::error::{Error, Op, Result};
 use crate::sysfs::{NumName, SysDir};
-use crate::verbs::gid::Gid;
+use crate::types::Gid;
+use crate::types::{LinkLayer, Mtu};
 use crate::verbs::port::PortAttr;
-use crate::verbs::types::{LinkLayer, Mtu};
 
 /// `ARPHRD_INFINIBAND`: the `type` of an IPoIB netdev.
 pub const ARPHRD_INFINIBAND: u32 = 32;

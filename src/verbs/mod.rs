@@ -4,7 +4,8 @@
 //! - [`discover`]: which devices exist ([`Discovery`](discover::Discovery), netlink
 //!   first, sysfs as the fallback), without opening anything.
 //! - [`context`]: [`Context`](context::Context), an open device, and its queries.
-//! - [`device_attr`], [`port`], [`types`]: the typed answers. Enums keep values they do
+//! - [`device_attr`], [`port`]: the typed answers, made of the plain values of
+//!   [`types`](crate::types). Enums keep values they do
 //!   not know (`Unknown(raw)`), flag sets keep unknown bits.
 //! - [`gid`]: GID and P_Key tables; [`gid_select`]: the table as operators read it,
 //!   and the choice of a RoCE GID index.
@@ -34,4 +35,3 @@ pub mod monitor;
 pub mod objects;
 pub mod port;
 pub mod probe;
-pub mod types;

@@ -3,7 +3,7 @@
 use core::time::Duration;
 
 use crate::raw::abi::{ib_uverbs_query_port_resp, ib_uverbs_query_port_resp_ex};
-use crate::verbs::types::{
+use crate::types::{
     subnet_timeout_duration, LinkLayer, Mtu, PhysState, PortCapFlags, PortCapFlags2, PortFlags,
     PortState, Speed, Width,
 };

@@ -19,12 +19,12 @@ use rustix::io::Errno;
 use crate::error::{Error, Result};
 use crate::raw::abi::{RDMA_DRIVER_RXE, RDMA_DRIVER_SIW};
 use crate::raw::fallback::CallPath;
+use crate::types::{AccessFlags, Mtu, QpState, QpType};
 use crate::verbs::context::{Context, OpenOptions};
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::objects::{
     AhAttr, GlobalRoute, ModifyQp, ModifySrq, MrBuf, Pd, QpCap, QpInit, SrqInit,
 };
-use crate::verbs::types::{AccessFlags, Mtu, QpState, QpType};
 
 /// What the kernel is expected to answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,7 +221,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
         return;
     };
     let mr = MrBuf::new(4096)
-        .map_err(|e| Error::from_errno(crate::Op::new("allocate", ctx.name()), e))
+        .map_err(|e| Error::from_errno(crate::error::Op::new("allocate", ctx.name()), e))
         .and_then(|b| pd.reg_mr(b, AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE));
     let mr = run.record("REG_MR", p, "4 KiB, local and remote write", Expect::Ok, mr);
     let ch = run.record(

@@ -51,13 +51,13 @@ mod common;
 // The command-line parser of the `uverbs` binary: a self-contained module, compiled in
 // here so that it can be fuzzed without spawning processes.
 #[allow(dead_code)]
-#[path = "../../src/bin/uverbs/getopt.rs"]
+#[path = "../../src/bin/uverbs/plumbing/getopt.rs"]
 mod getopt;
 
 // The command's JSON escaper and event line (`uverbs watch --json`), compiled in the same
 // way.
 #[allow(dead_code)]
-#[path = "../../src/bin/uverbs/json_line.rs"]
+#[path = "../../src/bin/uverbs/plumbing/json_line.rs"]
 mod json_line;
 
 mod cli;

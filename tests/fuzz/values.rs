@@ -194,9 +194,9 @@ fn enums_round_trip() {
         assert_eq!(TransportType::from_raw(x).as_raw(), x);
     }
     for e in 0..=40u8 {
-        let _ = uverbs::verbs::types::subnet_timeout_duration(e);
+        let _ = uverbs::types::subnet_timeout_duration(e);
     }
-    let _ = uverbs::verbs::types::subnet_timeout_duration(u8::MAX);
+    let _ = uverbs::types::subnet_timeout_duration(u8::MAX);
     println!(
         "fuzz target enums_round_trip: {} executions (256 x 8-bit exhaustive, {n} x 32-bit)",
         256 + n
@@ -245,7 +245,7 @@ fn names_follow_the_checked_constants() {
             .map(|c| c.to_ascii_uppercase())
             .collect()
     };
-    let names = uverbs::verbs::types::PORT_CAP_FLAG_NAMES;
+    let names = uverbs::types::PORT_CAP_FLAG_NAMES;
     for (bit, ib) in names.iter().enumerate() {
         let flag = PortCapFlags::from_bits_retain(1 << bit);
         let (constant, _) = flag

@@ -7,37 +7,20 @@
 
 #![forbid(unsafe_code)]
 
-mod check;
-mod counters;
-mod devices;
-mod devinfo;
-mod devlist;
-mod exporter;
-mod getopt;
-mod gids;
-mod http;
-mod ibca;
-mod ibstat;
-mod ibstatus;
-mod io;
-mod json;
-mod json_line;
-mod link;
-mod metrics;
+// The command's files, grouped by what they are (each folder's mod.rs says more).
+mod conformance;
+mod dropin;
+mod ops;
 mod perf;
-#[cfg(test)]
-mod printer_diff;
-#[cfg(test)]
-mod printer_table;
-mod probe;
-mod prom;
-mod report;
-mod text;
-mod watch;
+mod plumbing;
+
+use conformance::probe;
+use dropin::{devices, devinfo, ibstat, ibstatus};
+use ops::{check, counters, exporter, gids, link, watch};
 
 use std::os::unix::ffi::OsStringExt;
 
-use io::Io;
+use plumbing::io::Io;
 
 /// A subcommand: `uverbs NAME ARGS...`.
 struct Command {
@@ -172,7 +155,7 @@ fn uverbs_main(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     {
         return p(io, name.as_bytes(), &args[1..]);
     }
-    let what = io::printable(first);
+    let what = plumbing::io::printable(first);
     let msg = if first.starts_with(b"-") {
         format!("uverbs: unknown option '{what}' (try 'uverbs --help')")
     } else {

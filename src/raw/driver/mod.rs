@@ -275,14 +275,10 @@ pub fn fw_format(driver_id: u32) -> FwFormat {
 
 /// Formats the kernel's raw firmware version as the provider of `driver_id` does;
 /// `kernel_text` (sysfs `fw_ver`) is used where the provider keeps the kernel's text.
-pub fn format_fw_ver(
-    driver_id: u32,
-    raw: u64,
-    kernel_text: &str,
-) -> crate::verbs::device_attr::FwVersion {
+pub fn format_fw_ver(driver_id: u32, raw: u64, kernel_text: &str) -> crate::types::FwVersion {
     use core::fmt::Write;
     match fw_format(driver_id) {
-        FwFormat::Kernel => crate::verbs::device_attr::FwVersion::new(kernel_text),
+        FwFormat::Kernel => crate::types::FwVersion::new(kernel_text),
         FwFormat::ThreePart { width } => {
             let mut s = FixedStr::default();
             let _ = write!(
@@ -293,7 +289,7 @@ pub fn format_fw_ver(
                 raw & 0xffff,
                 width = width
             );
-            crate::verbs::device_attr::FwVersion::new(s.as_str())
+            crate::types::FwVersion::new(s.as_str())
         }
     }
 }

@@ -64,11 +64,13 @@ mod siw;
 #[cfg(test)]
 mod tests;
 
+/// The reasons a work request is refused ([`Error::BadWorkRequest`](crate::Error)).
+pub use crate::error::WrProblem;
 use core::fmt;
 
 use crate::raw::abi::RDMA_DRIVER_RXE;
+use crate::types::{QpType, SendFlags, WcFlags, WcOpcode, WcStatus};
 use crate::verbs::objects::{Ah, Mr};
-use crate::verbs::types::{QpType, SendFlags, WcFlags, WcOpcode, WcStatus};
 
 pub(crate) use rxe::{RxeCq, RxeRq, RxeSq};
 pub(crate) use siw::{SiwCq, SiwRq, SiwSq};
@@ -428,40 +430,6 @@ impl Wc {
     pub fn is_ok(&self) -> bool {
         self.status == WcStatus::Success
     }
-}
-
-/// What is wrong with a work request that was refused before anything was written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum WrProblem {
-    /// More SGEs than the queue takes.
-    TooManySges {
-        /// The queue's maximum.
-        max: u32,
-        /// The request's count.
-        got: usize,
-    },
-    /// More inline bytes than the QP takes.
-    InlineTooLong {
-        /// The QP's maximum.
-        max: u32,
-        /// The request's length.
-        got: usize,
-    },
-    /// An atomic needs an 8-byte-aligned remote address and 8 local bytes.
-    AtomicOperands,
-    /// Inline data for an operation that has none to send (a read, an atomic).
-    InlineNotForThisOp,
-    /// A UD send without a destination ([`SendWr::ud`]), or a destination on another
-    /// type of QP.
-    UdDestination,
-    /// The address handle was made by a kernel that gives no AH number (rxe before
-    /// Linux 5.10): not supported.
-    NoAhNumber,
-    /// The SGE lengths add up to more than 4 GiB.
-    LengthOverflow,
-    /// siw takes receive requests of 1 to 6 SGEs only.
-    NoSge,
 }
 
 impl fmt::Display for WrProblem {

@@ -10,7 +10,7 @@ use crate::raw::driver::{
     rxe_send_wr_rdma, rxe_sge,
 };
 use crate::raw::ring::{Doorbell, RxeConsumer, RxeProducer};
-use crate::verbs::types::{QpType, WcFlags, WcOpcode, WcStatus};
+use crate::types::{QpType, WcFlags, WcOpcode, WcStatus};
 
 const WQE: usize = core::mem::size_of::<rxe_send_wqe>();
 const RWQE: usize = core::mem::size_of::<rxe_recv_wqe>();

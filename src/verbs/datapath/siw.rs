@@ -7,7 +7,7 @@ use zerocopy::{FromZeros, IntoBytes};
 use super::{check_send, PostFail, RecvWr, SendOp, SendWr, Wc, WrProblem};
 use crate::raw::driver::*;
 use crate::raw::ring::{Doorbell, SiwQueue};
-use crate::verbs::types::{QpType, SendFlags, WcFlags, WcOpcode, WcStatus};
+use crate::types::{QpType, SendFlags, WcFlags, WcOpcode, WcStatus};
 
 const FLAGS: usize = core::mem::offset_of!(siw_sqe, flags);
 const AFTER_FLAGS: usize = FLAGS + 2;

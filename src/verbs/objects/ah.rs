@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, DriverIn};
-use crate::verbs::gid::Gid;
+use crate::types::Gid;
 
 /// The global route header of an address vector (`struct ibv_global_route`): needed on
 /// RoCE and iWARP, and between InfiniBand subnets.

@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Op, Result};
 use crate::raw::mr::{MrBuf, RegisteredMr};
-use crate::verbs::types::AccessFlags;
+use crate::types::AccessFlags;
 
 use super::{check_driver, Pd};
 

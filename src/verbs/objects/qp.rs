@@ -11,8 +11,8 @@ use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, CreateQp, DriverIn};
+use crate::types::{AccessFlags, MigState, Mtu, QpAttrMask, QpState, QpType};
 use crate::verbs::datapath::{self, RecvRing, RecvWr, SendRing, SendWr};
-use crate::verbs::types::{AccessFlags, MigState, Mtu, QpAttrMask, QpState, QpType};
 
 /// The capacities of a queue pair (`struct ibv_qp_cap`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -866,7 +866,7 @@ pub(crate) fn modify_qp_raw_mask(
 
 /// QUERY_QP of any handle (the probe asks with a stale one).
 pub(crate) fn query_qp_handle(
-    ctx: &crate::Context,
+    ctx: &crate::verbs::context::Context,
     handle: u32,
 ) -> core::result::Result<ib_uverbs_query_qp_resp, rustix::io::Errno> {
     let mut resp = ib_uverbs_query_qp_resp::default();
@@ -877,7 +877,7 @@ pub(crate) fn query_qp_handle(
 /// QUERY_QP of any handle, every standard attribute asked, answered into `resp`.
 #[inline]
 fn query_qp_into(
-    ctx: &crate::Context,
+    ctx: &crate::verbs::context::Context,
     handle: u32,
     resp: &mut ib_uverbs_query_qp_resp,
 ) -> core::result::Result<(), rustix::io::Errno> {
@@ -896,7 +896,7 @@ fn query_qp_into(
 
 /// QP_DESTROY by ioctl, else DESTROY_QP by `write()`, of any handle.
 pub(crate) fn destroy_qp_handle(
-    ctx: &crate::Context,
+    ctx: &crate::verbs::context::Context,
     handle: u32,
 ) -> core::result::Result<(), rustix::io::Errno> {
     let file = ctx.raw();

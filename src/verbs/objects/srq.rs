@@ -13,8 +13,8 @@ use crate::raw::abi::*;
 use crate::raw::driver::{mminfo, rxe_modify_srq_cmd};
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, CreateSrqResp, CreateSrqValues, DriverIn};
+use crate::types::SrqAttrMask;
 use crate::verbs::datapath::{self, RecvRing, RecvWr};
-use crate::verbs::types::SrqAttrMask;
 
 /// What a shared receive queue is created with (`struct ibv_srq_init_attr`'s `attr`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -349,7 +349,7 @@ impl SrqInner {
 }
 
 /// SRQ_DESTROY by ioctl, else DESTROY_SRQ by `write()`, of a handle.
-fn destroy_srq_handle(ctx: &crate::Context, handle: u32) -> Result<()> {
+fn destroy_srq_handle(ctx: &crate::verbs::context::Context, handle: u32) -> Result<()> {
     let file = ctx.raw();
     ioctl_or_write(ctx, Interface::SrqIoctl, |ioctl| {
         let mut resp = ib_uverbs_destroy_srq_resp::default();

@@ -7,7 +7,7 @@
 
 use std::io::IsTerminal;
 
-use crate::getopt::{Getopt, LongOpt};
+use crate::plumbing::getopt::{Getopt, LongOpt};
 
 enum Mode {
     Line,
@@ -201,27 +201,10 @@ pub fn keep<T>(v: T) {
 }
 
 /// libibverbs' start-up warning (printed by `ibverbs_init()` on the first device list):
-/// a non-root process whose locked-memory limit is 32 KiB or less is told so. Read from
-/// /proc (no libc); silent when /proc is unreadable.
+/// a non-root process whose locked-memory limit is 32 KiB or less is told so
+/// ([`uverbs::verbs::context::memlock_limit`]).
 pub fn memlock_warning() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let euid: u32 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("Uid:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    if euid == 0 {
-        return None;
-    }
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let soft = limits
-        .lines()
-        .find_map(|l| l.strip_prefix("Max locked memory"))?
-        .split_whitespace()
-        .next()?;
-    let soft: u64 = soft.parse().ok()?; // "unlimited" does not parse: no warning.
+    let soft = uverbs::verbs::context::memlock_limit()?;
     (soft <= 32768).then(|| {
         format!(
             "libibverbs: Warning: RLIMIT_MEMLOCK is {soft} bytes.\n    This will severely limit memory registrations.\n"
@@ -238,7 +221,7 @@ pub fn pad16(name: &[u8]) -> Vec<u8> {
     v
 }
 
-pub use crate::getopt::printable;
+pub use crate::plumbing::getopt::printable;
 
 /// A port number option's value: 1 to 255, else the usage message.
 pub fn port_arg(v: &str) -> Result<u32, String> {

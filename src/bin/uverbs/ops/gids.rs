@@ -7,9 +7,9 @@ use std::path::Path;
 use uverbs::verbs::gid_select::{GidRow, GidSelector, Netdevs};
 use uverbs::{Context, DeviceInfo, Discovery, GidType};
 
-use crate::getopt::{opt, LongOpt};
-use crate::io::Io;
-use crate::json::{enm, J};
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::io::Io;
+use crate::plumbing::json::{enm, J};
 
 const HELP: &str = "\
 Usage: uverbs gids [-d DEV] [-i PORT] [--json]
@@ -121,7 +121,10 @@ fn row_json(r: &GidRow) -> J {
         ("port", J::u(r.port)),
         ("index", J::u(r.index)),
         ("gid", J::s(r.gid.to_string())),
-        ("address", J::s(crate::text::inet_ntop6(&r.gid.0))),
+        (
+            "address",
+            J::s(crate::plumbing::format::inet_ntop6(&r.gid.0)),
+        ),
         ("ipv4", r.ipv4().map_or(J::Null, |a| J::s(a.to_string()))),
         ("vlan", J::opt_u(r.vlan)),
         ("type", enm(r.gid_type.c_name(), J::u(r.gid_type.as_raw()))),
@@ -186,7 +189,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         match c {
             b'j' => json = true,
             b'd' => dev = Some(v),
-            b'i' => sel.port = Some(crate::io::port_arg(&v)?),
+            b'i' => sel.port = Some(crate::plumbing::io::port_arg(&v)?),
             b's' => {
                 selecting = true;
                 sel.gid_type = Some(
@@ -240,7 +243,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let infos = match infos {
         Ok(v) => v,
         Err(e) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs gids: {e}").as_bytes(),
             ));
             return 1;
@@ -249,7 +252,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let names = Netdevs::read(Path::new("/sys"), Path::new("/proc"));
     let (rows, errors) = rows(&infos, sel.port, &names);
     for e in &errors {
-        io.err_line(&crate::io::printable(
+        io.err_line(&crate::plumbing::io::printable(
             format!("uverbs gids: {e}").as_bytes(),
         ));
     }
@@ -264,7 +267,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 0
             }
             None => {
-                io.err_line(&crate::io::printable(
+                io.err_line(&crate::plumbing::io::printable(
                     format!("uverbs gids: no GID matches {}", describe(&sel, &dev)).as_bytes(),
                 ));
                 1
@@ -273,7 +276,10 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     }
     if json {
         let doc = J::Obj(vec![
-            ("schema_version", J::u(crate::json::SCHEMA_VERSION)),
+            (
+                "schema_version",
+                J::u(crate::plumbing::json::SCHEMA_VERSION),
+            ),
             (
                 "generator",
                 J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::printer_table::Table;
-use crate::text::{render_hca, Flavor};
+use crate::dropin::printer_table::Table;
+use crate::dropin::text::{render_hca, Flavor};
 
 const VERSION: &str = "64.0";
 
@@ -36,7 +36,7 @@ fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-#[path = "../../../tests/common/strict.rs"]
+#[path = "../../../../tests/common/strict.rs"]
 mod strict;
 
 /// What the tests need, made once per test process.

@@ -4,9 +4,9 @@
 use uverbs::verbs::probe::{self, Check, Expect, Probe};
 use uverbs::{CallPath, Discovery};
 
-use crate::getopt::{opt, LongOpt};
-use crate::io::Io;
-use crate::json::J;
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::io::Io;
+use crate::plumbing::json::J;
 
 const HELP: &str = "\
 Usage: uverbs probe [-d DEV] [--json]
@@ -183,7 +183,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
         Ok(v) => v,
         Err(e) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs probe: {e}").as_bytes(),
             ));
             return 1;
@@ -205,7 +205,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             }
             Err(e) => {
                 rc = 1;
-                io.err_line(&crate::io::printable(
+                io.err_line(&crate::plumbing::io::printable(
                     format!("uverbs probe: {e}").as_bytes(),
                 ));
             }

@@ -1,300 +1,13 @@
-//! JSON output (schema version 1, documented in docs/json-schema.md): a tiny value type,
-//! a pretty printer, and the renderers of devices, attributes, ports and GIDs.
-//!
-//! Conventions: integers are exact decimal JSON numbers (64-bit values included);
-//! enums are `{"name": <crate/libibverbs name or null>, "value": <raw number>}`; flag
-//! sets are `{"value": <raw>, "names": [...], "unknown": <bits without a name>}`; GUIDs
-//! and GIDs are strings.
+//! The JSON documents of `uverbs devinfo --json` and `uverbs devices --json` (schema
+//! version 1, docs/json-schema.md): devices, attributes, ports and GIDs, written with
+//! the command's JSON writer ([`crate::plumbing::json`]).
 
+use crate::dropin::report::{Failure, GidView, HcaReport, PortReport};
+use crate::plumbing::json::{enm, flags, Writer, J, SCHEMA_VERSION};
+use uverbs::types::Guid;
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
 use uverbs::verbs::port::PortAttr;
-use uverbs::verbs::types::Guid;
-
-use crate::report::{Failure, GidView, HcaReport, PortReport};
-
-/// The schema version written as `schema_version`.
-pub const SCHEMA_VERSION: u64 = 1;
-
-/// A JSON value. Objects keep their key order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum J {
-    Null,
-    /// A number, already formatted.
-    Num(String),
-    /// An unsigned integer, formatted when written (no allocation per number).
-    U(u64),
-    /// A signed integer, formatted when written.
-    I(i64),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(&'static str, J)>),
-}
-
-impl J {
-    pub fn u(v: impl Into<u64>) -> J {
-        J::U(v.into())
-    }
-    pub fn i(v: impl Into<i64>) -> J {
-        J::I(v.into())
-    }
-    pub fn s(v: impl Into<String>) -> J {
-        J::Str(v.into())
-    }
-    pub fn opt_s(v: &Option<String>) -> J {
-        v.as_ref().map_or(J::Null, |s| J::Str(s.clone()))
-    }
-    pub fn opt_u(v: Option<impl Into<u64>>) -> J {
-        v.map_or(J::Null, J::u)
-    }
-
-    /// Pretty text: two-space indent, one member per line, a final newline.
-    pub fn pretty(&self) -> String {
-        // Sized once (about 40 bytes a value, indent included), so that the text is not
-        // copied over and over as it grows.
-        let mut w = Writer::with_capacity(40 * self.values() + 16);
-        w.value(self);
-        w.finish()
-    }
-
-    /// The number of values, containers included.
-    fn values(&self) -> usize {
-        match self {
-            J::Arr(v) => 1 + v.iter().map(J::values).sum::<usize>(),
-            J::Obj(v) => 1 + v.iter().map(|(_, x)| x.values()).sum::<usize>(),
-            _ => 1,
-        }
-    }
-
-    /// The same on one line, without white space.
-    pub fn compact(&self) -> String {
-        let mut s = String::new();
-        self.write_compact(&mut s);
-        s
-    }
-
-    fn write_compact(&self, s: &mut String) {
-        use core::fmt::Write;
-        match self {
-            J::Null => s.push_str("null"),
-            J::Num(n) => s.push_str(n),
-            J::U(n) => {
-                let _ = write!(s, "{n}");
-            }
-            J::I(n) => {
-                let _ = write!(s, "{n}");
-            }
-            J::Str(t) => escape(s, t),
-            J::Arr(v) => {
-                s.push('[');
-                for (k, x) in v.iter().enumerate() {
-                    if k > 0 {
-                        s.push(',');
-                    }
-                    x.write_compact(s);
-                }
-                s.push(']');
-            }
-            J::Obj(v) => {
-                s.push('{');
-                for (k, (key, x)) in v.iter().enumerate() {
-                    if k > 0 {
-                        s.push(',');
-                    }
-                    escape(s, key);
-                    s.push(':');
-                    x.write_compact(s);
-                }
-                s.push('}');
-            }
-        }
-    }
-}
-
-/// Pretty JSON written straight into one text buffer, token by token, with no value
-/// tree: the one place that lays JSON out (two-space indent, one member per line, `[]`
-/// and `{}` when empty). A document is one value: a container is opened, then each
-/// member is a [`Writer::key`] (or each element an [`Writer::elem`]) followed by its
-/// value, then closed.
-pub struct Writer {
-    out: String,
-    depth: usize,
-    /// A container was just opened: no member written yet.
-    fresh: bool,
-}
-
-impl Writer {
-    /// A writer whose buffer holds `n` bytes before it grows.
-    pub fn with_capacity(n: usize) -> Self {
-        Writer {
-            out: String::with_capacity(n),
-            depth: 0,
-            fresh: false,
-        }
-    }
-
-    /// The text, with its final newline.
-    pub fn finish(mut self) -> String {
-        self.out.push('\n');
-        self.out
-    }
-
-    fn open(&mut self, c: char) {
-        self.out.push(c);
-        self.depth += 1;
-        self.fresh = true;
-    }
-
-    fn close(&mut self, c: char) {
-        self.depth -= 1;
-        if !self.fresh {
-            self.out.push('\n');
-            indent(&mut self.out, self.depth);
-        }
-        self.out.push(c);
-        self.fresh = false;
-    }
-
-    /// Opens an object.
-    pub fn obj(&mut self) {
-        self.open('{');
-    }
-
-    /// Closes the object opened last.
-    pub fn end_obj(&mut self) {
-        self.close('}');
-    }
-
-    /// Opens an array.
-    pub fn arr(&mut self) {
-        self.open('[');
-    }
-
-    /// Closes the array opened last.
-    pub fn end_arr(&mut self) {
-        self.close(']');
-    }
-
-    /// Starts the next member or element on its own line.
-    fn next(&mut self) {
-        if !self.fresh {
-            self.out.push(',');
-        }
-        self.out.push('\n');
-        indent(&mut self.out, self.depth);
-        self.fresh = false;
-    }
-
-    /// Starts a member of the object: its key; its value follows.
-    pub fn key(&mut self, k: &str) {
-        self.next();
-        escape(&mut self.out, k);
-        self.out.push_str(": ");
-    }
-
-    /// Starts an element of the array; its value follows.
-    pub fn elem(&mut self) {
-        self.next();
-    }
-
-    pub fn null(&mut self) {
-        self.out.push_str("null");
-    }
-
-    pub fn u(&mut self, n: impl Into<u64>) {
-        use core::fmt::Write;
-        let _ = write!(self.out, "{}", n.into());
-    }
-
-    pub fn i(&mut self, n: impl Into<i64>) {
-        use core::fmt::Write;
-        let _ = write!(self.out, "{}", n.into());
-    }
-
-    pub fn str(&mut self, t: &str) {
-        escape(&mut self.out, t);
-    }
-
-    pub fn opt_str(&mut self, t: Option<&str>) {
-        match t {
-            Some(t) => self.str(t),
-            None => self.null(),
-        }
-    }
-
-    pub fn opt_u(&mut self, n: Option<impl Into<u64>>) {
-        match n {
-            Some(n) => self.u(n),
-            None => self.null(),
-        }
-    }
-
-    /// `{"name": ..., "value": ...}`.
-    pub fn enm(&mut self, name: Option<&str>, value: impl FnOnce(&mut Writer)) {
-        self.obj();
-        self.key("name");
-        self.opt_str(name);
-        self.key("value");
-        value(self);
-        self.end_obj();
-    }
-
-    /// A whole value.
-    pub fn value(&mut self, v: &J) {
-        match v {
-            J::Null => self.null(),
-            J::Num(n) => self.out.push_str(n),
-            J::U(n) => self.u(*n),
-            J::I(n) => self.i(*n),
-            J::Str(t) => self.str(t),
-            J::Arr(v) => {
-                self.arr();
-                for x in v {
-                    self.elem();
-                    self.value(x);
-                }
-                self.end_arr();
-            }
-            J::Obj(v) => {
-                self.obj();
-                for (k, x) in v {
-                    self.key(k);
-                    self.value(x);
-                }
-                self.end_obj();
-            }
-        }
-    }
-}
-
-fn indent(s: &mut String, depth: usize) {
-    for _ in 0..depth {
-        s.push_str("  ");
-    }
-}
-
-fn escape(s: &mut String, t: &str) {
-    crate::json_line::push_str(s, t);
-}
-
-pub fn enm(name: Option<&str>, value: J) -> J {
-    J::Obj(vec![("name", name.map_or(J::Null, J::s)), ("value", value)])
-}
-
-/// A flag set: the raw value, the names of the named bits that are set, the rest.
-pub fn flags<'a>(value: u64, named: impl Iterator<Item = (&'a str, u64)>) -> J {
-    let mut names = Vec::new();
-    let mut known = 0u64;
-    for (n, bits) in named {
-        known |= bits;
-        names.push(J::s(n));
-    }
-    J::Obj(vec![
-        ("value", J::u(value)),
-        ("names", J::Arr(names)),
-        ("unknown", J::u(value & !known)),
-    ])
-}
 
 macro_rules! bitflags_json {
     ($v:expr) => {{
@@ -308,34 +21,6 @@ macro_rules! bitflags_json {
 
 fn guid(g: Guid) -> J {
     J::s(g.to_string())
-}
-
-pub fn driver_name(id: u32) -> Option<&'static str> {
-    const NAMES: &[&str] = &[
-        "RDMA_DRIVER_UNKNOWN",
-        "RDMA_DRIVER_MLX5",
-        "RDMA_DRIVER_MLX4",
-        "RDMA_DRIVER_CXGB3",
-        "RDMA_DRIVER_CXGB4",
-        "RDMA_DRIVER_MTHCA",
-        "RDMA_DRIVER_BNXT_RE",
-        "RDMA_DRIVER_OCRDMA",
-        "RDMA_DRIVER_NES",
-        "RDMA_DRIVER_IRDMA",
-        "RDMA_DRIVER_VMW_PVRDMA",
-        "RDMA_DRIVER_QEDR",
-        "RDMA_DRIVER_HNS",
-        "RDMA_DRIVER_USNIC",
-        "RDMA_DRIVER_RXE",
-        "RDMA_DRIVER_HFI1",
-        "RDMA_DRIVER_QIB",
-        "RDMA_DRIVER_EFA",
-        "RDMA_DRIVER_SIW",
-        "RDMA_DRIVER_ERDMA",
-        "RDMA_DRIVER_MANA",
-        "RDMA_DRIVER_IONIC",
-    ];
-    NAMES.get(id as usize).copied()
 }
 
 /// The discovery part of a device (shared by `devices` and `devinfo`): its members,
@@ -376,7 +61,7 @@ pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     w.opt_u(d.cap_flags);
     w.key("driver_id");
     match d.driver_id {
-        Some(id) => w.enm(driver_name(id), |w| w.u(id)),
+        Some(id) => w.enm(uverbs::types::driver_id_name(id), |w| w.u(id)),
         None => w.null(),
     }
     w.key("uverbs");
@@ -510,7 +195,7 @@ fn decigbps(v: Option<u32>) -> J {
 /// Every field of a port's attributes, plus its GIDs and P_Keys.
 pub fn port(p: &PortReport) -> J {
     let a: &PortAttr = &p.attr;
-    let mtu = |m: uverbs::verbs::types::Mtu| {
+    let mtu = |m: uverbs::types::Mtu| {
         J::Obj(vec![
             ("name", m.c_name().map_or(J::Null, J::s)),
             ("value", J::u(m.as_raw())),
@@ -587,7 +272,10 @@ pub fn gid(g: &GidView) -> J {
     J::Obj(vec![
         ("index", J::u(e.index)),
         ("gid", J::s(e.gid.to_string())),
-        ("address", J::s(crate::text::inet_ntop6(&e.gid.0))),
+        (
+            "address",
+            J::s(crate::plumbing::format::inet_ntop6(&e.gid.0)),
+        ),
         ("type", enm(e.gid_type.c_name(), J::u(e.gid_type.as_raw()))),
         ("netdev", J::opt_s(&g.netdev)),
         ("netdev_ifindex", J::u(e.netdev_ifindex)),
@@ -634,7 +322,7 @@ fn hca(w: &mut Writer, r: &HcaReport) {
             w.value(&v);
             // Kept to the exit, as the reports are: dropped here, the last value of a
             // size class would make musl's allocator unmap its group, device by device.
-            crate::io::keep(v);
+            crate::plumbing::io::keep(v);
         }
         None => w.null(),
     }
@@ -646,7 +334,7 @@ fn hca(w: &mut Writer, r: &HcaReport) {
         w.elem();
         let v = port(p);
         w.value(&v);
-        crate::io::keep(v);
+        crate::plumbing::io::keep(v);
     }
     w.end_arr();
     w.key("error");
@@ -703,10 +391,11 @@ pub mod tests {
     //! tests/golden/devinfo-rxe0.json. Nothing here is made up; the renderers must
     //! reproduce both files from these values.
     use super::*;
-    use uverbs::verbs::device_attr::{DeviceAttr, FwVersion};
+    use uverbs::types::FwVersion;
+    use uverbs::types::*;
+    use uverbs::types::{Gid, GidEntry};
+    use uverbs::verbs::device_attr::DeviceAttr;
     use uverbs::verbs::discover::UverbsDev;
-    use uverbs::verbs::gid::{Gid, GidEntry};
-    use uverbs::verbs::types::*;
 
     pub fn rxe0_fixture() -> HcaReport {
         let guid = Guid(0xcc9c_64ff_fe59_8cf6);
@@ -835,9 +524,12 @@ pub mod tests {
 
     #[test]
     fn golden_rxe0_text() {
-        let want = include_str!("../../../tests/golden/devinfo-rxe0-v.txt");
-        let (out, err) =
-            crate::text::render_hca(&rxe0_fixture(), true, crate::text::Flavor::Compat);
+        let want = include_str!("../../../../tests/golden/devinfo-rxe0-v.txt");
+        let (out, err) = crate::dropin::text::render_hca(
+            &rxe0_fixture(),
+            true,
+            crate::dropin::text::Flavor::Compat,
+        );
         assert_eq!(err, "");
         assert!(out == want, "text differs from the golden file:\n{out}");
     }

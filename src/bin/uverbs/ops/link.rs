@@ -3,7 +3,7 @@
 
 use uverbs::netlink::link::{self, LinkType};
 
-use crate::io::Io;
+use crate::plumbing::io::Io;
 
 const HELP: &str = "\
 Usage: uverbs link add NAME type rxe|siw netdev IFNAME
@@ -62,7 +62,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs link: {e}").as_bytes(),
             ));
             1
@@ -74,14 +74,14 @@ fn show(io: &mut Io, json: bool) -> i32 {
     let links = match link::show() {
         Ok(l) => l,
         Err(e) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs link: {e}").as_bytes(),
             ));
             return 1;
         }
     };
     if json {
-        use crate::json_line::push_str as js;
+        use crate::plumbing::json_line::push_str as js;
         let mut s = String::from("[");
         for (i, l) in links.iter().enumerate() {
             if i > 0 {

@@ -22,73 +22,23 @@
 //! VM rig's emulation, about half the cost of each open).
 //!
 //! Both tools are short-lived: what a run builds is kept until the process exits
-//! ([`keep`](crate::io::keep)).
+//! ([`keep`](crate::plumbing::io::keep)).
 
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use rustix::io::Errno;
 use uverbs::netlink::{nldev, NlSocket};
+use uverbs::sysfs::attr::{names_of, read_attr, read_attr_in, read_names, sort_names, Attr};
 use uverbs::sysfs::SysDir;
+use uverbs::types::{LinkLayer, Speed, Width};
 use uverbs::verbs::context::{Context, OpenTarget};
-use uverbs::verbs::types::{LinkLayer, Speed, Width};
 
 /// The netlink receive buffer: the answers read here are a few hundred bytes each.
 const NL_BUF: usize = 2048;
 
 /// The sysfs class directory both tools read.
 pub const CLASS: &str = "/sys/class/infiniband";
-
-/// The text of one sysfs attribute as a reader finds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Attr {
-    /// The file could not be opened (`ENOENT` when it does not exist).
-    NoFile(Errno),
-    /// The file opened but reading failed (the kernel's show function failed).
-    ReadError(Errno),
-    /// The bytes one `read(2)` returned.
-    Text(Vec<u8>),
-}
-
-impl Attr {
-    /// The text, when there is one.
-    pub fn text(&self) -> Option<&[u8]> {
-        match self {
-            Attr::Text(t) => Some(t),
-            _ => None,
-        }
-    }
-
-    /// The errno of a failed open or read.
-    pub fn errno(&self) -> Option<Errno> {
-        match self {
-            Attr::NoFile(e) | Attr::ReadError(e) => Some(*e),
-            Attr::Text(_) => None,
-        }
-    }
-}
-
-/// Reads an open attribute with one `read(2)`, as the C tools do (a sysfs attribute is
-/// never longer than a page, and one read returns all of it).
-fn read_fd(fd: &std::os::fd::OwnedFd) -> Attr {
-    let mut buf = [0u8; 4096];
-    loop {
-        match rustix::io::read(fd, &mut buf) {
-            Ok(n) => return Attr::Text(buf[..n].to_vec()),
-            Err(Errno::INTR) => {}
-            Err(e) => return Attr::ReadError(e),
-        }
-    }
-}
-
-/// Reads the sysfs attribute at `path` (absolute) with one `open(2)` and one `read(2)`.
-pub fn read_attr(path: &[u8]) -> Attr {
-    use rustix::fs::{Mode, OFlags};
-    match rustix::fs::open(path, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty()) {
-        Ok(fd) => read_fd(&fd),
-        Err(e) => Attr::NoFile(e),
-    }
-}
 
 /// A path `PREFIX/PART/PART...` built in `buf` (on the caller's stack); longer paths are
 /// cut (and then do not exist).
@@ -150,10 +100,7 @@ impl Class {
     pub fn attr(&self, parts: &[&[u8]]) -> Attr {
         let mut b = [0u8; 512];
         match self.rel(&mut b, parts) {
-            Some((dir, rel)) => match dir.open_file(rel) {
-                Ok(fd) => read_fd(&fd),
-                Err(e) => Attr::NoFile(e),
-            },
+            Some((dir, rel)) => read_attr_in(dir, rel),
             None => class_attr(parts),
         }
     }
@@ -379,7 +326,7 @@ impl Listing {
                 Err(e) => Err(format!("no uverbs node: {e}")),
             });
         });
-        crate::io::keep((which, indexes));
+        crate::plumbing::io::keep((which, indexes));
     }
 }
 
@@ -413,57 +360,24 @@ pub fn list() -> Result<Listing, Errno> {
     })
 }
 
-/// The names in a directory, sorted bytewise, without `.`-names (a shell's `*`).
-pub fn read_names(dir: &[u8]) -> Result<Vec<Vec<u8>>, Errno> {
-    let d = SysDir::open(Path::new(std::ffi::OsStr::from_bytes(dir)))?;
-    names_of(&d)
-}
-
-/// The names in an open directory, sorted bytewise, without `.`-names (a shell's `*`).
-fn names_of(dir: &SysDir) -> Result<Vec<Vec<u8>>, Errno> {
-    // Room for the names of a few dozen devices or ports at once: growing by doubling
-    // would free each smaller buffer on the way.
-    let mut v = Vec::with_capacity(64);
-    dir.for_each_raw_name(|n| v.push(n.to_vec()))?;
-    sort_names(&mut v);
-    Ok(v)
-}
-
-/// Sorts names bytewise (the C locale's order) by insertion: lists of devices and
-/// ports are short, and this is a few instructions where the standard library's sort
-/// is kilobytes of code, which an emulator translates anew in every process.
-pub fn sort_names(v: &mut [Vec<u8>]) {
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && v[j - 1] > v[j] {
-            v.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
-
 /// Dumps the devices over netlink into `devs` (the device of each name); the socket is
 /// kept for the uverbs nodes.
 fn dump(devs: &mut [Dev]) -> uverbs::Result<NlSocket> {
     let mut s = NlSocket::open()?;
     // The device dump is one device per datagram, GET_CHARDEV one short answer.
     s.set_recv_buffer(NL_BUF);
-    let seq = s.fresh_seq();
-    let req = nldev::get_dump_request(seq);
-    s.transact(req.bytes(), seq, nldev::TYPE_GET, "nldev GET", |p| {
-        let d = nldev::parse_device(p)?;
+    for d in s.devices()? {
         if let Some(dev) = devs.iter_mut().find(|x| x.name == d.name.as_bytes()) {
             dev.nl = Some(NlDev {
                 index: d.index,
                 node_type: d.node_type,
                 node_guid: d.node_guid,
                 sys_image_guid: d.sys_image_guid,
-                fw: d.fw_version.map(str::to_owned),
+                fw: d.fw_version,
                 port_count: d.port_count,
             });
         }
-        Ok(())
-    })?;
+    }
     Ok(s)
 }
 
@@ -617,7 +531,7 @@ fn open(d: &Dev, nl: &NlDev, sock: Option<&mut NlSocket>) -> Result<(Context, St
         sysfs_root: PathBuf::from("/sys"),
     };
     let ctx = Context::open_target(&t).map_err(|e| e.to_string())?;
-    crate::io::keep(t);
+    crate::plumbing::io::keep(t);
     Ok((ctx, n.name))
 }
 

@@ -2,62 +2,23 @@
 //! (`ib_write_lat`, `ib_write_bw`, `ib_send_lat`, `ib_send_bw`) on uverbs' own data path,
 //! speaking perftest's exchange so that either side may be perftest.
 //!
-//! The exchange, as perftest 4.5 does it over TCP (its `perftest_communication.c`;
-//! `-R` below): the client connects to port 18515. Each exchange of N bytes is written by
-//! the client first and read back, and read first and answered by the server:
-//! the version text (16 bytes), the page size (cycle buffer) and cache-line size (4
-//! bytes each, network order; each side takes the larger), the MTU (2 bytes of text,
-//! e.g. "3"; each side takes the smaller), then handshakes of the QP's address as
-//! 108 bytes of text (`LID:OUT_READS:QPN:PSN:RKEY:VADDR:` then the 16 GID bytes and the
-//! SRQ number, colon-separated hex). The number of handshakes and where the QP moves
-//! to RTR/RTS differ by test (below); the bandwidth tests end with the client's report
-//! (size, iterations, peak and average bandwidth, message rate: 8 bytes each, network
-//! order) and both close with a handshake and `done`.
-//!
-//! With `-R` (perftest's `--rdma_cm`; iWARP devices such as siw need it: their QPs reach
-//! RTS only through the iWARP CM) the same exchange runs over an RDMA CM connection
-//! instead of TCP, and the test's QP is connected through the RDMA CM too, as perftest
-//! 4.5 does it:
-//! - the exchange's own connection: the server binds the port on every address and
-//!   listens (backlog 1); the client resolves SERVER:PORT and connects (no private
-//!   data, no RDMA reads, 7 retries). Each side has one receive of 56 bytes posted
-//!   before connecting; a message is one signaled send of exactly its size, and a
-//!   received message is copied out before its receive is posted again. The server
-//!   destroys its listening id once it has accepted.
-//! - the versions, sizes and MTU as over TCP; then the RDMA CM connection of the test's
-//!   QP, between two handshakes (their content is not used): the server listens on the
-//!   same port again, the client connects (again after 100 ms while it is refused).
-//! - a handshake is perftest's `struct pingpong_dest` in binary, 56 bytes: LID,
-//!   outstanding reads, QPN, PSN, rkey (4 bytes each, network order), 4 bytes of
-//!   padding, the buffer's address (8 bytes, network order), the GID (16 bytes), the
-//!   SRQ number and the GID index (4 bytes each, network order).
-//! - the test's handshakes as over TCP, but the QP is not moved by hand (the CM did),
-//!   and the close is the handshake alone (no `done`); then the client disconnects the
-//!   test's connection, and each side waits for its end (at most 2 s) before it goes.
-//!
-//! On an iWARP device (with or without `-R`), send_bw has perftest's receive credits
-//! (iWARP has no RNR retry: a send meeting an empty receive queue ends the
-//! connection): each side's handshake names a 4-byte credit word instead of its
-//! buffer; the server RDMA-writes its count of receives (host order) there at every
-//! third of its receive depth, and the client posts a send only while fewer than the
-//! receive depth (at most the iterations) are beyond the last credit.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uverbs::cm::{CmChannel, CmId, ConnParam};
+use uverbs::cm::{CmChannel, CmId};
 use uverbs::raw::cycles;
 use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use uverbs::verbs::objects::{AhAttr, Cq, GlobalRoute, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
 use uverbs::{
-    AccessFlags, CmEventType, Context, DeviceInfo, Discovery, Gid, GidType, LinkLayer, Mtu,
-    QpState, QpType, TransportType,
+    AccessFlags, Context, Discovery, Gid, GidType, LinkLayer, Mtu, QpState, QpType, TransportType,
 };
 
-use crate::getopt::{opt, Getopt, LongOpt};
-use crate::io::Io;
+mod exchange;
+
+use crate::plumbing::getopt::{opt, Getopt, LongOpt};
+use crate::plumbing::io::Io;
+use exchange::*;
 
 const HELP: &str = "\
 Usage: uverbs perf TEST [OPTIONS]            the server
@@ -124,8 +85,6 @@ const LONGS: &[LongOpt] = &[
 
 /// perftest's version text this side sends (the version of Debian's perftest 4.5-0.17;
 /// the peer needs at least 5.70, and from 5.33 on it sends the iterations in 8 bytes).
-const VERSION: &[u8] = b"6.06";
-const KEY: usize = 108;
 const MIN_RNR_TIMER: u8 = 12;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -282,426 +241,6 @@ fn parse(io: &mut Io, args: &[Vec<u8>]) -> Result<Params, i32> {
         return Err(io.usage_error("perf", "latency tests need at least 5 iterations"));
     }
     Ok(p)
-}
-
-/// What one side tells the other about its QP (perftest's `struct pingpong_dest`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Dest {
-    lid: u16,
-    out_reads: u32,
-    qpn: u32,
-    psn: u32,
-    rkey: u32,
-    vaddr: u64,
-    gid: [u8; 16],
-    srqn: u32,
-}
-
-impl Dest {
-    /// perftest's 108-byte text, NUL-terminated.
-    fn encode(&self) -> [u8; KEY] {
-        use std::fmt::Write as _;
-        let mut s = format!(
-            "{:04x}:{:04x}:{:06x}:{:06x}:{:08x}:{:016x}:",
-            self.lid, self.out_reads, self.qpn, self.psn, self.rkey, self.vaddr
-        );
-        for b in self.gid {
-            let _ = write!(s, "{b:02x}:");
-        }
-        let _ = write!(s, "{:08x}:", self.srqn);
-        let mut out = [0u8; KEY];
-        let n = s.len().min(KEY - 1);
-        out[..n].copy_from_slice(&s.as_bytes()[..n]);
-        out
-    }
-
-    fn decode(m: &[u8; KEY]) -> Option<Dest> {
-        let end = m.iter().position(|&b| b == 0).unwrap_or(KEY);
-        let s = std::str::from_utf8(&m[..end]).ok()?;
-        let f: Vec<&str> = s.split(':').collect();
-        if f.len() < 23 {
-            return None;
-        }
-        let h = |i: usize| u64::from_str_radix(f[i], 16).ok();
-        let mut gid = [0u8; 16];
-        for (i, g) in gid.iter_mut().enumerate() {
-            *g = u8::from_str_radix(f[6 + i], 16).ok()?;
-        }
-        Some(Dest {
-            lid: h(0)? as u16,
-            out_reads: h(1)? as u32,
-            qpn: h(2)? as u32,
-            psn: h(3)? as u32,
-            rkey: h(4)? as u32,
-            vaddr: h(5)?,
-            gid,
-            srqn: h(22)? as u32,
-        })
-    }
-}
-
-/// How long a step of the RDMA CM (resolving, connecting, a message of the exchange)
-/// may take.
-const CM_WAIT: Duration = Duration::from_secs(30);
-/// The size of perftest's `struct pingpong_dest`: the exchange's receive size with -R.
-const BIN_KEY: usize = 56;
-
-impl Dest {
-    /// perftest's binary `struct pingpong_dest` (with -R), 56 bytes.
-    /// The GID index is sent as -1 (perftest's reader does not use it).
-    fn encode_bin(&self) -> [u8; BIN_KEY] {
-        let mut m = [0u8; BIN_KEY];
-        m[0..4].copy_from_slice(&u32::from(self.lid).to_be_bytes());
-        m[4..8].copy_from_slice(&self.out_reads.to_be_bytes());
-        m[8..12].copy_from_slice(&self.qpn.to_be_bytes());
-        m[12..16].copy_from_slice(&self.psn.to_be_bytes());
-        m[16..20].copy_from_slice(&self.rkey.to_be_bytes());
-        m[24..32].copy_from_slice(&self.vaddr.to_be_bytes());
-        m[32..48].copy_from_slice(&self.gid);
-        m[48..52].copy_from_slice(&self.srqn.to_be_bytes());
-        m[52..56].copy_from_slice(&u32::MAX.to_be_bytes());
-        m
-    }
-
-    fn decode_bin(m: &[u8; BIN_KEY]) -> Dest {
-        let w = |i: usize| u32::from_be_bytes([m[i], m[i + 1], m[i + 2], m[i + 3]]);
-        let mut vaddr = [0u8; 8];
-        vaddr.copy_from_slice(&m[24..32]);
-        let mut gid = [0u8; 16];
-        gid.copy_from_slice(&m[32..48]);
-        Dest {
-            lid: w(0) as u16,
-            out_reads: w(4),
-            qpn: w(8),
-            psn: w(12),
-            rkey: w(16),
-            vaddr: u64::from_be_bytes(vaddr),
-            gid,
-            srqn: w(48),
-        }
-    }
-}
-
-/// The RDMA CM's connection parameters perftest gives for writes and sends: no RDMA
-/// reads either way, 7 retries, no private data.
-fn cm_param() -> ConnParam {
-    ConnParam {
-        responder_resources: 0,
-        initiator_depth: 0,
-        ..ConnParam::default()
-    }
-}
-
-/// SERVER:PORT as the RDMA CM's destination (IPv4, as perftest resolves it).
-fn cm_addr(host: &str, port: u16) -> Result<SocketAddr, Fail> {
-    (host, port)
-        .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve {host}: {e}"))?
-        .find(SocketAddr::is_ipv4)
-        .ok_or_else(|| format!("{host} has no IPv4 address"))
-}
-
-/// The exchange over the RDMA CM (-R): one RC QP of its own, one message at a time.
-struct CmLink {
-    qp: Qp,
-    scq: Cq,
-    rcq: Cq,
-    /// Bytes 0..56: the receive; 64..120: what is sent.
-    mr: Mr,
-    dev: DeviceInfo,
-    _id: CmId,
-}
-
-/// How long the exchange's receive waits on siw before each kick (`CmLink::recv`).
-const KICK_AFTER: Duration = Duration::from_secs(1);
-
-/// The exchange's QP, CQs and buffer on the device `id` is bound to, its receive posted;
-/// `connect` (the client's connect, the server's accept) then makes it a link.
-fn cm_link(id: CmId, connect: impl FnOnce(&CmId, &Qp) -> Result<(), Fail>) -> Result<CmLink, Fail> {
-    let dev = id
-        .query_addr()
-        .and_then(|a| a.device())
-        .map_err(|e| e.to_string())?;
-    let ctx = Arc::new(Context::open(&dev).map_err(|e| e.to_string())?);
-    let pd = ctx.alloc_pd().map_err(|e| e.to_string())?;
-    let scq = ctx.create_cq(2, None, 0).map_err(|e| e.to_string())?;
-    let rcq = ctx.create_cq(2, None, 0).map_err(|e| e.to_string())?;
-    let qp = pd
-        .create_qp(&QpInit::new(QpType::Rc, &scq, &rcq).cap(QpCap {
-            max_send_wr: 2,
-            max_recv_wr: 2,
-            max_send_sge: 1,
-            max_recv_sge: 1,
-            max_inline_data: 0,
-        }))
-        .map_err(|e| e.to_string())?;
-    let mr = pd
-        .reg_mr(
-            MrBuf::new(128).map_err(|e| format!("memory: {e}"))?,
-            AccessFlags::LOCAL_WRITE,
-        )
-        .map_err(|e| e.to_string())?;
-    id.init_qp(&qp).map_err(|e| e.to_string())?;
-    CmLink::post_recv(&qp, &mr)?;
-    connect(&id, &qp)?;
-    Ok(CmLink {
-        qp,
-        scq,
-        rcq,
-        mr,
-        dev,
-        _id: id,
-    })
-}
-
-impl CmLink {
-    fn post_recv(qp: &Qp, mr: &Mr) -> Result<(), Fail> {
-        let sge = [Sge::new(mr, 0, BIN_KEY as u32).ok_or("the exchange's buffer")?];
-        qp.post_recv(&[RecvWr::new(5, &sge)])
-            .map_err(|e| e.to_string())
-    }
-
-    /// The client's side: resolves, connects; `Err` when refused (the server may not
-    /// listen yet).
-    fn connect(to: SocketAddr) -> Result<CmLink, Fail> {
-        let ch = CmChannel::open().map_err(|e| e.to_string())?;
-        let id = ch.create_id().map_err(|e| e.to_string())?;
-        id.resolve_addr(to, CM_WAIT).map_err(|e| e.to_string())?;
-        id.resolve_route(CM_WAIT).map_err(|e| e.to_string())?;
-        cm_link(id, |id, qp| {
-            id.connect(qp, &cm_param(), CM_WAIT)
-                .map(drop)
-                .map_err(|e| e.to_string())
-        })
-    }
-
-    /// The server's side: listens on `port` of every address, accepts one connection,
-    /// stops listening.
-    fn accept(port: u16) -> Result<CmLink, Fail> {
-        let ch = CmChannel::open().map_err(|e| e.to_string())?;
-        let listen = cm_listen(&ch, port)?;
-        let req = cm_request(&ch, None)?;
-        let id = CmId::from_request(&ch, &req).map_err(|e| e.to_string())?;
-        let link = cm_link(id, |id, qp| {
-            id.accept(qp, &cm_param(), CM_WAIT)
-                .map(drop)
-                .map_err(|e| e.to_string())
-        })?;
-        drop(listen);
-        Ok(link)
-    }
-
-    /// One completion of `cq`, successful, waiting at most [`CM_WAIT`].
-    fn one(cq: &Cq, what: &str) -> Result<Wc, Fail> {
-        Self::one_or(cq, what, |_| Ok(()))
-    }
-
-    /// [`CmLink::one`], calling `idle` with the time waited while no completion is there.
-    fn one_or(
-        cq: &Cq,
-        what: &str,
-        mut idle: impl FnMut(Duration) -> Result<(), Fail>,
-    ) -> Result<Wc, Fail> {
-        let t0 = Instant::now();
-        let mut wc = [Wc::default(); 1];
-        loop {
-            if cq.poll(&mut wc).map_err(|e| e.to_string())? == 1 {
-                if !wc[0].is_ok() {
-                    return Err(format!("the exchange's {what} failed: {:?}", wc[0].status));
-                }
-                return Ok(wc[0]);
-            }
-            let waited = t0.elapsed();
-            if waited > CM_WAIT {
-                return Err(format!("the exchange's {what} did not complete"));
-            }
-            idle(waited)?;
-        }
-    }
-
-    fn send(&mut self, data: &[u8]) -> Result<(), Fail> {
-        if data.len() > BIN_KEY || !self.mr.write_at(64, data) {
-            return Err("an exchange message is too long".into());
-        }
-        let sge = [Sge::new(&self.mr, 64, data.len() as u32).ok_or("the exchange's buffer")?];
-        self.qp
-            .post_send(&[SendWr::new(5, SendOp::Send).sg(&sge).signaled()])
-            .map_err(|e| e.to_string())?;
-        Self::one(&self.scq, "send").map(|_| ())
-    }
-
-    /// The next message. On siw, every [`KICK_AFTER`] without one, an unsignaled
-    /// zero-length RDMA WRITE goes to the other side first: siw (Linux 6.1 and 6.12)
-    /// sends the MPA reply of an accepted connection before it hands the socket's
-    /// receive callback to the QP, so a message that arrives in between stays unread on
-    /// the socket until more data comes (seen once in about 150 `-R` runs: the client
-    /// waited 30 s for a reply to a message the server had not seen). The empty WRITE
-    /// is such data and changes nothing on the other side: siw uses no receive and
-    /// checks no key for it.
-    fn recv(&mut self, out: &mut [u8]) -> Result<(), Fail> {
-        let qp = &self.qp;
-        let siw = qp.pd().context().driver_id() == uverbs::raw::abi::RDMA_DRIVER_SIW;
-        let mut kick_at = KICK_AFTER;
-        let wc = Self::one_or(&self.rcq, "receive", |waited| {
-            if siw && waited > kick_at && qp.send_queue_free() > 0 {
-                let empty = Remote { addr: 0, rkey: 0 };
-                qp.post_send(&[SendWr::new(6, SendOp::RdmaWrite(empty))])
-                    .map_err(|e| format!("the exchange's kick: {e}"))?;
-                kick_at = waited + KICK_AFTER;
-            }
-            Ok(())
-        })?;
-        if (wc.byte_len as usize) < out.len() {
-            return Err(format!(
-                "an exchange message of {} bytes where {} were awaited",
-                wc.byte_len,
-                out.len()
-            ));
-        }
-        self.mr.read_at(0, out);
-        Self::post_recv(&self.qp, &self.mr)
-    }
-}
-
-/// A listening RDMA CM id on `port` of every address.
-fn cm_listen(ch: &Arc<CmChannel>, port: u16) -> Result<CmId, Fail> {
-    let listen = ch.create_id().map_err(|e| e.to_string())?;
-    listen
-        .bind(SocketAddr::from(([0, 0, 0, 0], port)))
-        .map_err(|e| e.to_string())?;
-    listen.listen(1).map_err(|e| e.to_string())?;
-    Ok(listen)
-}
-
-/// The next connection request of `ch` (other events are left out).
-fn cm_request(ch: &Arc<CmChannel>, limit: Option<Duration>) -> Result<uverbs::cm::CmEvent, Fail> {
-    let t0 = Instant::now();
-    loop {
-        let left = limit.map(|l| l.saturating_sub(t0.elapsed()));
-        match ch.get_event(left).map_err(|e| e.to_string())? {
-            Some(e) if e.kind == CmEventType::ConnectRequest => return Ok(e),
-            Some(_) => {}
-            None => return Err("no connection request came".into()),
-        }
-    }
-}
-
-/// The out-of-band link of the exchange.
-enum Link {
-    Tcp(TcpStream),
-    Cm(Box<CmLink>),
-}
-
-/// The exchange with the other side.
-struct Exchange {
-    link: Link,
-    client: bool,
-}
-
-fn io_err(e: Fail) -> std::io::Error {
-    std::io::Error::other(e)
-}
-
-impl Exchange {
-    fn connect(p: &Params) -> Result<Exchange, Fail> {
-        let client = p.server.is_some();
-        // The server may still be starting: the client tries for 10 s.
-        let t0 = Instant::now();
-        let retry = |e: Fail| -> Result<(), Fail> {
-            if t0.elapsed() > Duration::from_secs(10) {
-                return Err(e);
-            }
-            std::thread::sleep(Duration::from_millis(100));
-            Ok(())
-        };
-        let link = match (&p.server, p.rdma_cm) {
-            (Some(host), false) => loop {
-                match TcpStream::connect((host.as_str(), p.port)) {
-                    Ok(sock) => break Link::Tcp(sock),
-                    Err(e) => retry(format!("cannot connect to {host}:{}: {e}", p.port))?,
-                }
-            },
-            (Some(host), true) => {
-                let to = cm_addr(host, p.port)?;
-                loop {
-                    match CmLink::connect(to) {
-                        Ok(l) => break Link::Cm(Box::new(l)),
-                        Err(e) => {
-                            retry(format!("cannot connect to {to} through the RDMA CM: {e}"))?
-                        }
-                    }
-                }
-            }
-            (None, false) => {
-                let l = TcpListener::bind(("0.0.0.0", p.port))
-                    .map_err(|e| format!("cannot listen on TCP port {}: {e}", p.port))?;
-                let (sock, _) = l
-                    .accept()
-                    .map_err(|e| format!("cannot accept on TCP port {}: {e}", p.port))?;
-                Link::Tcp(sock)
-            }
-            (None, true) => {
-                Link::Cm(Box::new(CmLink::accept(p.port).map_err(|e| {
-                    format!("cannot accept on RDMA CM port {}: {e}", p.port)
-                })?))
-            }
-        };
-        Ok(Exchange { link, client })
-    }
-
-    /// The device of the exchange's RDMA CM connection (-R).
-    fn cm_device(&self) -> Option<&DeviceInfo> {
-        match &self.link {
-            Link::Cm(l) => Some(&l.dev),
-            Link::Tcp(_) => None,
-        }
-    }
-
-    fn write(&mut self, mine: &[u8]) -> std::io::Result<()> {
-        match &mut self.link {
-            Link::Tcp(s) => s.write_all(mine),
-            Link::Cm(l) => l.send(mine).map_err(io_err),
-        }
-    }
-
-    fn read(&mut self, theirs: &mut [u8]) -> std::io::Result<()> {
-        match &mut self.link {
-            Link::Tcp(s) => s.read_exact(theirs),
-            Link::Cm(l) => l.recv(theirs).map_err(io_err),
-        }
-    }
-
-    /// One exchange: the client writes first, the server reads first.
-    fn xchg(&mut self, mine: &[u8], theirs: &mut [u8]) -> std::io::Result<()> {
-        if self.client {
-            self.write(mine)?;
-            self.read(theirs)
-        } else {
-            self.read(theirs)?;
-            self.write(mine)
-        }
-    }
-
-    fn hand_shake(&mut self, my: &Dest) -> std::io::Result<Dest> {
-        if let Link::Cm(_) = self.link {
-            let mut m = [0u8; BIN_KEY];
-            self.xchg(&my.encode_bin(), &mut m)?;
-            return Ok(Dest::decode_bin(&m));
-        }
-        let mut m = [0u8; KEY];
-        self.xchg(&my.encode(), &mut m)?;
-        Dest::decode(&m).ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::InvalidData, "unparsable QP address")
-        })
-    }
-
-    fn close(&mut self, my: &Dest) -> std::io::Result<()> {
-        self.hand_shake(my)?;
-        match &mut self.link {
-            Link::Tcp(s) => s.write_all(b"done\0"),
-            Link::Cm(_) => Ok(()),
-        }
-    }
 }
 
 /// The RDMA side: one RC QP, its CQs and the buffer (two halves: what this side sends
@@ -1194,7 +733,7 @@ fn lat_report(p: &Params, tposted: &[u64]) -> String {
     let units = if p.cycles {
         1.0
     } else {
-        cpu_mhz().unwrap_or(1.0)
+        uverbs::sysfs::cpu_mhz().unwrap_or(1.0)
     };
     let q = units * 2.0;
     let n = delta.len().saturating_sub(2).max(1);
@@ -1224,18 +763,6 @@ fn lat_report(p: &Params, tposted: &[u64]) -> String {
     )
 }
 
-/// The CPU's MHz from /proc/cpuinfo (for reports in microseconds).
-fn cpu_mhz() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    s.lines()
-        .find(|l| l.starts_with("cpu MHz"))?
-        .split(':')
-        .nth(1)?
-        .trim()
-        .parse()
-        .ok()
-}
-
 fn bw_line(p: &Params, t: Duration) -> (f64, f64, String) {
     let secs = t.as_secs_f64().max(1e-9);
     let mbs = (p.size * p.iters) as f64 / secs / 1_048_576.0;
@@ -1247,24 +774,8 @@ fn bw_line(p: &Params, t: Duration) -> (f64, f64, String) {
     (mbs, mpps, line)
 }
 
-/// The client's report, as perftest's xchg_bw_reports sends it: size, iterations, peak
-/// and average bandwidth, message rate (8 bytes each, network order).
-fn xchg_reports(ex: &mut Exchange, p: &Params, mbs: f64, mpps: f64) -> std::io::Result<()> {
-    let mut r = [0u8; 8];
-    for v in [
-        (p.size as u64).to_be_bytes(),
-        (p.iters as u64).to_be_bytes(),
-        mbs.to_bits().to_be_bytes(),
-        mbs.to_bits().to_be_bytes(),
-        mpps.to_bits().to_be_bytes(),
-    ] {
-        ex.xchg(&v, &mut r)?;
-    }
-    Ok(())
-}
-
 fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
-    let mut ex = Exchange::connect(p)?;
+    let mut ex = Exchange::connect(p.server.as_deref(), p.port, p.rdma_cm)?;
     let client = ex.client;
     let (_ctx, mut s, mtu, gid_index) = setup(p, &mut ex)?;
     let e = |e: std::io::Error| format!("the exchange with the other side failed: {e}");
@@ -1314,11 +825,11 @@ fn run(p: &Params, io: &mut Io) -> Result<(), Fail> {
                 let (mbs, mpps, line) = bw_line(p, t);
                 io.out(line);
                 ex.hand_shake(&my).map_err(e)?;
-                xchg_reports(&mut ex, p, mbs, mpps).map_err(e)?;
+                xchg_reports(&mut ex, p.size, p.iters, mbs, mpps).map_err(e)?;
             } else {
                 // The server waits for the client's report.
                 ex.hand_shake(&my).map_err(e)?;
-                xchg_reports(&mut ex, p, 0.0, 0.0).map_err(e)?;
+                xchg_reports(&mut ex, p.size, p.iters, 0.0, 0.0).map_err(e)?;
                 io.out(" (the client reports the bandwidth)\n");
             }
             ex.close(&my).map_err(e)?;
@@ -1363,7 +874,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     match run(&p, io) {
         Ok(()) => 0,
         Err(msg) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs perf: {msg}").as_bytes(),
             ));
             1
@@ -1374,55 +885,6 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn key_text_is_perftests() {
-        let d = Dest {
-            lid: 0,
-            out_reads: 1,
-            qpn: 0x12,
-            psn: 0x293b4f,
-            rkey: 0x391,
-            vaddr: 0x558bf76b8000,
-            gid: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 169, 254, 1, 1],
-            srqn: 0,
-        };
-        let m = d.encode();
-        let text = std::str::from_utf8(&m[..107]).unwrap();
-        assert_eq!(
-            text,
-            "0000:0001:000012:293b4f:00000391:0000558bf76b8000:00:00:00:00:00:00:00:00:00:00:ff:ff:a9:fe:01:01:00000000:"
-        );
-        assert_eq!(m[107], 0);
-        assert_eq!(Dest::decode(&m), Some(d));
-    }
-
-    #[test]
-    fn binary_key_is_perftests_pingpong_dest() {
-        // struct pingpong_dest on x86-64 (perftest 4.5): int lid, out_reads, qpn, psn;
-        // unsigned rkey; 4 bytes padding; unsigned long long vaddr; union ibv_gid gid;
-        // unsigned srqn; int gid_index: 56 bytes, sent in network order (HAVE_ENDIAN).
-        let d = Dest {
-            lid: 0x0102,
-            out_reads: 1,
-            qpn: 0x12,
-            psn: 0x293b4f,
-            rkey: 0x391,
-            vaddr: 0x558b_f76b_8000,
-            gid: [
-                0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
-            ],
-            srqn: 7,
-        };
-        let m = d.encode_bin();
-        let want: [u8; BIN_KEY] = [
-            0, 0, 1, 2, 0, 0, 0, 1, 0, 0, 0, 0x12, 0, 0x29, 0x3b, 0x4f, 0, 0, 3, 0x91, 0, 0, 0, 0,
-            0, 0, 0x55, 0x8b, 0xf7, 0x6b, 0x80, 0, 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 2, 0x11, 0x22,
-            0xff, 0xfe, 0x33, 0x44, 0x55, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff,
-        ];
-        assert_eq!(m, want);
-        assert_eq!(Dest::decode_bin(&m), d);
-    }
 
     #[test]
     fn median_as_perftest() {

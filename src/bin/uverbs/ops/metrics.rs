@@ -7,7 +7,7 @@
 use uverbs::verbs::counters::{Counter, DeviceCounters, PortStatus};
 use uverbs::{DeviceInfo, LinkLayer};
 
-use crate::prom::{Exposition, Kind};
+use crate::plumbing::prom::{Exposition, Kind};
 
 /// The IB PMA counters of sysfs `counters/`: file, metric, help. The data counters
 /// (4-octet words) are exported in bytes.
@@ -104,7 +104,7 @@ pub fn driver_of(info: &DeviceInfo) -> String {
     }
     info.driver_id
         .or_else(|| info.driver_id_guess())
-        .and_then(crate::json::driver_name)
+        .and_then(uverbs::types::driver_id_name)
         .map(|n| n.trim_start_matches("RDMA_DRIVER_").to_ascii_lowercase())
         .unwrap_or_default()
 }

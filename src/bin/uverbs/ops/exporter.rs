@@ -38,11 +38,11 @@ use uverbs::verbs::counters::{CounterReader, PortStatus};
 use uverbs::verbs::gid_select::Netdevs;
 use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, WatchedPortCache};
 
-use crate::getopt::{opt, LongOpt};
-use crate::http::{self, Response};
-use crate::io::Io;
-use crate::metrics;
-use crate::prom::{Exposition, Kind};
+use crate::ops::metrics;
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::http::{self, Response};
+use crate::plumbing::io::Io;
+use crate::plumbing::prom::{Exposition, Kind};
 
 /// The default listen address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:9550";
@@ -151,7 +151,7 @@ impl State {
         let entry = errors.entry(device.to_owned()).or_default();
         entry.0 += 1;
         if entry.1 != text {
-            let mut v = crate::io::printable(text.as_bytes()).into_bytes();
+            let mut v = crate::plumbing::io::printable(text.as_bytes()).into_bytes();
             v.push(b'\n');
             let _ = rustix::io::write(std::io::stderr(), &v);
             entry.1 = text;
@@ -385,7 +385,7 @@ fn collect_device(
                         ("port", &g.port.to_string()),
                         ("index", &g.index.to_string()),
                         ("gid", &g.gid.to_string()),
-                        ("type", &crate::gids::type_name(g.gid_type)),
+                        ("type", &crate::ops::gids::type_name(g.gid_type)),
                         ("netdev", netdev),
                     ],
                     1u64,
@@ -508,7 +508,7 @@ fn collect(st: &State) -> String {
         "How long this collection took.",
         Kind::Gauge,
         &[],
-        crate::prom::seconds(start.elapsed()),
+        crate::plumbing::prom::seconds(start.elapsed()),
     );
     e.render()
 }
@@ -576,7 +576,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             Some(path) => match write_textfile(path, &text) {
                 Ok(()) => 0,
                 Err(e) => {
-                    io.err_line(&crate::io::printable(
+                    io.err_line(&crate::plumbing::io::printable(
                         format!("uverbs exporter: cannot write {}: {e}", path.display()).as_bytes(),
                     ));
                     1
@@ -622,7 +622,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                     mode = "uverbs, following devices";
                 }
             }
-            Err(e) => io.err_line(&crate::io::printable(
+            Err(e) => io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs exporter: cannot follow devices ({e}): reading sysfs only")
                     .as_bytes(),
             )),
@@ -636,7 +636,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let handler = move |path: &str| match path {
         "/metrics" => Response {
             status: 200,
-            content_type: crate::prom::CONTENT_TYPE,
+            content_type: crate::plumbing::prom::CONTENT_TYPE,
             body: collect(&state).into_bytes(),
         },
         "/" => Response::text(

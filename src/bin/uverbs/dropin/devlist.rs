@@ -3,9 +3,7 @@
 //! order, keeping only those with a uverbs character device whose node exists in
 //! `/dev/infiniband`. Devices left out are kept with the reason, for clear messages.
 
-use std::path::Path;
-
-use uverbs::verbs::discover::{DeviceInfo, Discovery};
+use uverbs::verbs::discover::{DeviceInfo, Discovery, NodeDir};
 
 /// Why a device is not usable through uverbs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +59,7 @@ pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
         (a.index.unwrap_or(u32::MAX), &a.name).cmp(&(b.index.unwrap_or(u32::MAX), &b.name))
     });
     let mut skipped = Vec::new();
-    let mut nodes = Nodes::default();
+    let mut nodes = NodeDir::default();
     // In place, as well: a second vector of them would be one more large block to map
     // and unmap.
     all.retain(|d| {
@@ -73,39 +71,10 @@ pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
         skipped.push((d.name.clone(), why));
         false
     });
-    crate::io::keep(nodes);
+    crate::plumbing::io::keep(nodes);
     DeviceList {
         usable: all,
         skipped,
-    }
-}
-
-/// Which device nodes exist. rdma-core `stat()`s each node (permissions are checked by
-/// `open()`); the nodes all live in one directory (`/dev/infiniband`), so it is listed
-/// once instead (one `getdents64` for every device), and a node is looked up by name.
-/// A node outside the listed directory, or a directory that cannot be listed, is
-/// `stat()`ed.
-#[derive(Default)]
-struct Nodes {
-    /// The directory listed, and its entry names (sorted), if it could be listed.
-    listed: Option<(std::path::PathBuf, Option<Vec<String>>)>,
-}
-
-impl Nodes {
-    fn exists(&mut self, p: &Path) -> bool {
-        let (Some(dir), Some(name)) = (p.parent(), p.file_name().and_then(|n| n.to_str())) else {
-            return rustix::fs::stat(p).is_ok();
-        };
-        if self.listed.as_ref().map(|(d, _)| d.as_path()) != Some(dir) {
-            let names = uverbs::sysfs::SysDir::open(dir)
-                .and_then(|d| d.names())
-                .ok();
-            self.listed = Some((dir.to_owned(), names));
-        }
-        match &self.listed {
-            Some((_, Some(names))) => names.binary_search_by(|n| n.as_str().cmp(name)).is_ok(),
-            _ => rustix::fs::stat(p).is_ok(),
-        }
     }
 }
 

@@ -1,5 +1,7 @@
-//! Typed values of the verbs attributes: enums that keep unknown raw values, and flag
-//! sets that keep unknown bits.
+//! The plain values every layer shares: the verbs attributes' enums (which keep unknown
+//! raw values) and flag sets (which keep unknown bits), GUIDs, GIDs and GID entries, and
+//! the firmware version text. They depend on nothing else in the crate, so that the raw
+//! layer, netlink, sysfs and the verbs API can all use them (`tests/layers.rs`).
 //!
 //! The numbering is the kernel's (`include/rdma/ib_verbs.h`), which libibverbs'
 //! `<infiniband/verbs.h>` repeats; it is checked against the latter by the ABI check.
@@ -8,6 +10,12 @@
 
 use core::fmt;
 use core::time::Duration;
+
+mod fw;
+mod gid;
+
+pub use fw::FwVersion;
+pub use gid::{Gid, GidEntry};
 
 macro_rules! open_enum {
     (
@@ -1040,4 +1048,35 @@ bitflags::bitflags! {
         /// Carry the payload in the request itself (set by [`crate::verbs::datapath::SendWr::inline`]).
         const INLINE = 1 << 3;
     }
+}
+
+/// The kernel's name of a driver id (`enum rdma_driver_id`, the `driver_id` of GET_CONTEXT
+/// and RDMA netlink): `RDMA_DRIVER_RXE` for 14. `None` for an id this crate does not
+/// know.
+pub fn driver_id_name(id: u32) -> Option<&'static str> {
+    const NAMES: &[&str] = &[
+        "RDMA_DRIVER_UNKNOWN",
+        "RDMA_DRIVER_MLX5",
+        "RDMA_DRIVER_MLX4",
+        "RDMA_DRIVER_CXGB3",
+        "RDMA_DRIVER_CXGB4",
+        "RDMA_DRIVER_MTHCA",
+        "RDMA_DRIVER_BNXT_RE",
+        "RDMA_DRIVER_OCRDMA",
+        "RDMA_DRIVER_NES",
+        "RDMA_DRIVER_IRDMA",
+        "RDMA_DRIVER_VMW_PVRDMA",
+        "RDMA_DRIVER_QEDR",
+        "RDMA_DRIVER_HNS",
+        "RDMA_DRIVER_USNIC",
+        "RDMA_DRIVER_RXE",
+        "RDMA_DRIVER_HFI1",
+        "RDMA_DRIVER_QIB",
+        "RDMA_DRIVER_EFA",
+        "RDMA_DRIVER_SIW",
+        "RDMA_DRIVER_ERDMA",
+        "RDMA_DRIVER_MANA",
+        "RDMA_DRIVER_IONIC",
+    ];
+    NAMES.get(id as usize).copied()
 }

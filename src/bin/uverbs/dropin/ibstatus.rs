@@ -19,11 +19,12 @@
 
 use std::path::Path;
 
-use crate::ibca::{self, Attr, Dev, Listing, PortAttrs};
-use crate::ibstat::{link_layer_j, rate_gbps};
-use crate::io::Io;
-use crate::json::{self, J};
-use uverbs::verbs::types::{PhysState, PortState};
+use crate::dropin::ibca::{self, Dev, Listing, PortAttrs};
+use crate::dropin::ibstat::{link_layer_j, rate_gbps};
+use crate::plumbing::io::Io;
+use crate::plumbing::json::{self, J};
+use uverbs::sysfs::attr::Attr;
+use uverbs::types::{PhysState, PortState};
 
 /// `echo` as dash's builtin runs it: a first argument `-n` drops the newline;
 /// backslash escapes are interpreted (`\c` ends all output).
@@ -353,12 +354,12 @@ fn ib_status(o: &mut Vec<u8>, io: &mut Io, l: &mut Listing, words: &[Vec<u8>]) -
 
 /// `ibstatus ARGS`, invoked as `argv0`.
 pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
-    crate::io::warm_heap();
+    crate::plumbing::io::warm_heap();
     // One buffer for the whole output, handed to `io` device by device.
     let mut o = Vec::with_capacity(4096);
     let rc = script(&mut o, io, argv0, args);
     io.out(&o);
-    crate::io::keep(o);
+    crate::plumbing::io::keep(o);
     rc
 }
 
@@ -374,7 +375,7 @@ fn script(o: &mut Vec<u8>, io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
     };
     let rc = walk(o, io, &mut l, args);
     // The process ends now: the listing goes with it.
-    crate::io::keep(l);
+    crate::plumbing::io::keep(l);
     rc
 }
 
@@ -511,7 +512,7 @@ fn json_out(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             if !has_ports_dir(&l, &dev) {
                 io.err_line(&format!(
                     "ibstatus: device '{}': sys files not found ({})",
-                    crate::io::printable(&dev),
+                    crate::plumbing::io::printable(&dev),
                     Path::new(ibca::CLASS)
                         .join(String::from_utf8_lossy(&dev).as_ref())
                         .join("ports")

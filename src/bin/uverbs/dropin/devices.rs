@@ -2,9 +2,9 @@
 //! GUIDs, as rdma-core's `ibv_devices` prints them (it takes no options and ignores its
 //! arguments).
 
-use crate::devlist;
-use crate::getopt::{opt, LongOpt};
-use crate::io::{pad16, Io};
+use crate::dropin::devlist;
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::io::{pad16, Io};
 
 pub const HELP: &str = "\
 Usage: uverbs devices [--json]
@@ -38,12 +38,12 @@ fn table(io: &mut Io, l: &devlist::DeviceList) {
         let _ = writeln!(o, "\t{:016x}", d.node_guid.0);
     }
     io.out(&o);
-    crate::io::keep(o);
+    crate::plumbing::io::keep(o);
 }
 
 /// `ibv_devices` (arguments ignored).
 pub fn compat(io: &mut Io, _argv0: &[u8], _args: &[Vec<u8>]) -> i32 {
-    if let Some(w) = crate::io::memlock_warning() {
+    if let Some(w) = crate::plumbing::io::memlock_warning() {
         io.err(w);
     }
     match devlist::list(false) {
@@ -84,13 +84,13 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
     };
     if json {
-        let doc = crate::json::devices_doc(&l.usable);
+        let doc = crate::dropin::devinfo_json::devices_doc(&l.usable);
         io.out(&doc);
-        crate::io::keep(doc);
+        crate::plumbing::io::keep(doc);
     } else {
         table(io, &l);
     }
     // The process ends now: the list goes with it.
-    crate::io::keep(l);
+    crate::plumbing::io::keep(l);
     0
 }

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use uverbs::verbs::counters::{Counter, CounterReader, CounterSource, DeviceCounters};
 use uverbs::Discovery;
 
-use crate::getopt::{opt, LongOpt};
-use crate::io::Io;
-use crate::json::J;
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::io::Io;
+use crate::plumbing::json::J;
 
 const HELP: &str = "\
 Usage: uverbs counters [-d DEV] [-i PORT] [--json] [--sysfs ROOT]
@@ -79,7 +79,7 @@ fn rows(d: &DeviceCounters, port: Option<u32>) -> Vec<Row<'_>> {
 
 /// A name from sysfs or netlink, control characters escaped.
 fn text(s: &str) -> String {
-    crate::io::printable(s.as_bytes())
+    crate::plumbing::io::printable(s.as_bytes())
 }
 
 fn port_text(p: u32) -> String {
@@ -153,7 +153,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         match c {
             b'j' => json = true,
             b'd' => dev = Some(v),
-            b'i' => port = Some(crate::io::port_arg(&v)?),
+            b'i' => port = Some(crate::plumbing::io::port_arg(&v)?),
             b'r' => rate = Some(rate.unwrap_or(1)),
             b'I' => {
                 interval = Some(
@@ -204,7 +204,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     };
     let infos = match infos {
         Ok(v) if v.is_empty() && dev.is_some() => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!(
                     "uverbs counters: no such device: {}",
                     dev.as_deref().unwrap_or("")
@@ -215,7 +215,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
         Ok(v) => v,
         Err(e) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs counters: {e}").as_bytes(),
             ));
             return 1;
@@ -233,7 +233,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         for d in all {
             for e in &d.errors {
                 any = true;
-                io.err_line(&crate::io::printable(
+                io.err_line(&crate::plumbing::io::printable(
                     format!("uverbs counters: {e}").as_bytes(),
                 ));
             }
@@ -244,7 +244,10 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         let all = read_all(&mut reader);
         if json {
             let doc = J::Obj(vec![
-                ("schema_version", J::u(crate::json::SCHEMA_VERSION)),
+                (
+                    "schema_version",
+                    J::u(crate::plumbing::json::SCHEMA_VERSION),
+                ),
                 (
                     "generator",
                     J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),

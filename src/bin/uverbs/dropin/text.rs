@@ -15,11 +15,11 @@
 
 use std::fmt::Write as _;
 
+use uverbs::types::{GidType, LinkLayer, Mtu, PortState, Speed, TransportType, Width};
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::port::PortAttr;
-use uverbs::verbs::types::{GidType, LinkLayer, Mtu, PortState, Speed, TransportType, Width};
 
-use crate::report::{Failure, GidView, HcaReport, PortReport};
+use crate::dropin::report::{Failure, GidView, HcaReport, PortReport};
 
 /// Which wording to use for failures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,65 +116,6 @@ fn guid_str(v: u64) -> String {
         (v >> 16) & 0xffff,
         v & 0xffff
     )
-}
-
-/// glibc's `inet_ntop(AF_INET6)`: lower-case hex words without leading zeros, the first
-/// longest run of two or more zero words as `::`, and a dotted IPv4 tail for IPv4-mapped
-/// (`::ffff:a.b.c.d`) and IPv4-compatible (`::a.b.c.d`) addresses.
-pub fn inet_ntop6(b: &[u8; 16]) -> String {
-    let words: Vec<u16> = b
-        .chunks(2)
-        .map(|c| u16::from_be_bytes([c[0], c[1]]))
-        .collect();
-    let (mut best_base, mut best_len) = (usize::MAX, 0usize);
-    let (mut cur_base, mut cur_len) = (usize::MAX, 0usize);
-    for (i, &w) in words.iter().enumerate() {
-        if w == 0 {
-            if cur_base == usize::MAX {
-                cur_base = i;
-                cur_len = 1;
-            } else {
-                cur_len += 1;
-            }
-        } else if cur_base != usize::MAX {
-            if best_base == usize::MAX || cur_len > best_len {
-                best_base = cur_base;
-                best_len = cur_len;
-            }
-            cur_base = usize::MAX;
-        }
-    }
-    if cur_base != usize::MAX && (best_base == usize::MAX || cur_len > best_len) {
-        best_base = cur_base;
-        best_len = cur_len;
-    }
-    if best_base != usize::MAX && best_len < 2 {
-        best_base = usize::MAX;
-    }
-    let mut s = String::new();
-    let mut i = 0;
-    while i < 8 {
-        if best_base != usize::MAX && i >= best_base && i < best_base + best_len {
-            if i == best_base {
-                s.push(':');
-            }
-            i += 1;
-            continue;
-        }
-        if i != 0 {
-            s.push(':');
-        }
-        if i == 6 && best_base == 0 && (best_len == 6 || (best_len == 5 && words[5] == 0xffff)) {
-            let _ = write!(s, "{}.{}.{}.{}", b[12], b[13], b[14], b[15]);
-            return s;
-        }
-        let _ = write!(s, "{:x}", words[i]);
-        i += 1;
-    }
-    if best_base != usize::MAX && best_base + best_len == 8 {
-        s.push(':');
-    }
-    s
 }
 
 macro_rules! line {
@@ -494,7 +435,11 @@ fn gid_line(o: &mut String, g: &GidView, link_layer: LinkLayer) {
     };
     let i = g.entry.index as i32;
     if v2 {
-        line!(o, "\t\t\tGID[{i:3}]:\t\t{}{suffix}", inet_ntop6(&raw));
+        line!(
+            o,
+            "\t\t\tGID[{i:3}]:\t\t{}{suffix}",
+            crate::plumbing::format::inet_ntop6(&raw)
+        );
     } else {
         let mut s = String::new();
         for (k, pair) in raw.chunks(2).enumerate() {
@@ -616,30 +561,7 @@ pub fn render_hca_into(
 mod tests {
     use super::*;
 
-    fn ntop(s: &str) -> String {
-        let a: std::net::Ipv6Addr = s.parse().unwrap();
-        inet_ntop6(&a.octets())
-    }
-
-    #[test]
-    fn inet_ntop_like_glibc() {
-        assert_eq!(
-            ntop("fe80::f406:94ff:fe33:4244"),
-            "fe80::f406:94ff:fe33:4244"
-        );
-        assert_eq!(ntop("::ffff:169.254.1.1"), "::ffff:169.254.1.1");
-        // IPv4-compatible: glibc prints a dotted tail (Rust does not).
-        assert_eq!(ntop("::1.2.3.4"), "::1.2.3.4");
-        assert_eq!(ntop("::1"), "::1");
-        assert_eq!(ntop("::"), "::");
-        assert_eq!(ntop("1::"), "1::");
-        assert_eq!(ntop("1:0:0:2:0:0:0:3"), "1:0:0:2::3");
-        assert_eq!(ntop("1:0:0:2:0:0:3:4"), "1::2:0:0:3:4");
-        assert_eq!(ntop("1:0:2:3:4:5:6:7"), "1:0:2:3:4:5:6:7");
-        assert_eq!(ntop("2001:db8::ffff:0:1"), "2001:db8::ffff:0:1");
-    }
-
-    use crate::json::tests::rxe0_fixture;
+    use crate::dropin::devinfo_json::tests::rxe0_fixture;
     use uverbs::error::{Error, Op};
 
     fn einval(what: &'static str) -> Error {
@@ -656,7 +578,7 @@ mod tests {
         let mut r = rxe0_fixture();
         if let Some(a) = r.attr.as_mut() {
             a.device_cap_flags_ex =
-                uverbs::verbs::types::DeviceCapFlags::from_bits_retain(0x1C0_0122_3C76);
+                uverbs::types::DeviceCapFlags::from_bits_retain(0x1C0_0122_3C76);
         }
         let (out, _) = render_hca(&r, true, Flavor::Compat);
         assert!(out.contains(
@@ -669,7 +591,7 @@ mod tests {
         // Synthetic values (soft devices have none of these): XDR in active_speed_ex, the
         // ODP flush and atomic-write bits, CC_DMA_BOUNCE. printer_diff.rs checks the same
         // against rdma-core 64.0's own devinfo.c.
-        use uverbs::verbs::types::{DeviceCapFlags, OdpTransportCaps};
+        use uverbs::types::{DeviceCapFlags, OdpTransportCaps};
         let mut r = rxe0_fixture();
         if let Some(a) = r.attr.as_mut() {
             a.device_cap_flags_ex = DeviceCapFlags::from_bits_retain(1 << 41 | 1 << 40);

@@ -10,8 +10,8 @@ use std::os::fd::AsFd;
 use rustix::event::{poll, PollFd, PollFlags};
 use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, EventStream, Next};
 
-use crate::getopt::{opt, LongOpt};
-use crate::io::Io;
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::io::Io;
 
 const HELP: &str = "\
 Usage: uverbs watch [-d DEV] [--json]
@@ -78,7 +78,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut monitor = match DeviceMonitor::new() {
         Ok(m) => Some(m),
         Err(e) => {
-            io.err_line(&crate::io::printable(
+            io.err_line(&crate::plumbing::io::printable(
                 format!("uverbs watch: cannot follow devices being added and removed: {e}")
                     .as_bytes(),
             ));
@@ -148,7 +148,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 Ok(Some(c)) => c,
                 Ok(None) => break,
                 Err(e) => {
-                    io.err_line(&crate::io::printable(
+                    io.err_line(&crate::plumbing::io::printable(
                         format!("uverbs watch: device monitor: {e}").as_bytes(),
                     ));
                     break;
@@ -166,7 +166,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                     drop(watched.remove(i));
                     print_change(io, &name, Change::Removed, json);
                     if only.is_some() {
-                        io.err_line(&crate::io::printable(
+                        io.err_line(&crate::plumbing::io::printable(
                             format!("uverbs watch: {name}: the device was removed").as_bytes(),
                         ));
                         return GONE;
@@ -213,7 +213,7 @@ fn open(info: &DeviceInfo) -> uverbs::Result<Watched> {
 
 /// Prints `e` as one line; returns status 1.
 fn error(io: &mut Io, e: &uverbs::Error) -> i32 {
-    io.err_line(&crate::io::printable(
+    io.err_line(&crate::plumbing::io::printable(
         format!("uverbs watch: {e}").as_bytes(),
     ));
     1
@@ -247,7 +247,10 @@ fn drain(io: &mut Io, w: &mut Watched, json: bool) -> bool {
         match w.stream.try_read() {
             Ok(Next::Event(ev)) => {
                 if json {
-                    io.out(format!("{}\n", crate::json_line::event(&ev, &w.name)));
+                    io.out(format!(
+                        "{}\n",
+                        crate::plumbing::json_line::event(&ev, &w.name)
+                    ));
                 } else {
                     io.out(format!("{}\n", ev.on(&w.name)));
                 }
@@ -255,7 +258,7 @@ fn drain(io: &mut Io, w: &mut Watched, json: bool) -> bool {
             }
             Ok(Next::Empty) => return true,
             Ok(Next::End) => {
-                io.err_line(&crate::io::printable(
+                io.err_line(&crate::plumbing::io::printable(
                     format!(
                         "uverbs watch: {}: the device is gone (its event stream ended)",
                         w.name
@@ -279,11 +282,13 @@ fn print_change(io: &mut Io, device: &str, change: Change<'_>, json: bool) {
         Change::Renamed { from } => ("DEVICE_RENAMED", Some(from)),
     };
     let line = if json {
-        crate::json_line::device_change(device, event, from)
+        crate::plumbing::json_line::device_change(device, event, from)
     } else {
         match from {
-            Some(from) => crate::io::printable(format!("{device}: {event} from {from}").as_bytes()),
-            None => crate::io::printable(format!("{device}: {event}").as_bytes()),
+            Some(from) => {
+                crate::plumbing::io::printable(format!("{device}: {event} from {from}").as_bytes())
+            }
+            None => crate::plumbing::io::printable(format!("{device}: {event}").as_bytes()),
         }
     };
     io.out(format!("{line}\n"));

@@ -8,8 +8,8 @@ use std::path::Path;
 use uverbs::verbs::gid_select::{GidRow, GidSelector, Netdevs};
 use uverbs::{Context, Discovery, GidType, LinkLayer, PhysState, PortAttr, PortState};
 
-use crate::getopt::{opt, LongOpt};
-use crate::io::Io;
+use crate::plumbing::getopt::{opt, LongOpt};
+use crate::plumbing::io::Io;
 
 const HELP: &str = "\
 Usage: uverbs check [-d DEV]... [-i PORT] [CONDITION]... [-v]
@@ -239,14 +239,14 @@ fn failure(c: &Cond, p: &Port<'_>, netdev: &Option<String>) -> Option<(String, S
                     format!(
                         "{} {} {}",
                         r.index,
-                        crate::gids::type_name(r.gid_type),
+                        crate::ops::gids::type_name(r.gid_type),
                         r.netdev.as_deref().unwrap_or("-")
                     )
                 })
                 .collect();
             f(
                 "GID",
-                format!("a routable {} GID{on}", crate::gids::type_name(*t)),
+                format!("a routable {} GID{on}", crate::ops::gids::type_name(*t)),
                 if found.is_empty() {
                     "no GID".into()
                 } else {
@@ -260,7 +260,7 @@ fn failure(c: &Cond, p: &Port<'_>, netdev: &Option<String>) -> Option<(String, S
 
 /// One line on stdout, control characters escaped.
 fn line(io: &mut Io, s: &str) {
-    let mut v = crate::io::printable(s.as_bytes()).into_bytes();
+    let mut v = crate::plumbing::io::printable(s.as_bytes()).into_bytes();
     v.push(b'\n');
     io.out(v);
 }
@@ -275,7 +275,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let parsed = io.text_options("check", HELP, args, "d:i:vh", LONGS, |c, v| {
         match c {
             b'd' => devs.push(v),
-            b'i' => port = Some(crate::io::port_arg(&v)?),
+            b'i' => port = Some(crate::plumbing::io::port_arg(&v)?),
             b's' => conds.push(Cond::State(PortState::from_raw(
                 parse_named(&v, &STATES).ok_or_else(|| format!("bad port state '{v}'"))?,
             ))),
@@ -309,9 +309,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 _ => return Err(format!("bad link layer '{v}' (InfiniBand or Ethernet)")),
             })),
             b'g' => conds
-                .push(Cond::Gid(crate::gids::parse_type(&v).ok_or_else(|| {
-                    format!("bad GID type '{v}' (ib, roce-v1 or roce-v2)")
-                })?)),
+                .push(Cond::Gid(crate::ops::gids::parse_type(&v).ok_or_else(
+                    || format!("bad GID type '{v}' (ib, roce-v1 or roce-v2)"),
+                )?)),
             b'n' => netdev = Some(v),
             b'v' => verbose = true,
             _ => return Ok(false),

@@ -10,11 +10,11 @@
 
 use uverbs::verbs::discover::DeviceInfo;
 
-use crate::devlist::{self, DeviceList};
-use crate::getopt::{c_strtol, opt, Getopt, LongOpt};
-use crate::io::Io;
-use crate::report::{self, GidMode, HcaReport, Want};
-use crate::text::{self, Flavor};
+use crate::dropin::devlist::{self, DeviceList};
+use crate::dropin::report::{self, GidMode, HcaReport, Want};
+use crate::dropin::text::{self, Flavor};
+use crate::plumbing::getopt::{c_strtol, opt, Getopt, LongOpt};
+use crate::plumbing::io::Io;
 
 const COMPAT_LONGS: &[LongOpt] = &[
     opt("ib-dev", true, b'd'),
@@ -93,7 +93,7 @@ pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
             }
             Ok((b'v', _)) => req.verbose = true,
             Ok((b'l', _)) => {
-                if let Some(w) = crate::io::memlock_warning() {
+                if let Some(w) = crate::plumbing::io::memlock_warning() {
                     io.err(w);
                 }
                 return list_names(io, Flavor::Compat, false);
@@ -109,7 +109,7 @@ pub fn compat(io: &mut Io, argv0: &[u8], args: &[Vec<u8>]) -> i32 {
             }
         }
     }
-    if let Some(w) = crate::io::memlock_warning() {
+    if let Some(w) = crate::plumbing::io::memlock_warning() {
         io.err(w);
     }
     show(io, &req, Flavor::Compat)
@@ -172,9 +172,12 @@ fn list_names(io: &mut Io, flavor: Flavor, json: bool) -> i32 {
         }
     };
     if json {
-        use crate::json::J;
+        use crate::plumbing::json::J;
         let doc = J::Obj(vec![
-            ("schema_version", J::u(crate::json::SCHEMA_VERSION)),
+            (
+                "schema_version",
+                J::u(crate::plumbing::json::SCHEMA_VERSION),
+            ),
             (
                 "generator",
                 J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
@@ -229,7 +232,7 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
                 }
                 (Flavor::Uverbs, Some(n)) => {
                     let mut m = b"IB device '".to_vec();
-                    m.extend_from_slice(crate::io::printable(n).as_bytes());
+                    m.extend_from_slice(crate::plumbing::io::printable(n).as_bytes());
                     m.extend_from_slice(b"' wasn't found: ");
                     m.extend_from_slice(devlist::NO_SUBSYSTEM.as_bytes());
                     m.push(b'\n');
@@ -252,7 +255,7 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
             None => {
                 let mut m = b"IB device '".to_vec();
                 if flavor == Flavor::Uverbs {
-                    m.extend_from_slice(crate::io::printable(n).as_bytes());
+                    m.extend_from_slice(crate::plumbing::io::printable(n).as_bytes());
                 } else {
                     m.extend_from_slice(n);
                 }
@@ -310,12 +313,12 @@ fn show(io: &mut Io, req: &Request, flavor: Flavor) -> i32 {
         }
     }
     if req.json {
-        let doc = crate::json::devinfo_doc(&reports);
+        let doc = crate::dropin::devinfo_json::devinfo_doc(&reports);
         io.out(&doc);
-        crate::io::keep(doc);
+        crate::plumbing::io::keep(doc);
     }
     // The process ends now: what it built goes with it.
-    crate::io::keep((out, err, reports));
-    crate::io::keep(list);
+    crate::plumbing::io::keep((out, err, reports));
+    crate::plumbing::io::keep(list);
     ret
 }

@@ -15,11 +15,12 @@
 //! fails as a whole when one attribute of one port cannot be read, so `-s`, `-p` and a
 //! single port fail the same way (see [`gather`]).
 
-use crate::getopt::{c_strtol, opt, Getopt, LongOpt};
-use crate::ibca::{self, Attr, Dev, Listing, PortAttrs, Source};
-use crate::io::Io;
-use crate::json::{self, J};
-use uverbs::verbs::types::{Guid, LinkLayer, NodeType, PhysState, PortCapFlags, PortState};
+use crate::dropin::ibca::{self, Dev, Listing, PortAttrs, Source};
+use crate::plumbing::getopt::{c_strtol, opt, Getopt, LongOpt};
+use crate::plumbing::io::Io;
+use crate::plumbing::json::{self, J};
+use uverbs::sysfs::attr::Attr;
+use uverbs::types::{Guid, LinkLayer, NodeType, PhysState, PortCapFlags, PortState};
 
 /// `UMAD_CA_NAME_LEN`: libibumad keeps 19 bytes of a device name (and of a link layer).
 const CA_NAME_LEN: usize = 20;
@@ -671,7 +672,7 @@ fn run(io: &mut Io, argv0: &[u8], args: &[Vec<u8>], uverbs: bool) -> i32 {
 }
 
 fn show(io: &mut Io, req: &Req) -> i32 {
-    crate::io::warm_heap();
+    crate::plumbing::io::warm_heap();
     // libibumad traces from its debug level 1, which the second -d sets.
     let mut trace = Trace {
         on: req.debug >= 2,
@@ -684,7 +685,7 @@ fn show(io: &mut Io, req: &Req) -> i32 {
     };
     let rc = show_listed(io, req, &mut listing, &mut trace);
     // The process ends now: the listing goes with it.
-    crate::io::keep(listing);
+    crate::plumbing::io::keep(listing);
     rc
 }
 

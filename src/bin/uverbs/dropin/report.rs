@@ -3,15 +3,15 @@
 //! (`text.rs`) or JSON (`json.rs`). The renderers only see this model, so they are
 //! tested with fixed values.
 
-use std::mem::MaybeUninit;
 use std::path::Path;
 use std::sync::OnceLock;
 
 use uverbs::error::Error;
+use uverbs::types::GidEntry;
 use uverbs::verbs::context::Context;
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
-use uverbs::verbs::gid::{GidEntry, NetdevNames};
+use uverbs::verbs::gid::NetdevNames;
 use uverbs::verbs::port::PortAttr;
 
 /// Where gathering stopped.
@@ -138,36 +138,6 @@ pub struct Want {
     pub extras: bool,
 }
 
-/// `board_id` exactly as `ibv_read_sysfs_file()` gives it to `ibv_devinfo`: at most 256
-/// bytes, one trailing newline dropped, printed only when something is left, cut at a NUL.
-pub fn read_board_id(sysfs_root: &Path, name: &str) -> Option<Vec<u8>> {
-    let mut buf = [MaybeUninit::<u8>::uninit(); 256];
-    // One read(), as in C; sysfs returns the whole attribute at once.
-    let buf = uverbs::sysfs::read_file(
-        &sysfs_root
-            .join("class/infiniband")
-            .join(name)
-            .join("board_id"),
-        &mut buf,
-    )
-    .ok()?;
-    let mut len = buf.len();
-    if len == 0 {
-        return None;
-    }
-    if buf[len - 1] == b'\n' {
-        len -= 1;
-    } else if len == 256 {
-        return None;
-    }
-    if len == 0 {
-        return None;
-    }
-    let s = &buf[..len];
-    let end = s.iter().position(|&b| b == 0).unwrap_or(len);
-    Some(s[..end].to_vec())
-}
-
 /// The name of the network device with `ifindex`, through one [`NetdevNames`] kept for
 /// the process (one system call per GID).
 fn netdev_name(ifindex: u32) -> Option<String> {
@@ -216,7 +186,7 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
     }
     // The text output prints it; JSON has the device's sysfs details instead.
     if !want.extras {
-        r.board_id = read_board_id(sysfs, &info.name);
+        r.board_id = uverbs::sysfs::attr::board_id(sysfs, &info.name);
     }
     for port in 1..=u32::from(attr.phys_port_cnt) {
         if want.port != 0 && port != u32::from(want.port) {

@@ -23,13 +23,14 @@ use std::collections::BTreeMap;
 use uverbs::raw::abi::{
     ib_uverbs_ex_query_device_resp, ib_uverbs_gid_entry, ib_uverbs_query_port_resp_ex,
 };
-use uverbs::verbs::device_attr::{DeviceAttr, FwVersion};
+use uverbs::types::FwVersion;
+use uverbs::types::GidEntry;
+use uverbs::types::{Guid, NodeType, TransportType};
+use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
-use uverbs::verbs::gid::GidEntry;
 use uverbs::verbs::port::PortAttr;
-use uverbs::verbs::types::{Guid, NodeType, TransportType};
 
-use crate::report::{GidView, HcaReport, PortReport};
+use crate::dropin::report::{GidView, HcaReport, PortReport};
 
 /// Attributes only provider libraries know (mlx5's TSO, RSS hash and packet pacing caps,
 /// the PCI atomic caps): the kernel does not report them, so uverbs prints 0 for them and

@@ -1,0 +1,14 @@
+//! What every command shares, and none of them is about: [`format`] (text formats
+//! such as glibc's IPv6 addresses), [`getopt`] (glibc's
+//! `getopt_long`, message for message), [`io`] (buffered stdout and stderr as C's stdio
+//! flushes them, the exit), [`json`] (the JSON value and writer), [`json_line`] (one
+//! JSON object per line), [`http`] (the exporter's HTTP/1.1 responder) and [`prom`] (the
+//! Prometheus text exposition format).
+
+pub mod format;
+pub mod getopt;
+pub mod http;
+pub mod io;
+pub mod json;
+pub mod json_line;
+pub mod prom;
