@@ -16,6 +16,7 @@ command -v xz >/dev/null || need+=(xz-utils)
 command -v zstd >/dev/null || need+=(zstd)
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 command -v musl-gcc >/dev/null || need+=(musl-tools)
+command -v qemu-aarch64 >/dev/null || need+=(qemu-user)   # the aarch64 binary's smoke run
 [ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
 [ -e /usr/include/rdma/ib_user_verbs.h ] || need+=(linux-libc-dev)
 # OpenSM's <iba/ib_types.h>: the two port capability bits only the IBTA names
@@ -31,10 +32,12 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -q >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
 fi
-if ! rustup target list --installed 2>/dev/null | grep -qx x86_64-unknown-linux-musl; then
-  echo "setup: rustup target add x86_64-unknown-linux-musl" >&2
-  rustup target add x86_64-unknown-linux-musl >/dev/null
-fi
+for t in x86_64-unknown-linux-musl aarch64-unknown-linux-musl; do
+  if ! rustup target list --installed 2>/dev/null | grep -qx "$t"; then
+    echo "setup: rustup target add $t" >&2
+    rustup target add "$t" >/dev/null
+  fi
+done
 for c in rustfmt clippy; do
   rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" >/dev/null
 done

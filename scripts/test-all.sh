@@ -21,6 +21,8 @@
 #   7. static      the release musl binary: size, a hardened static PIE
 #                  (scripts/check-elf.sh), and a run in a guest chroot that holds no libc
 #                  file at all
+#   7b. aarch64    the release binary for aarch64-unknown-linux-musl: a hardened static
+#                  PIE too, started once under qemu-aarch64 (user mode)
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
 #                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end.
@@ -147,7 +149,7 @@ abi_rdma_core_64() {
   test "${PIPESTATUS[0]}" = 0
 }
 static_bin() {
-  local bin=target/x86_64-unknown-linux-musl/release/uverbs
+  local bin=${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-musl/release/uverbs
   # No binary of an earlier build may stand in for this one if the build fails.
   rm -f "$bin"
   cargo build --release --target x86_64-unknown-linux-musl --bin uverbs
@@ -182,6 +184,20 @@ static_bin() {
      chroot $R /uverbs ibstat --json > /dev/null; chroot $R /uverbs ibstatus --json > /dev/null
      echo "no-libc guest: the ibstat and ibstatus personalities equal infiniband-diags 44"'
 }
+aarch64_bin() {
+  # The arm64 build (Grace, Graviton): cross-built with rust-lld (.cargo/config.toml,
+  # scripts/static-pie-ld), the same hardened static PIE, and run once under
+  # qemu-user (no RDMA device there; the VM rig boots x86_64 kernels).
+  local bin=${CARGO_TARGET_DIR:-target}/aarch64-unknown-linux-musl/release/uverbs
+  rm -f "$bin"
+  cargo build --release --target aarch64-unknown-linux-musl --bin uverbs
+  echo "aarch64 binary: $(stat -c %s "$bin") bytes (stripped), $(file -b "$bin" | cut -d, -f1-4)"
+  bash scripts/check-elf.sh "$bin"
+  [ "$(stat -c %s "$bin")" -le 1572864 ] || { echo "larger than 1.5 MiB" >&2; return 1; }
+  test "$(qemu-aarch64 "$bin" --version)" = "uverbs $(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml)"
+  qemu-aarch64 "$bin" --help > /dev/null
+  echo "aarch64: the static PIE starts, relocates itself and answers under qemu-aarch64"
+}
 
 : "${UVERBS_VM_KERNELS:=6.1 6.12}"
 export UVERBS_VM_KERNELS
@@ -199,6 +215,7 @@ if [ "${UVERBS_SKIP_VM:-0}" != 1 ]; then
 else
   LEFT_OUT+=("vm-tests static (UVERBS_SKIP_VM=1)")
 fi
+phase aarch64 aarch64_bin
 phase miri miri
 summary
 if [ ${#LEFT_OUT[@]} -gt 0 ] || [ -z "${CI:-}" ]; then

@@ -732,8 +732,12 @@ fn lat_report(p: &Params, tposted: &[u64]) -> String {
     delta.sort_unstable();
     let units = if p.cycles {
         1.0
-    } else {
+    } else if cfg!(target_arch = "x86_64") {
+        // rdtsc ticks at the clock /proc/cpuinfo gives (perftest's conversion).
         uverbs::sysfs::cpu_mhz().unwrap_or(1.0)
+    } else {
+        // uverbs::raw::cycles() counts nanoseconds of the monotonic clock here.
+        1000.0
     };
     let q = units * 2.0;
     let n = delta.len().saturating_sub(2).max(1);
