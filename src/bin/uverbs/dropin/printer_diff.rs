@@ -417,7 +417,7 @@ fn planted_change_in_text_rs_is_caught() {
     // A copy of the printer with one character changed, built into a small program with
     // the same rustc and against the same uverbs library as this test.
     let src = crate_dir().join("src/bin/uverbs");
-    let text = std::fs::read_to_string(src.join("text.rs")).unwrap();
+    let text = std::fs::read_to_string(src.join("dropin/text.rs")).unwrap();
     let dir = s.dir.join("planted-rs");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -431,9 +431,13 @@ fn planted_change_in_text_rs_is_caught() {
     .unwrap();
     let main = format!(
         "#![allow(dead_code, unused_imports)]\n\
-         #[path = {report:?}] mod report;\n\
-         #[path = {table:?}] mod printer_table;\n\
-         #[path = {text:?}] mod text;\n\
+         mod dropin {{\n\
+             #[path = {report:?}] pub mod report;\n\
+             #[path = {table:?}] pub mod printer_table;\n\
+             #[path = {text:?}] pub mod text;\n\
+         }}\n\
+         mod plumbing {{ #[path = {format:?}] pub mod format; }}\n\
+         use dropin::{{printer_table, text}};\n\
          fn main() {{\n\
              let a: Vec<String> = std::env::args().collect();\n\
              let t = printer_table::Table::parse(&std::fs::read_to_string(&a[1]).unwrap()).unwrap();\n\
@@ -442,9 +446,10 @@ fn planted_change_in_text_rs_is_caught() {
              print!(\"{{o}}\"); eprint!(\"{{e}}\");\n\
              std::process::exit(r.rc() & 0xff);\n\
          }}\n",
-        report = src.join("report.rs"),
-        table = src.join("printer_table.rs"),
+        report = src.join("dropin/report.rs"),
+        table = src.join("dropin/printer_table.rs"),
         text = dir.join("text.rs"),
+        format = src.join("plumbing/format.rs"),
     );
     std::fs::write(dir.join("main.rs"), main).unwrap();
     // The uverbs library this test binary was linked with: the newest rlib next to it.
