@@ -163,7 +163,10 @@ static_bin() {
   # (about 120 KiB of it is std's backtrace symbolizer, which panic = "abort" leaves
   # unreachable but stable Rust cannot drop; opt-level "s" gives 1148 KiB). Until the
   # size is cut back, this guard stops further growth rather than the target itself.
-  [ "$(stat -c %s "$bin")" -le 1572864 ] || { echo "larger than 1.5 MiB" >&2; return 1; }
+  # Moved with its record: 1.5 MiB until the static PIE (1,532,608 bytes: +29,168 for
+  # its relocations) and `uverbs selftest` (1,733,312 bytes: +196,608 for the conformance
+  # cases, their runner with std::process, KTAP, JSON and the baselines); now 1.75 MiB.
+  [ "$(stat -c %s "$bin")" -le 1835008 ] || { echo "larger than 1.75 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
     'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/
@@ -182,7 +185,10 @@ static_bin() {
        chroot $R /ibstatus $args > /tmp/a 2>&1; LC_ALL=C ibstatus $args > /tmp/r 2>&1; cmp /tmp/r /tmp/a
      done
      chroot $R /uverbs ibstat --json > /dev/null; chroot $R /uverbs ibstatus --json > /dev/null
-     echo "no-libc guest: the ibstat and ibstatus personalities equal infiniband-diags 44"'
+     echo "no-libc guest: the ibstat and ibstatus personalities equal infiniband-diags 44"
+     # issue 25: the conformance suite in the root that holds nothing but the binary
+     chroot $R /uverbs selftest > /tmp/ktap; tail -n 1 /tmp/ktap
+     echo "no-libc guest: uverbs selftest passes"'
 }
 aarch64_bin() {
   # The arm64 build (Grace, Graviton): cross-built with rust-lld (.cargo/config.toml,
@@ -193,7 +199,7 @@ aarch64_bin() {
   cargo build --release --target aarch64-unknown-linux-musl --bin uverbs
   echo "aarch64 binary: $(stat -c %s "$bin") bytes (stripped), $(file -b "$bin" | cut -d, -f1-4)"
   bash scripts/check-elf.sh "$bin"
-  [ "$(stat -c %s "$bin")" -le 1572864 ] || { echo "larger than 1.5 MiB" >&2; return 1; }
+  [ "$(stat -c %s "$bin")" -le 1835008 ] || { echo "larger than 1.75 MiB" >&2; return 1; }
   test "$(qemu-aarch64 "$bin" --version)" = "uverbs $(sed -n 's/^version *= *"\(.*\)"/\1/p' Cargo.toml)"
   qemu-aarch64 "$bin" --help > /dev/null
   echo "aarch64: the static PIE starts, relocates itself and answers under qemu-aarch64"

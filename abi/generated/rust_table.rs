@@ -1909,6 +1909,11 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_RES_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_RES_GET));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED", uverbs::raw::abi::ioctl::UVERBS_METHOD_QUERY_PORT_SPEED));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM));
     t.values.push(value("uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP", uverbs::raw::abi::ioctl::UVERBS_ATTR_QUERY_PORT_SPEED_RESP));

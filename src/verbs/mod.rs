@@ -17,7 +17,8 @@
 //!   device being removed.
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
 //! - [`objects`]: PD, MR, completion channel, CQ, QP, AH, SRQ; [`probe`]: their ABI
-//!   regression probe.
+//!   regression probe; [`selftest`]: the conformance cases of `uverbs selftest`, and
+//!   the kernel's health around them.
 //! - [`datapath`]: work requests, completions, and the queues rxe and siw map into the
 //!   process (posted and polled by the objects' methods).
 
@@ -35,3 +36,4 @@ pub mod monitor;
 pub mod objects;
 pub mod port;
 pub mod probe;
+pub mod selftest;

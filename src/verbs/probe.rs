@@ -161,30 +161,67 @@ impl Run {
 /// [`Error::DriverNotSupported`] for a driver other than rxe and siw (nothing sent);
 /// errors opening the device. Every kernel answer after that is a [`Check`].
 pub fn run(info: &DeviceInfo) -> Result<Probe> {
-    let mut run = Run { checks: Vec::new() };
+    let mut checks = Vec::new();
     let mut driver = String::new();
     for path in [CallPath::Auto, CallPath::Ioctl, CallPath::Write] {
-        let ctx = Arc::new(OpenOptions::new().objects(path).open(info)?);
-        crate::verbs::objects::check_driver(&ctx, "probe")?;
-        driver = crate::raw::driver::driver_name(ctx.driver_id())
-            .unwrap_or("?")
-            .to_owned();
-        let d = Driver {
-            rxe: ctx.driver_id() == RDMA_DRIVER_RXE,
-        };
-        debug_assert!(d.rxe || ctx.driver_id() == RDMA_DRIVER_SIW);
-        lifecycle(&mut run, &ctx, path, &d);
-        for e in ctx.take_destroy_errors() {
-            run.record::<()>(
-                "destroy in Drop",
-                Some(path),
-                "an object's Drop",
-                Expect::Ok,
-                Err(e),
-            );
-        }
+        let p = lifecycle_via(info, path)?;
+        driver = p.driver;
+        checks.extend(p.checks);
     }
+    checks.extend(error_paths_of(info)?.checks);
+    Ok(Probe {
+        device: info.name.clone(),
+        driver,
+        checks,
+    })
+}
+
+/// One part of the probe: every object's lifecycle on `info` with the objects' methods
+/// forced through `path` (a context of its own, closed before it returns).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn lifecycle_via(info: &DeviceInfo, path: CallPath) -> Result<Probe> {
+    let mut run = Run { checks: Vec::new() };
+    let ctx = Arc::new(OpenOptions::new().objects(path).open(info)?);
+    crate::verbs::objects::check_driver(&ctx, "probe")?;
+    let driver = crate::raw::driver::driver_name(ctx.driver_id())
+        .unwrap_or("?")
+        .to_owned();
+    let d = Driver {
+        rxe: ctx.driver_id() == RDMA_DRIVER_RXE,
+    };
+    debug_assert!(d.rxe || ctx.driver_id() == RDMA_DRIVER_SIW);
+    lifecycle(&mut run, &ctx, path, &d);
+    for e in ctx.take_destroy_errors() {
+        run.record::<()>(
+            "destroy in Drop",
+            Some(path),
+            "an object's Drop",
+            Expect::Ok,
+            Err(e),
+        );
+    }
+    Ok(Probe {
+        device: info.name.clone(),
+        driver,
+        checks: run.checks,
+    })
+}
+
+/// The other part: the error paths (a context of its own, closed before it returns).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn error_paths_of(info: &DeviceInfo) -> Result<Probe> {
+    let mut run = Run { checks: Vec::new() };
     let ctx = Arc::new(OpenOptions::new().open(info)?);
+    crate::verbs::objects::check_driver(&ctx, "probe")?;
+    let driver = crate::raw::driver::driver_name(ctx.driver_id())
+        .unwrap_or("?")
+        .to_owned();
     let d = Driver {
         rxe: ctx.driver_id() == RDMA_DRIVER_RXE,
     };

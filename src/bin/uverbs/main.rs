@@ -14,7 +14,7 @@ mod ops;
 mod perf;
 mod plumbing;
 
-use conformance::probe;
+use conformance::{probe, selftest};
 use dropin::{devices, devinfo, ibstat, ibstatus};
 use ops::{check, counters, exporter, gids, link, watch};
 
@@ -86,6 +86,11 @@ const COMMANDS: &[Command] = &[
         name: "probe",
         summary: "walk every object method of each device and check the kernel's answers",
         run: probe::uverbs,
+    },
+    Command {
+        name: "selftest",
+        summary: "conformance suite of the kernel's uverbs interface, as KTAP (baselines, bisect)",
+        run: selftest::uverbs,
     },
     Command {
         name: "watch",

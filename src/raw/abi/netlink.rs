@@ -201,6 +201,22 @@ pub const RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME: u16 = 82;
 /// `RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE` (u64): the counter's value.
 pub const RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE: u16 = 83;
 
+// RDMA_NLDEV_CMD_RES_GET with DEV_INDEX answers the device's resource summary: a
+// RES_SUMMARY nest of RES_SUMMARY_ENTRY nests, each the name of a resource type ("pd",
+// "cq", "qp", "cm_id", "mr", "ctx", "srq") and how many of them exist now
+// (drivers/infiniband/core/nldev.c, fill_res_info; no admin permission needed).
+
+/// `RDMA_NLDEV_CMD_RES_GET`: the resource tracking summary of a device.
+pub const RDMA_NLDEV_CMD_RES_GET: u16 = 9;
+/// `RDMA_NLDEV_ATTR_RES_SUMMARY` (nested): one entry per resource type.
+pub const RDMA_NLDEV_ATTR_RES_SUMMARY: u16 = 15;
+/// `RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY` (nested): one resource type.
+pub const RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY: u16 = 16;
+/// `RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME` (string): the resource type's name.
+pub const RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_NAME: u16 = 17;
+/// `RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR` (u64): how many exist now.
+pub const RDMA_NLDEV_ATTR_RES_SUMMARY_ENTRY_CURR: u16 = 18;
+
 // ------------------------------------------------------------------ device notifications
 // The RDMA netlink notification group (Linux 6.12): RDMA_NLDEV_CMD_MONITOR messages to
 // multicast group RDMA_NL_GROUP_NOTIFY. A kernel that has it says so in SYS_GET's

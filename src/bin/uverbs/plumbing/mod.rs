@@ -2,7 +2,8 @@
 //! such as glibc's IPv6 addresses), [`getopt`] (glibc's
 //! `getopt_long`, message for message), [`io`] (buffered stdout and stderr as C's stdio
 //! flushes them, the exit), [`json`] (the JSON value and writer), [`json_line`] (one
-//! JSON object per line), [`http`] (the exporter's HTTP/1.1 responder) and [`prom`] (the
+//! JSON object per line), [`ktap`] (the kernel's test output format), [`pipe`] (a child's
+//! output line by line, with a deadline), [`http`] (the exporter's HTTP/1.1 responder) and [`prom`] (the
 //! Prometheus text exposition format).
 
 pub mod format;
@@ -11,4 +12,6 @@ pub mod http;
 pub mod io;
 pub mod json;
 pub mod json_line;
+pub mod ktap;
+pub mod pipe;
 pub mod prom;

@@ -1,0 +1,794 @@
+//! The conformance cases of `uverbs selftest`: what one device's kernel interface must
+//! answer, case by case, each with a stable name that a kernel CI compares from run to
+//! run and a bisect from commit to commit.
+//!
+//! A case runs on its own (its context and objects are made and dropped inside it), so
+//! that the kernel's health can be checked between cases ([`health`]): the device's
+//! resource counts back to where they were, nothing in the kernel log. Each case
+//! returns an [`Outcome`]: pass, fail with diagnostics, or skip with the reason; and its
+//! facts, the kernel's answers as `key = value` lines, which a baseline records and a
+//! later run compares ([`compare_facts`]; what varies from boot to boot is left out by
+//! one rule, [`volatile`]).
+//!
+//! The groups (the first word of a name):
+//! - `device.*`: QUERY_DEVICE (extended), its invariants, and what RDMA netlink and
+//!   sysfs say of the same device;
+//! - `port.N.*`: QUERY_PORT, through ioctl and `write()` alike, against sysfs and RDMA
+//!   netlink; the GID table (QUERY_GID_TABLE against sysfs) and the P_Keys;
+//! - `probe.*`: every object's lifecycle through each interface, and the error paths
+//!   ([`probe`]).
+
+pub mod health;
+
+use core::fmt::Debug;
+
+use crate::error::Error;
+use crate::netlink::link;
+use crate::raw::fallback::CallPath;
+use crate::sysfs::attr::{read_attr, Attr};
+use crate::types::{GidType, LinkLayer, Mtu, PhysState, PortState, TransportType};
+use crate::verbs::context::Context;
+use crate::verbs::discover::DeviceInfo;
+use crate::verbs::port::PortAttr;
+use crate::verbs::probe::{self, Check, Expect};
+
+/// How a case ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// Every check held.
+    Pass,
+    /// A check did not hold (the diagnostics say which).
+    Fail,
+    /// The case cannot run on this device or kernel, for this reason.
+    Skip(String),
+    /// A check failed the way a known kernel behaviour makes it fail (the reason names
+    /// it); every other check held. KTAP's `XFAIL`.
+    XFail(String),
+}
+
+/// A case's result: its status, diagnostic lines, and the kernel's answers as facts.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    /// How it ended.
+    pub status: Option<Status>,
+    /// What a reader needs to see why (one line each, no newline).
+    pub diag: Vec<String>,
+    /// The kernel's answers, `key = value`, in a stable order.
+    pub facts: Vec<(String, String)>,
+}
+
+impl Outcome {
+    fn new() -> Outcome {
+        Outcome::default()
+    }
+
+    /// Records a check: on failure the case fails and `why` is a diagnostic.
+    fn check(&mut self, ok: bool, why: impl FnOnce() -> String) {
+        if !ok {
+            self.diag.push(why());
+            self.status = Some(Status::Fail);
+        }
+    }
+
+    /// Fails the case with `why`.
+    fn fail(&mut self, why: impl Into<String>) {
+        self.diag.push(why.into());
+        self.status = Some(Status::Fail);
+    }
+
+    /// Marks the case failed (a check outside this module found a problem).
+    pub fn set_failed(&mut self) {
+        self.status = Some(Status::Fail);
+    }
+
+    /// Records a check that fails on a known kernel behaviour: when `ok` is false and
+    /// `known` holds, the case is an expected failure (unless another check fails).
+    fn check_known(&mut self, ok: bool, known: bool, why: impl FnOnce() -> String, reason: &str) {
+        if ok {
+            return;
+        }
+        if known {
+            self.diag.push(format!("{} (known: {reason})", why()));
+            if self.status.is_none() {
+                self.status = Some(Status::XFail(reason.to_owned()));
+            }
+        } else {
+            self.fail(why());
+        }
+    }
+
+    fn fact(&mut self, key: impl Into<String>, value: impl ToString) {
+        self.facts.push((key.into(), value.to_string()));
+    }
+
+    /// The final status: `Pass` unless something failed or the case was skipped.
+    pub fn status(&self) -> Status {
+        self.status.clone().unwrap_or(Status::Pass)
+    }
+
+    fn skip(why: impl Into<String>) -> Outcome {
+        Outcome {
+            status: Some(Status::Skip(why.into())),
+            ..Outcome::default()
+        }
+    }
+}
+
+/// One case of one device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// The stable name (`device.query`, `port.1.gid_table`, `probe.lifecycle.ioctl`).
+    pub name: String,
+    /// The kernel methods it exercises, for the reader.
+    pub methods: &'static str,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    DeviceQuery,
+    DeviceNetlink,
+    DeviceSysfs,
+    PortQuery(u32),
+    PortPaths(u32),
+    PortSysfs(u32),
+    PortNetlink(u32),
+    PortGids(u32),
+    PortPkeys(u32),
+    Lifecycle(CallPath),
+    ErrorPaths,
+}
+
+/// The cases of `info`, in the order they run.
+pub fn cases(info: &DeviceInfo) -> Vec<Case> {
+    let c = |name: String, methods, kind| Case {
+        name,
+        methods,
+        kind,
+    };
+    let mut v = vec![
+        c(
+            "device.query".into(),
+            "GET_CONTEXT, QUERY_DEVICE (INVOKE_WRITE ex)",
+            Kind::DeviceQuery,
+        ),
+        c(
+            "device.netlink".into(),
+            "QUERY_DEVICE against nldev GET",
+            Kind::DeviceNetlink,
+        ),
+        c(
+            "device.sysfs".into(),
+            "QUERY_DEVICE against sysfs",
+            Kind::DeviceSysfs,
+        ),
+    ];
+    for p in 1..=info.port_count {
+        v.push(c(
+            format!("port.{p}.query"),
+            "QUERY_PORT",
+            Kind::PortQuery(p),
+        ));
+        v.push(c(
+            format!("port.{p}.query_paths"),
+            "QUERY_PORT by ioctl and by write()",
+            Kind::PortPaths(p),
+        ));
+        v.push(c(
+            format!("port.{p}.sysfs"),
+            "QUERY_PORT against sysfs",
+            Kind::PortSysfs(p),
+        ));
+        v.push(c(
+            format!("port.{p}.netlink"),
+            "QUERY_PORT against nldev PORT_GET",
+            Kind::PortNetlink(p),
+        ));
+        v.push(c(
+            format!("port.{p}.gid_table"),
+            "QUERY_GID_TABLE, QUERY_GID_ENTRY against sysfs",
+            Kind::PortGids(p),
+        ));
+        v.push(c(
+            format!("port.{p}.pkeys"),
+            "the P_Key table (sysfs)",
+            Kind::PortPkeys(p),
+        ));
+    }
+    for (path, name) in [
+        (CallPath::Auto, "auto"),
+        (CallPath::Ioctl, "ioctl"),
+        (CallPath::Write, "write"),
+    ] {
+        v.push(c(
+            format!("probe.lifecycle.{name}"),
+            "ALLOC_PD ... DESTROY_QP: every object's life",
+            Kind::Lifecycle(path),
+        ));
+    }
+    v.push(c(
+        "probe.error_paths".into(),
+        "invalid transitions, masks, limits, stale handles",
+        Kind::ErrorPaths,
+    ));
+    v
+}
+
+impl Case {
+    /// Runs the case on `info`.
+    pub fn run(&self, info: &DeviceInfo) -> Outcome {
+        match self.kind {
+            Kind::Lifecycle(path) => probe_case(probe::lifecycle_via(info, path)),
+            Kind::ErrorPaths => probe_case(probe::error_paths_of(info)),
+            _ => match Context::open(info) {
+                Ok(ctx) => self.run_on(info, &ctx),
+                Err(e) => {
+                    let mut o = Outcome::new();
+                    o.fail(format!("open: {e}"));
+                    o
+                }
+            },
+        }
+    }
+
+    fn run_on(&self, info: &DeviceInfo, ctx: &Context) -> Outcome {
+        match self.kind {
+            Kind::DeviceQuery => device_query(info, ctx),
+            Kind::DeviceNetlink => device_netlink(info, ctx),
+            Kind::DeviceSysfs => device_sysfs(info, ctx),
+            Kind::PortQuery(p) => port_query(info, ctx, p),
+            Kind::PortPaths(p) => port_paths(ctx, p),
+            Kind::PortSysfs(p) => port_sysfs(info, ctx, p),
+            Kind::PortNetlink(p) => port_netlink(info, ctx, p),
+            Kind::PortGids(p) => port_gids(info, ctx, p),
+            Kind::PortPkeys(p) => port_pkeys(info, ctx, p),
+            Kind::Lifecycle(_) | Kind::ErrorPaths => unreachable!("run without a context"),
+        }
+    }
+}
+
+/// The fields of a value's `{:#?}` as facts under `prefix` (nested structs joined with
+/// dots): every field of the kernel's answer, without a hand-kept list that could miss
+/// one.
+pub fn debug_facts(prefix: &str, v: &impl Debug) -> Vec<(String, String)> {
+    let text = format!("{v:#?}");
+    let mut out = Vec::new();
+    let mut path: Vec<String> = Vec::new();
+    for line in text.lines().skip(1) {
+        let t = line.trim();
+        if t == "}," || t == "}" || t == ")," || t == "]," {
+            path.pop();
+            continue;
+        }
+        let Some((k, v)) = t.split_once(": ") else {
+            continue;
+        };
+        let v = v.trim_end_matches(',');
+        if v.ends_with('{') || v.ends_with('(') || v.ends_with('[') {
+            path.push(k.to_owned());
+            continue;
+        }
+        let mut key = String::from(prefix);
+        for p in &path {
+            key.push('.');
+            key.push_str(p);
+        }
+        key.push('.');
+        key.push_str(k);
+        out.push((key, v.to_owned()));
+    }
+    out
+}
+
+/// What varies from boot to boot or from moment to moment, and so is neither recorded in
+/// a baseline nor compared with one: GUIDs and GIDs (rxe and siw derive them from their
+/// netdev's address, which a dummy netdev draws at random), interface indexes, the
+/// P_Key and Q_Key violation counters, and handles.
+pub fn volatile(key: &str) -> bool {
+    let last = key.rsplit('.').next().unwrap_or(key);
+    last.ends_with("guid")
+        || last.ends_with("_cntr")
+        || last.contains("ifindex")
+        || last == "gid"
+        || last == "handle"
+        || key.contains(".gid.")
+}
+
+/// Compares a case's facts with those of a baseline: one line per difference,
+/// `key: baseline OLD, now NEW` (or `missing now` / `new`). The [`volatile`] keys are
+/// left out.
+pub fn compare_facts(baseline: &[(String, String)], now: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, old) in baseline.iter().filter(|(k, _)| !volatile(k)) {
+        match now.iter().find(|(n, _)| n == k) {
+            Some((_, new)) if new == old => {}
+            Some((_, new)) => out.push(format!("{k}: baseline {old}, now {new}")),
+            None => out.push(format!("{k}: baseline {old}, missing now")),
+        }
+    }
+    for (k, new) in now.iter().filter(|(k, _)| !volatile(k)) {
+        if !baseline.iter().any(|(b, _)| b == k) {
+            out.push(format!("{k}: not in the baseline, now {new}"));
+        }
+    }
+    out
+}
+
+fn device_query(info: &DeviceInfo, ctx: &Context) -> Outcome {
+    let mut o = Outcome::new();
+    let a = match ctx.query_device() {
+        Ok(a) => a,
+        Err(e) => {
+            o.fail(format!("QUERY_DEVICE: {e}"));
+            return o;
+        }
+    };
+    o.facts = debug_facts("device", &a);
+    o.fact("context.num_comp_vectors", ctx.num_comp_vectors());
+    o.fact("context.core_support", format!("{:?}", ctx.core_support()));
+    for (name, v) in [
+        ("max_qp", u64::from(a.max_qp)),
+        ("max_qp_wr", u64::from(a.max_qp_wr)),
+        ("max_sge", u64::from(a.max_sge)),
+        ("max_cq", u64::from(a.max_cq)),
+        ("max_cqe", u64::from(a.max_cqe)),
+        ("max_mr", u64::from(a.max_mr)),
+        ("max_pd", u64::from(a.max_pd)),
+        ("max_mr_size", a.max_mr_size),
+    ] {
+        o.check(v > 0, || {
+            format!("{name} is 0: a device that can make none")
+        });
+    }
+    o.check(u32::from(a.phys_port_cnt) == info.port_count, || {
+        format!(
+            "phys_port_cnt {} but the device has {} port(s) (netlink)",
+            a.phys_port_cnt, info.port_count
+        )
+    });
+    let page = rustix::param::page_size() as u64;
+    o.check(a.page_size_cap & page != 0, || {
+        format!(
+            "page_size_cap {:#x} lacks the system's page size {page:#x}",
+            a.page_size_cap
+        )
+    });
+    o.check(a.sys_image_guid.0 != 0, || {
+        "sys_image_guid is 0 (rxe's regression after 2ac5415022d1)".into()
+    });
+    o.check(
+        !matches!(a.atomic_cap, crate::types::AtomicCap::Unknown(_)),
+        || format!("atomic_cap {:?} is no IBV_ATOMIC_* value", a.atomic_cap),
+    );
+    o
+}
+
+fn device_netlink(info: &DeviceInfo, ctx: &Context) -> Outcome {
+    let mut o = Outcome::new();
+    let a = match ctx.query_device() {
+        Ok(a) => a,
+        Err(e) => {
+            o.fail(format!("QUERY_DEVICE: {e}"));
+            return o;
+        }
+    };
+    if info.index.is_none() {
+        return Outcome::skip("RDMA netlink does not report this device (read from sysfs)");
+    }
+    o.check(a.node_guid == info.node_guid, || {
+        format!(
+            "node_guid: QUERY_DEVICE {}, netlink {}",
+            a.node_guid, info.node_guid
+        )
+    });
+    if let Some(sys) = info.sys_image_guid {
+        o.check(a.sys_image_guid == sys, || {
+            format!(
+                "sys_image_guid: QUERY_DEVICE {}, netlink {sys}",
+                a.sys_image_guid
+            )
+        });
+    }
+    o.fact("netlink.node_type", format!("{:?}", info.node_type));
+    o.fact("netlink.protocol", info.protocol.as_deref().unwrap_or("-"));
+    o.fact("netlink.port_count", info.port_count);
+    o.fact("netlink.fw_ver", &info.fw_ver);
+    o
+}
+
+/// A sysfs attribute's text, trimmed; `Err` says what failed.
+fn sysfs_text(info: &DeviceInfo, ctx: &Context, rel: &str) -> Result<String, String> {
+    let path = ctx
+        .sysfs_root()
+        .join("class/infiniband")
+        .join(&info.name)
+        .join(rel);
+    match read_attr(path.as_os_str().as_encoded_bytes()) {
+        Attr::Text(t) => Ok(String::from_utf8_lossy(&t).trim().to_owned()),
+        other => Err(format!(
+            "{}: {}",
+            path.display(),
+            other.errno().map_or("?".into(), |e| e.to_string())
+        )),
+    }
+}
+
+fn device_sysfs(info: &DeviceInfo, ctx: &Context) -> Outcome {
+    let mut o = Outcome::new();
+    let a = match ctx.query_device() {
+        Ok(a) => a,
+        Err(e) => {
+            o.fail(format!("QUERY_DEVICE: {e}"));
+            return o;
+        }
+    };
+    for (file, ours) in [
+        ("node_guid", a.node_guid.to_string()),
+        ("sys_image_guid", a.sys_image_guid.to_string()),
+    ] {
+        match sysfs_text(info, ctx, file) {
+            Ok(t) => o.check(t == ours, || {
+                format!("{file}: QUERY_DEVICE {ours}, sysfs {t}")
+            }),
+            Err(e) => o.fail(e),
+        }
+    }
+    match sysfs_text(info, ctx, "node_type") {
+        Ok(t) => {
+            let n = t
+                .split(':')
+                .next()
+                .and_then(|n| n.trim().parse::<u32>().ok());
+            o.check(n == Some(info.node_type.as_raw()), || {
+                format!("node_type: sysfs {t:?}, discovery {:?}", info.node_type)
+            });
+            o.fact("sysfs.node_type", t);
+        }
+        Err(e) => o.fail(e),
+    }
+    o
+}
+
+fn query(ctx: &Context, port: u32, o: &mut Outcome) -> Option<PortAttr> {
+    match ctx.query_port(port) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            o.fail(format!("QUERY_PORT {port}: {e}"));
+            None
+        }
+    }
+}
+
+fn port_query(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {
+    let mut o = Outcome::new();
+    let Some(p) = query(ctx, port, &mut o) else {
+        return o;
+    };
+    o.facts = debug_facts(&format!("port.{port}"), &p);
+    o.check(!matches!(p.state, PortState::Unknown(_)), || {
+        format!("state {:?} is no IBV_PORT_* value", p.state)
+    });
+    // siw (Linux 6.12: siw_query_port) derives max_mtu from its netdev's max_mtu, which
+    // is 0 ("no limit") on a dummy netdev such as the rig's: IB_MTU_256, below the
+    // active MTU derived from the netdev's MTU.
+    o.check_known(
+        p.active_mtu.bytes() <= p.max_mtu.bytes(),
+        info.driver_id == Some(crate::raw::abi::RDMA_DRIVER_SIW) && p.max_mtu == Mtu::Mtu256,
+        || {
+            format!(
+                "active_mtu {:?} above max_mtu {:?}",
+                p.active_mtu, p.max_mtu
+            )
+        },
+        "siw's max_mtu from a netdev whose max_mtu is 0 (no limit)",
+    );
+    o.check(p.gid_tbl_len >= 1, || "gid_tbl_len is 0".into());
+    // iWARP has no partitions: siw reports no P_Key table.
+    if info.transport != TransportType::Iwarp {
+        o.check(p.pkey_tbl_len >= 1, || "pkey_tbl_len is 0".into());
+    }
+    o.check(!matches!(p.link_layer, LinkLayer::Unknown(_)), || {
+        format!("link_layer {:?} is no IBV_LINK_LAYER_* value", p.link_layer)
+    });
+    if p.state == PortState::Active {
+        o.check(p.phys_state == PhysState::LinkUp, || {
+            format!("ACTIVE with physical state {:?}", p.phys_state)
+        });
+    }
+    o
+}
+
+fn port_paths(ctx: &Context, port: u32) -> Outcome {
+    let mut o = Outcome::new();
+    let ioctl = ctx.query_port_via(port, CallPath::Ioctl);
+    let write = ctx.query_port_via(port, CallPath::Write);
+    let (ioctl, write) = match (ioctl, write) {
+        (Ok(i), Ok(w)) => (i, w),
+        (i, w) => {
+            for (what, r) in [("ioctl", i.err()), ("write()", w.err())] {
+                if let Some(e) = r {
+                    o.fail(format!("QUERY_PORT by {what}: {e}"));
+                }
+            }
+            return o;
+        }
+    };
+    // The legacy write() answer has no extended fields; the counters move between two
+    // reads.
+    let norm = |mut p: PortAttr, legacy: bool| {
+        p.bad_pkey_cntr = 0;
+        p.qkey_viol_cntr = 0;
+        p.effective_speed = None;
+        if legacy {
+            p.port_cap_flags2 = Default::default();
+            p.active_speed_ex = 0;
+        }
+        p
+    };
+    let (i, w) = (norm(ioctl, true), norm(write, true));
+    o.check(i == w, || {
+        format!("QUERY_PORT by ioctl and by write() differ: {i:?} / {w:?}")
+    });
+    o
+}
+
+fn port_sysfs(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {
+    let mut o = Outcome::new();
+    let Some(p) = query(ctx, port, &mut o) else {
+        return o;
+    };
+    let num = |t: &str| -> Option<u64> {
+        let w = t.split(':').next()?.trim();
+        match w.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16).ok(),
+            None => w.parse().ok(),
+        }
+    };
+    for (file, ours) in [
+        ("state", u64::from(p.state.as_raw())),
+        ("phys_state", u64::from(p.phys_state.as_raw())),
+        ("lid", u64::from(p.lid)),
+        ("sm_lid", u64::from(p.sm_lid)),
+        ("lid_mask_count", u64::from(p.lmc)),
+    ] {
+        match sysfs_text(info, ctx, &format!("ports/{port}/{file}")) {
+            Ok(t) => o.check(num(&t) == Some(ours), || {
+                format!("{file}: QUERY_PORT {ours}, sysfs {t:?}")
+            }),
+            Err(e) => o.fail(e),
+        }
+    }
+    match sysfs_text(info, ctx, &format!("ports/{port}/link_layer")) {
+        Ok(t) => {
+            let want = match p.link_layer {
+                LinkLayer::Ethernet => "Ethernet",
+                _ => "InfiniBand",
+            };
+            o.check(t == want, || {
+                format!("link_layer: QUERY_PORT {:?}, sysfs {t:?}", p.link_layer)
+            });
+        }
+        Err(e) => o.fail(e),
+    }
+    o
+}
+
+fn port_netlink(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {
+    let mut o = Outcome::new();
+    let Some(p) = query(ctx, port, &mut o) else {
+        return o;
+    };
+    let links = match link::show() {
+        Ok(l) => l,
+        Err(e) => return Outcome::skip(format!("RDMA netlink PORT_GET: {e}")),
+    };
+    let Some(l) = links
+        .iter()
+        .find(|l| l.device == info.name && l.port == port)
+    else {
+        o.fail(format!(
+            "netlink PORT_GET lists no port {port} of {}",
+            info.name
+        ));
+        return o;
+    };
+    o.check(l.state == p.state, || {
+        format!("state: QUERY_PORT {:?}, netlink {:?}", p.state, l.state)
+    });
+    o.check(l.phys_state == p.phys_state, || {
+        format!(
+            "phys_state: QUERY_PORT {:?}, netlink {:?}",
+            p.phys_state, l.phys_state
+        )
+    });
+    o.fact("netlink.netdev", l.netdev.is_some());
+    o
+}
+
+fn port_gids(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {
+    let mut o = Outcome::new();
+    let Some(p) = query(ctx, port, &mut o) else {
+        return o;
+    };
+    let table = match ctx.query_gid_table(p.gid_tbl_len as usize * info.port_count as usize) {
+        Ok(t) => t,
+        Err(e) => {
+            o.fail(format!("QUERY_GID_TABLE: {e}"));
+            return o;
+        }
+    };
+    let mut ours: Vec<_> = table.into_iter().filter(|g| g.port == port).collect();
+    ours.sort_by_key(|g| g.index);
+    let mut sys = match crate::sysfs::gids(ctx.sysfs_root(), &info.name, port) {
+        Ok(s) => s,
+        Err(e) => {
+            o.fail(format!("sysfs GIDs: {e}"));
+            return o;
+        }
+    };
+    sys.sort_by_key(|g| g.index);
+    o.check(!ours.is_empty(), || format!("port {port}: no valid GID"));
+    // sysfs names types 0 of the kernel (IB and RoCE v1 share it) "IB/RoCE v1", which
+    // reads as RoCE v1; QUERY_GID_TABLE says which (siw's iWARP GID: IB).
+    let same_type = |a: GidType, b: GidType| a == b || (a == GidType::Ib && b == GidType::RoceV1);
+    let same = ours.len() == sys.len()
+        && ours.iter().zip(&sys).all(|(a, b)| {
+            a.index == b.index && a.gid == b.gid && same_type(a.gid_type, b.gid_type)
+        });
+    o.check(same, || {
+        let show = |v: &[crate::types::GidEntry]| {
+            v.iter()
+                .map(|g| format!("{} {} {:?}", g.index, g.gid, g.gid_type))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!("QUERY_GID_TABLE [{}], sysfs [{}]", show(&ours), show(&sys))
+    });
+    for g in &ours {
+        match ctx.query_gid(port, g.index) {
+            Ok(Some(e)) => o.check(e == *g, || {
+                format!("QUERY_GID_ENTRY {}: {e:?}, table {g:?}", g.index)
+            }),
+            Ok(None) => o.fail(format!("QUERY_GID_ENTRY {}: no entry", g.index)),
+            Err(e) => o.fail(format!("QUERY_GID_ENTRY {}: {e}", g.index)),
+        }
+        o.fact(format!("gid.{}.type", g.index), format!("{:?}", g.gid_type));
+        o.fact(format!("gid.{}.netdev", g.index), g.netdev_ifindex != 0);
+    }
+    o.fact("gid.count", ours.len());
+    o
+}
+
+fn port_pkeys(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {
+    if info.transport == TransportType::Iwarp {
+        return Outcome::skip("iWARP has no P_Keys");
+    }
+    let mut o = Outcome::new();
+    match ctx.query_pkeys(port) {
+        Ok(k) => {
+            o.check(!k.is_empty(), || "the P_Key table is empty".into());
+            o.check(k.first().is_some_and(|k| k & 0x7fff != 0), || {
+                format!(
+                    "P_Key 0 is {:#06x}: not a valid key",
+                    k.first().unwrap_or(&0)
+                )
+            });
+            for (i, v) in k.iter().enumerate() {
+                o.fact(format!("pkey.{i}"), format!("{v:#06x}"));
+            }
+        }
+        Err(e) => o.fail(format!("the P_Key table: {e}")),
+    }
+    o
+}
+
+/// A part of the probe as one case: it fails when one answer is not the expected one;
+/// each answer is a fact.
+fn probe_case(r: crate::error::Result<probe::Probe>) -> Outcome {
+    let p = match r {
+        Ok(p) => p,
+        Err(Error::DriverNotSupported { .. }) => {
+            return Outcome::skip("the objects need a driver uverbs has udata for (rxe, siw)")
+        }
+        Err(e) => {
+            let mut o = Outcome::new();
+            o.fail(format!("open: {e}"));
+            return o;
+        }
+    };
+    let mut o = Outcome::new();
+    let answer = |c: &Check| match &c.got {
+        Ok(()) => "ok".to_owned(),
+        Err(Some(e)) => format!("errno {}", e.raw_os_error()),
+        Err(None) => "failed without an errno".to_owned(),
+    };
+    for (i, c) in p.checks.iter().enumerate() {
+        o.fact(format!("check.{i}.{} {}", c.method, c.what), answer(c));
+        if !c.passed() {
+            let want = match c.expected {
+                Expect::Ok => "ok".to_owned(),
+                Expect::Errno(e) => format!("errno {}", e.raw_os_error()),
+            };
+            o.fail(format!(
+                "{} ({}): expected {want}, got {}",
+                c.method,
+                c.what,
+                answer(c)
+            ));
+        }
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    #[allow(dead_code)] // read through Debug
+    struct Inner {
+        a: u32,
+        b: &'static str,
+    }
+    #[derive(Debug)]
+    #[allow(dead_code)] // read through Debug
+    struct Outer {
+        x: u8,
+        inner: Inner,
+        y: bool,
+    }
+
+    #[test]
+    fn debug_fields_become_facts() {
+        let f = debug_facts(
+            "t",
+            &Outer {
+                x: 1,
+                inner: Inner { a: 2, b: "s" },
+                y: true,
+            },
+        );
+        let want: Vec<(String, String)> = [
+            ("t.x", "1"),
+            ("t.inner.a", "2"),
+            ("t.inner.b", "\"s\""),
+            ("t.y", "true"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(f, want);
+    }
+
+    #[test]
+    fn volatile_keys_are_left_out_of_comparisons() {
+        let kv = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let old = kv(&[
+            ("device.node_guid", "a"),
+            ("device.max_qp", "10"),
+            ("port.1.bad_pkey_cntr", "0"),
+            ("device.max_cq", "5"),
+        ]);
+        let new = kv(&[
+            ("device.node_guid", "b"),
+            ("device.max_qp", "11"),
+            ("port.1.bad_pkey_cntr", "3"),
+            ("device.max_srq", "1"),
+        ]);
+        assert_eq!(
+            compare_facts(&old, &new),
+            [
+                "device.max_qp: baseline 10, now 11",
+                "device.max_cq: baseline 5, missing now",
+                "device.max_srq: not in the baseline, now 1",
+            ]
+        );
+        assert!(volatile("port.1.gid.3.gid"));
+        assert!(volatile("device.sys_image_guid"));
+        assert!(!volatile("device.max_qp"));
+    }
+}
