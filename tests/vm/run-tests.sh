@@ -37,6 +37,7 @@
 #   UVERBS_DP_ORACLE     /uverbs/dp_oracle  (libibverbs' answers to the data-path cases)
 #   UVERBS_ORACLE_64     /uverbs/oracle-64  (the same against rdma-core 64.0)
 #   UVERBS_BIN           /uverbs/uverbs     (if the crate has that binary)
+#   UVERBS_EXAMPLES      /uverbs/examples   (the user examples, e.g. rc_pingpong)
 #   UVERBS_VM_KERNEL     6.1 | 6.12
 #   RUST_BACKTRACE=1
 # The binaries live in /uverbs/tests/<target name>; the cwd is /uverbs.
@@ -128,8 +129,13 @@ fi
 artifacts test < "$STAGE/test-build.json" > "$STAGE/tests.list" || { say "FAILED: cargo built no test binary"; exit 2; }
 mapfile -t TESTS < <(grep -v '^abi_' "$STAGE/tests.list" | sort)
 [ ${#TESTS[@]} -gt 0 ] || { say "FAILED: no integration-test binary to run"; exit 2; }
-say "cargo build --target $TARGET --bins"
-if ! (cd "$CRATE" && cargo build --target "$TARGET" --bins --message-format=json-render-diagnostics \
+# The examples a user would copy (examples/), each run against its rdma-core peer by
+# tests/examples.rs; the measurement tools among the examples are built by bench/.
+EXAMPLES="rc_pingpong"
+example_args=()
+for e in $EXAMPLES; do example_args+=(--example "$e"); done
+say "cargo build --target $TARGET --bins ${example_args[*]}"
+if ! (cd "$CRATE" && cargo build --target "$TARGET" --bins "${example_args[@]}" --message-format=json-render-diagnostics \
       > "$STAGE/bin-build.json"); then
   say "FAILED: building the binaries"; exit 2
 fi
@@ -145,6 +151,12 @@ done
 names=$(for line in "${TESTS[@]}"; do printf "%s " "${line%% *}"; done)
 say "integration tests: $names"
 objcopy --strip-debug "$UVERBS_EXE" "$STAGE/uverbs"
+mkdir -p "$STAGE/examples"
+for e in $EXAMPLES; do
+  exe=$(artifacts example < "$STAGE/bin-build.json" | awk -v e="$e" '$1 == e { print $2 }') || true
+  [ -n "$exe" ] || { say "FAILED: cargo built no example $e"; exit 2; }
+  objcopy --strip-debug "$exe" "$STAGE/examples/$e"
+done
 gcc -O2 -Wall -o "$STAGE/oracle" "$HERE/oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/qp_oracle" "$HERE/qp_oracle.c" -libverbs
 gcc -O2 -Wall -o "$STAGE/dp_oracle" "$HERE/dp_oracle.c" -libverbs -lrdmacm   # issue 17
@@ -215,9 +227,11 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   for ((i = 0; i < siw; i++)); do devs+="${devs:+,}siw$i"; done
   adds=(--add "$STAGE/oracle" --add "$STAGE/qp_oracle" --add "$STAGE/run-in-vm.sh" --add "$STAGE/test-args" --add "$STAGE/tests")
   adds+=(--add "$STAGE/dp_oracle")   # issue 17: libibverbs' answers to the data-path cases
+  adds+=(--add "$STAGE/examples")    # issue 27: the examples (tests/examples.rs)
   local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle
     --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1 --env "UVERBS_VM_REPEAT=$REPEAT")
   envs+=(--env UVERBS_DP_ORACLE=/uverbs/dp_oracle)   # issue 17
+  envs+=(--env UVERBS_EXAMPLES=/uverbs/examples)     # issue 27
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
   if [ -e "$STAGE/oracle-64" ]; then adds+=(--add "$STAGE/oracle-64"); envs+=(--env UVERBS_ORACLE_64=/uverbs/oracle-64); fi
   local f
