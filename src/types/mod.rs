@@ -1049,34 +1049,3 @@ bitflags::bitflags! {
         const INLINE = 1 << 3;
     }
 }
-
-/// The kernel's name of a driver id (`enum rdma_driver_id`, the `driver_id` of GET_CONTEXT
-/// and RDMA netlink): `RDMA_DRIVER_RXE` for 14. `None` for an id this crate does not
-/// know.
-pub fn driver_id_name(id: u32) -> Option<&'static str> {
-    const NAMES: &[&str] = &[
-        "RDMA_DRIVER_UNKNOWN",
-        "RDMA_DRIVER_MLX5",
-        "RDMA_DRIVER_MLX4",
-        "RDMA_DRIVER_CXGB3",
-        "RDMA_DRIVER_CXGB4",
-        "RDMA_DRIVER_MTHCA",
-        "RDMA_DRIVER_BNXT_RE",
-        "RDMA_DRIVER_OCRDMA",
-        "RDMA_DRIVER_NES",
-        "RDMA_DRIVER_IRDMA",
-        "RDMA_DRIVER_VMW_PVRDMA",
-        "RDMA_DRIVER_QEDR",
-        "RDMA_DRIVER_HNS",
-        "RDMA_DRIVER_USNIC",
-        "RDMA_DRIVER_RXE",
-        "RDMA_DRIVER_HFI1",
-        "RDMA_DRIVER_QIB",
-        "RDMA_DRIVER_EFA",
-        "RDMA_DRIVER_SIW",
-        "RDMA_DRIVER_ERDMA",
-        "RDMA_DRIVER_MANA",
-        "RDMA_DRIVER_IONIC",
-    ];
-    NAMES.get(id as usize).copied()
-}

@@ -61,7 +61,7 @@ pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     w.opt_u(d.cap_flags);
     w.key("driver_id");
     match d.driver_id {
-        Some(id) => w.enm(uverbs::types::driver_id_name(id), |w| w.u(id)),
+        Some(id) => w.enm(uverbs::raw::driver::driver_c_name(id), |w| w.u(id)),
         None => w.null(),
     }
     w.key("uverbs");

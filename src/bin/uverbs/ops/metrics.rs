@@ -104,7 +104,7 @@ pub fn driver_of(info: &DeviceInfo) -> String {
     }
     info.driver_id
         .or_else(|| info.driver_id_guess())
-        .and_then(uverbs::types::driver_id_name)
+        .and_then(uverbs::raw::driver::driver_c_name)
         .map(|n| n.trim_start_matches("RDMA_DRIVER_").to_ascii_lowercase())
         .unwrap_or_default()
 }
