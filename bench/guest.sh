@@ -75,12 +75,21 @@ else
 fi
 
 phase cold
+# bench_loops_fixed: bench_loops linked at a fixed address (the build before issue 31),
+# its keys renamed uverbs -> uverbs-fixed
+cold_fixed() {
+  if [ -x $B/bench_loops_fixed ]; then
+    $B/bench_loops_fixed cold "$FIRST" | sed 's/^C uverbs /C uverbs-fixed /' || echo "E cold-uverbs-fixed failed"
+  fi
+}
 i=1
 while [ $i -le "$RUNS" ]; do
   if [ $((i % 2)) = 1 ]; then
     $B/bench_loops cold "$FIRST" || echo "E cold-uverbs failed"
     $B/ibv_loops cold "$FIRST" || echo "E cold-libibverbs failed"
+    cold_fixed
   else
+    cold_fixed
     $B/ibv_loops cold "$FIRST" || echo "E cold-libibverbs failed"
     $B/bench_loops cold "$FIRST" || echo "E cold-uverbs failed"
   fi
@@ -120,7 +129,8 @@ phase process
 # (musl), the least a process costs
 # first_answer: a whole process that discovers, opens and queries one port (the cold
 # programs above, timed from spawn to exit: libibverbs' dynamic loading included)
-# pie_*: the CLI built as a static PIE (the target's default), for reference
+# fixed_*: the CLI linked at a fixed address (-C relocation-model=static, ET_EXEC: the
+# shipped file before issue 31), for reference; the shipped uverbs is a static PIE
 set -- "ibv_devinfo_v=/usr/bin/ibv_devinfo -v" "ibv_devinfo=/usr/bin/ibv_devinfo" "ibv_devices=/usr/bin/ibv_devices" \
   "spawn_floor=$B/bench_proc --noop" \
   "uverbs_first_answer=$B/bench_loops cold $FIRST once" "ibv_first_answer=$B/ibv_loops cold $FIRST once"
@@ -133,9 +143,11 @@ if [ -x $B/uverbs ]; then
   echo "I lines ibv_devinfo_v $(/usr/bin/ibv_devinfo -v 2>&1 | wc -l) uverbs_devinfo_v $($B/uverbs devinfo -v 2>&1 | wc -l)"
   echo "I lines ibv_devices $(/usr/bin/ibv_devices 2>&1 | wc -l) uverbs_devices $($B/uverbs devices 2>&1 | wc -l)"
 fi
-if [ -x $B/uverbs_pie ]; then
-  set -- "$@" "pie_devinfo_v=$B/uverbs_pie devinfo -v" "pie_devinfo_json=$B/uverbs_pie devinfo --json" \
-    "pie_devices=$B/uverbs_pie devices" "pie_devices_json=$B/uverbs_pie devices --json"
+[ -x $B/bench_loops_fixed ] && set -- "$@" "fixed_first_answer=$B/bench_loops_fixed cold $FIRST once"
+if [ -x $B/uverbs_fixed ]; then
+  set -- "$@" "fixed_devinfo_v=$B/uverbs_fixed devinfo -v" "fixed_devinfo=$B/uverbs_fixed devinfo" \
+    "fixed_devinfo_json=$B/uverbs_fixed devinfo --json" \
+    "fixed_devices=$B/uverbs_fixed devices" "fixed_devices_json=$B/uverbs_fixed devices --json"
 fi
 if [ -x $B/rusage ]; then RSS="--rss-helper $B/rusage"; else RSS="--busybox /bin/busybox"; fi
 $B/bench_proc --runs "$RUNS" --rss-runs 3 $RSS "$@"

@@ -20,9 +20,12 @@
 #     the CLI (cargo build --release --bin uverbs), examples/bench_loops.rs and
 #     examples/bench_proc.rs (release), the criterion device bench (cargo bench
 #     --bench device --no-run), tests/alloc.rs (cargo test --no-run), the CLI
-#     again as the target's default static PIE (reference rows); bench/true.c
+#     again linked at a fixed address (-C relocation-model=static, the shipped
+#     file before issue 31; reference rows); bench/true.c
 #     with musl-gcc (the start-up floor); and bench/ibv_loops.c with gcc
-#     against libibverbs. A part that does not build is
+#     against libibverbs. Every Rust program is the target's default static PIE
+#     (.cargo/config.toml), as shipped; examples/bench_loops.rs is built at a
+#     fixed address too (its first-answer rows before issue 31). A part that does not build is
 #     reported as pending; the rest still runs. The host's strace, when there is
 #     one, goes into the guest too (system-call counts for the report);
 #  3. runs benches/decode.rs on the host (criterion, no device);
@@ -34,6 +37,9 @@
 #         (bench/guest.sh scale);
 #     the CLI also goes in as /uverbs/uverbs, so that the rig creates the links
 #     with 'uverbs link add' (its guest-init does when that file is there);
+#     then bench/startup.sh: the start-up instructions of the CLI under
+#     callgrind, static PIE against fixed address, in its own boot per kernel
+#     (its section of the report: "Static PIE: start-up instructions");
 #  5. measures sizes: the stripped static CLI against rdma-core's stack as
 #     Debian ships it (the same packages the guest runs);
 #  6. writes the report: medians, ratios, targets met or missed, the machine,
@@ -139,14 +145,22 @@ if build alloc-test test --target "$TARGET" --test alloc --no-run; then
 else
   pending "allocation test: does not build ($RES/build-alloc-test.log)"
 fi
-# the same CLI as the musl target's default static PIE (RUSTFLAGS overrides the
-# relocation model of .cargo/config.toml), for the reference rows
-if (export RUSTFLAGS="-C relocation-model=pic" CARGO_TARGET_DIR="$CRATE/target/pie"
-    build cli-pie build --release --target "$TARGET" --bin uverbs); then
-  cp "$(artifact uverbs bin < "$RES/build-cli-pie.json")" "$STAGE/uverbs_pie"
-  file -b "$STAGE/uverbs_pie" > "$RES/uverbs_pie.file" 2>/dev/null || true
+# the same CLI linked at a fixed address (ET_EXEC, the shipped file before issue 31;
+# the shipped one is the target's default static PIE), for the reference rows; its own
+# target directory, so that the two builds do not rebuild each other
+if (export RUSTFLAGS="-C relocation-model=static" CARGO_TARGET_DIR="$CRATE/target/fixed"
+    build cli-fixed build --release --target "$TARGET" --bin uverbs); then
+  cp "$(artifact uverbs bin < "$RES/build-cli-fixed.json")" "$STAGE/uverbs_fixed"
+  file -b "$STAGE/uverbs_fixed" > "$RES/uverbs_fixed.file" 2>/dev/null || true
 else
-  pending "uverbs CLI as a static PIE: does not build ($RES/build-cli-pie.log)"
+  pending "uverbs CLI linked at a fixed address: does not build ($RES/build-cli-fixed.log)"
+fi
+# bench_loops at a fixed address too, for the first answers before issue 31
+if (export RUSTFLAGS="-C relocation-model=static" CARGO_TARGET_DIR="$CRATE/target/fixed"
+    build examples-fixed build --release --target "$TARGET" --example bench_loops); then
+  cp "$(artifact bench_loops example < "$RES/build-examples-fixed.json")" "$STAGE/bench_loops_fixed"
+else
+  pending "bench_loops linked at a fixed address: does not build ($RES/build-examples-fixed.log)"
 fi
 gcc -O2 -Wall -o "$STAGE/ibv_loops" "$HERE/ibv_loops.c" -libverbs
 # the peak-RSS helper: static and small (its pre-exec image counts in ru_maxrss)
@@ -195,6 +209,16 @@ for k in "${KERNELS[@]}"; do
   run_vm "$k-small" "$k" 1 1 small
   if [ "$SCALE_PASS" = 1 ]; then run_vm "$k-scale" "$k" "$SCALE_RXE" "$SCALE_SIW" scale; fi
 done
+# the start-up instructions (callgrind; its own boot per kernel, 2 rxe + 2 siw)
+SARGS=()
+for k in "${KERNELS[@]}"; do SARGS+=(--kernel "$k"); done
+[ "$QUICK" = 1 ] && SARGS+=(--runs 1)
+T=$(now_us)
+if "$HERE/startup.sh" "${SARGS[@]}" >&2; then
+  say "start-up instructions done in $(secs_since "$T")"
+else
+  FAILED=1; pending "start-up instructions: bench/startup.sh failed ($RES/startup/)"
+fi
 
 echo "$(secs_since "$T_ALL")" > "$RES/elapsed"
 fi # not --report-only
@@ -214,6 +238,9 @@ SIZES=$RES/sizes.txt
 if [ -n "$CLI" ]; then
   echo "uverbs $(fsize "$STAGE/uverbs")" >> "$SIZES"
   file -b "$STAGE/uverbs" > "$RES/uverbs.file" 2>/dev/null || true
+  [ -e "$STAGE/uverbs_fixed" ] && echo "uverbs_fixed $(fsize "$STAGE/uverbs_fixed")" >> "$SIZES"
+  echo "uverbs_rela $(($(readelf -SW "$STAGE/uverbs" 2>/dev/null | sed 's/^ *\[ *[0-9]*\] *//' |
+    awk '$1 == ".rela.dyn" { print "0x" $5; f = 1 } END { if (!f) print 0 }')))" >> "$SIZES"
 fi
 if [ -n "$UROOT" ]; then
   L=$UROOT/usr/lib/x86_64-linux-gnu
@@ -266,6 +293,31 @@ spread() { # KEYS KEY -> "±x%" half the interquartile range over the median
   stats "$1" "$2" | awk '$1 == "-" || $1 == 0 { print ""; next } { printf "±%.0f%%", ($4 - $3) / 2 / $1 * 100 }'
 }
 
+# start-up instructions, PIE - fixed address, of a command (bench/startup.sh's boot)
+sinstr() { # KERNEL LABEL
+  local f=$RES/startup/$1.out p q
+  [ -s "$f" ] || { echo -; return; }
+  p=$(awk -v l="$2" '$1 == "N" && $2 == l && $3 == "pie" { print $4 }' "$f" | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }')
+  q=$(awk -v l="$2" '$1 == "N" && $2 == l && $3 == "fix" { print $4 }' "$f" | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }')
+  awk -v a="$p" -v b="$q" 'BEGIN { if (a == "-" || b == "-") { print "-"; exit } d = a - b; s = sprintf("%d", d < 0 ? -d : d); o = ""
+    while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
+    print (d < 0 ? "-" : "+") s o }'
+}
+# movedk KEYS PIE-KEY FIXED-KEY: the PIE's first quartile above the fixed build's third;
+# moved: the same for whole-process labels (P:)
+movedk() { awk -v a="$(stats "$1" "$2" | cut -d' ' -f3)" -v b="$(stats "$1" "$3" | cut -d' ' -f4)" \
+  'BEGIN { exit !(a != "-" && b != "-" && a > b) }'; }
+moved() { movedk "$1" "P:$2" "P:$3"; }
+sub_() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-") print "-"; else print a - b }'; }
+# the first-answer target: the fixed-address build beside it, and the verdict
+cold_before() { [ -n "$COLD_FIXED" ] && echo "; fixed address, before issue 31: $COLD_FIXED×"; }
+cold_verdict() {
+  if le "$COLD_RATIO" 0.2; then echo "**met**"
+  elif [ -n "$COLD_FIXED" ] && le "$COLD_FIXED" 0.2 && [ "$COLD_MOVED" = 1 ]; then
+    echo "**missed** under TCG (the fixed-address build meets it: the gap is the emulator's translation cache)"
+  else echo "**missed**"; fi
+}
+
 GIT=$(cd "$CRATE" && git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=$(cd "$CRATE" && [ -n "$(git status --porcelain 2>/dev/null | head -n1)" ] && echo " (with uncommitted changes)" || true)
 HOST_CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
@@ -307,7 +359,7 @@ for k in "${KERNELS[@]}"; do
 done
 echo "| devices | rxe (Soft-RoCE) and siw (Soft-iWARP) on dummy netdevs: 1 + 1, and 16 + 16 |"
 echo "| libibverbs | rdma-core $RDMA_CORE (Debian bookworm), providers rxe and siw |"
-echo "| uverbs | $RUSTC, static musl, release profile (LTO, codegen-units 1, panic abort, stripped) |"
+echo "| uverbs | $RUSTC, static PIE with full RELRO (musl), release profile (LTO, codegen-units 1, panic abort, stripped); reference rows: the same linked at a fixed address |"
 echo
 
 for k in "${KERNELS[@]}"; do
@@ -380,7 +432,9 @@ for k in "${KERNELS[@]}"; do
     n=$(stats "$K" "C:uverbs:$d:disc_open_query_cold" | cut -d' ' -f2)
     echo "The first discovery + open + answer of a process, from \`main\` ($d; median of $n processes;"
     echo "libibverbs loads its providers in \`ibv_get_device_list\`; the dynamic loading of"
-    echo "libibverbs and libnl before \`main\` is not counted here, see the whole-process table):"
+    echo "libibverbs and libnl before \`main\` is not counted here, see the whole-process table)."
+    echo "\`bench_loops\` is a static PIE, as the shipped CLI: each process translates its code anew"
+    echo "under TCG; the fixed-address row is the same program as it was built before issue 31:"
     echo
     echo "| first of a process | uverbs ms | libibverbs ms | uverbs / libibverbs |"
     echo "|---|---:|---:|---:|"
@@ -392,7 +446,13 @@ for k in "${KERNELS[@]}"; do
     t=$(med "$K" "C:libibverbs:$d:disc_open_query_cold")
     o=$(med "$K" "C:uverbs:$d:disc_open_query_cold")
     echo "| **\`Discovery::new().device(name)\` + \`Context::open\` + \`query_port(1)\`** / list + open + query | $(fmt_ms "$o") | $(fmt_ms "$t") | **$(ratio "$o" "$t")** |"
-    COLD_RATIO=$(ratio "$o" "$t")
+    COLD_RATIO=$(ratio "$o" "$t") COLD_FIXED='' COLD_MOVED=0
+    of=$(med "$K" "C:uverbs-fixed:$d:disc_open_query_cold")
+    if [ "$of" != - ]; then
+      COLD_FIXED=$(ratio "$of" "$t")
+      movedk "$K" "C:uverbs:$d:disc_open_query_cold" "C:uverbs-fixed:$d:disc_open_query_cold" && COLD_MOVED=1
+      echo "| the same, \`bench_loops\` linked at a fixed address (before issue 31)$([ "$COLD_MOVED" = 1 ] && echo "; the static PIE's row lies $(fmt_ms "$(sub_ "$o" "$of")") ms above it: TCG's translation cache") | $(fmt_ms "$of") | $(fmt_ms "$t") | $COLD_FIXED |"
+    fi
     o=$(med "$K" "C:uverbs:$d:disc_all_open_query_cold")
     echo "| \`Discovery::devices\` + search by name + open + query_port / the same | $(fmt_ms "$o") | $(fmt_ms "$t") | $(ratio "$o" "$t") |"
     ALL_RATIO=$(ratio "$o" "$t")
@@ -480,7 +540,7 @@ for k in "${KERNELS[@]}"; do
     r=$(med "$S" "Q:libibverbs:$d:query_port"); r=$(awk -v v="$r" 'BEGIN { if (v == "-") print "-"; else printf "%.3f", v }')
     TARGETS+=("| $k | (reference, not a target) ibv_query_port / bare ioctl on its fd; 1.07-1.10× expected ($d) | $r× | - |")
   done
-  TARGETS+=("| $k | discovery + open + first answer ≤ 0.2× libibverbs' (first of a process, 2 devices): \`Discovery::new().device(name)\` + \`Context::open\` + \`query_port(1)\` | $COLD_RATIO× (every device: $ALL_RATIO×; netlink built by hand: $LEAN_RATIO×) | $(verdict le "$COLD_RATIO" 0.2) |")
+  TARGETS+=("| $k | discovery + open + first answer ≤ 0.2× libibverbs' (first of a process, 2 devices): \`Discovery::new().device(name)\` + \`Context::open\` + \`query_port(1)\` | $COLD_RATIO× (every device: $ALL_RATIO×; netlink built by hand: $LEAN_RATIO×$(cold_before)) | $(cold_verdict) |")
 
   if [ -s "$X" ]; then
     xf=$(awk '$1 == "I" && $2 == "devices" { print $3; exit }' "$RES/$k-scale.out" | cut -d, -f1)
@@ -505,7 +565,7 @@ for k in "${KERNELS[@]}"; do
     done
     echo
     cold_table "$X" "$xf"
-    TARGETS+=("| $k | discovery + open + first answer ≤ 0.2× libibverbs' (first of a process, $nd devices): the same path | $COLD_RATIO× (every device: $ALL_RATIO×; netlink built by hand: $LEAN_RATIO×) | $(verdict le "$COLD_RATIO" 0.2) |")
+    TARGETS+=("| $k | discovery + open + first answer ≤ 0.2× libibverbs' (first of a process, $nd devices): the same path | $COLD_RATIO× (every device: $ALL_RATIO×; netlink built by hand: $LEAN_RATIO×$(cold_before)) | $(cold_verdict) |")
   fi
 
   echo "## Linux $k: whole process"
@@ -514,13 +574,23 @@ for k in "${KERNELS[@]}"; do
   echo "/dev/null), and peak RSS: \`ru_maxrss\` of \`wait4\` through bench/rusage.c (static musl, so"
   echo "the pre-exec image the kernel also counts is small), checked against a child's own VmHWM"
   echo "(factor $(awk '$1 == "F" { print $2; exit }' "$S"), 1 = exact); median of 3 runs. examples/bench_proc.rs."
-  echo "uverbs is the static file the project ships (linked at a fixed address, see"
-  echo "\`.cargo/config.toml\`); the *static PIE* rows are the same source built as the musl"
-  echo "target's default static PIE, for reference. The start-up floors are a static C \`true\`"
-  echo "(musl-gcc) and a static Rust program that exits at once."
+  echo "uverbs is the static file the project ships: a static PIE with full RELRO (\`.cargo/config.toml\`),"
+  echo "loaded at a new address by every run. The *fixed address (before issue 31)* rows are the same"
+  echo "source linked at a fixed address (\`-C relocation-model=static\`, ET_EXEC: the shipped file until"
+  echo "issue 31), in the same boot, taking turns with the others. Under TCG a program whose code sits at"
+  echo "the same address every run finds the code the emulator translated for the runs before it;"
+  echo "the PIE's code moves, so each run translates it anew, as libibverbs' shared objects are."
+  echo "Where a row of the shipped PIE lies above its fixed-address row by more than the spread"
+  echo "of both (the PIE's first quartile above the fixed build's third), its note says so: that gap"
+  echo "is the emulator's translation cache, not work the program does. What the PIE adds in"
+  echo "instructions (the relocation pass at start, position-independent code) is counted in"
+  echo "*Static PIE: start-up instructions (issue 31)* below; those counts decide. \`bench_loops\`"
+  echo "(the first-answer rows) is a static PIE too, and also built at a fixed address. The start-up"
+  echo "floors are a static C \`true\` (musl-gcc) and a static Rust program that exits at once (a"
+  echo "static PIE)."
   echo
-  echo "| command | devices | uverbs ms | libibverbs ms | uverbs / libibverbs | uverbs peak RSS KiB | libibverbs peak RSS KiB |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
+  echo "| command | devices | uverbs ms | libibverbs ms | uverbs / libibverbs | uverbs peak RSS KiB | libibverbs peak RSS KiB | note |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---|"
   declare -A SMALL_RATIO=()
   for pass in small scale; do
     K=$RES/$k-$pass.keys
@@ -532,31 +602,52 @@ for k in "${KERNELS[@]}"; do
                 "\`uverbs devinfo --json\` / \`ibv_devinfo -v\`|uverbs_devinfo_json|ibv_devinfo_v|t" \
                 "\`uverbs devinfo\` / \`ibv_devinfo\`|uverbs_devinfo|ibv_devinfo|" \
                 "first answer: \`bench_loops cold\` / \`ibv_loops cold\` (discover, open, query one port; exit)|uverbs_first_answer|ibv_first_answer|" \
-                "static PIE: \`uverbs devices\` / \`ibv_devices\`|pie_devices|ibv_devices|" \
-                "static PIE: \`uverbs devices --json\` / \`ibv_devices\`|pie_devices_json|ibv_devices|" \
-                "static PIE: \`uverbs devinfo -v\` / \`ibv_devinfo -v\`|pie_devinfo_v|ibv_devinfo_v|" \
-                "static PIE: \`uverbs devinfo --json\` / \`ibv_devinfo -v\`|pie_devinfo_json|ibv_devinfo_v|"; do
+                "fixed address (before issue 31): first answer: \`bench_loops cold\` / \`ibv_loops cold\`|fixed_first_answer|ibv_first_answer|" \
+                "fixed address (before issue 31): \`uverbs devices\` / \`ibv_devices\`|fixed_devices|ibv_devices|" \
+                "fixed address (before issue 31): \`uverbs devices --json\` / \`ibv_devices\`|fixed_devices_json|ibv_devices|" \
+                "fixed address (before issue 31): \`uverbs devinfo -v\` / \`ibv_devinfo -v\`|fixed_devinfo_v|ibv_devinfo_v|" \
+                "fixed address (before issue 31): \`uverbs devinfo --json\` / \`ibv_devinfo -v\`|fixed_devinfo_json|ibv_devinfo_v|" \
+                "fixed address (before issue 31): \`uverbs devinfo\` / \`ibv_devinfo\`|fixed_devinfo|ibv_devinfo|"; do
       IFS='|' read -r lab ol tl tg <<<"$pair"
       o=$(med "$K" "P:$ol"); t=$(med "$K" "P:$tl")
-      case $ol in pie_*) [ "$o" = - ] && continue ;; esac
+      case $ol in fixed_*) [ "$o" = - ] && continue ;; esac
       mo=$(med "$K" "M:$ol"); mt=$(med "$K" "M:$tl")
       if [ "$o" = - ]; then o_s=pending; else o_s=$(fmt_ms "$o"); fi
-      echo "| $lab | $nd | $o_s | $(fmt_ms "$t") | $(ratio "$o" "$t") | $mo | $mt |"
+      fx=${ol/uverbs_/fixed_} note=''
+      case $ol in
+        fixed_*) note="reuses the emulator's translations from run to run" ;;
+        uverbs_*)
+          f=$(med "$K" "P:$fx")
+          if [ "$f" != - ] && [ "$o" != - ]; then
+            si=$(sinstr "$k" "${ol#uverbs_}")
+            if moved "$K" "$ol" "$fx"; then
+              note="TCG's translation cache: +$(fmt_ms "$(awk -v a="$o" -v b="$f" 'BEGIN { print a - b }')") ms on the fixed address's $(fmt_ms "$f") ms"
+            else
+              note="within the spread of the fixed address's $(fmt_ms "$f") ms"
+            fi
+            [ "$si" != - ] && note+="; $si instructions with $(awk '$1 == "I" && $2 == "ndevices" { print $3; exit }' "$RES/startup/$k.out") devices (*Static PIE* below)"
+          fi ;;
+      esac
+      echo "| $lab | $nd | $o_s | $(fmt_ms "$t") | $(ratio "$o" "$t") | $mo | $mt | $note |"
       if [ -n "$tg" ]; then
         r=$(ratio "$o" "$t")
         if [ "$o" = - ]; then v=pending; else v=$(verdict le "$r" 0.25); fi
+        f=$(med "$K" "P:$fx"); rf=$(ratio "$f" "$t")
+        if [ "$v" = "**missed**" ] && le "$rf" 0.25 && moved "$K" "$ol" "$fx"; then
+          v="**missed** under TCG (the fixed-address build meets it: the gap is the emulator's translation cache; the instruction counts decide)"
+        fi
         if [ "$pass" = small ]; then
           SMALL_RATIO[$ol]="$r× ($(fmt_ms "$o") / $(fmt_ms "$t") ms)"
         else
           fl="start-up floors: C \`true\` $(fmt_ms "$(med "$K" "P:true_floor")") ms, Rust $(fmt_ms "$(med "$K" "P:spawn_floor")") ms"
-          TARGETS+=("| $k | ${lab/ \/ / ≤ 0.25× } ($nd devices, whole process) | $r× ($(fmt_ms "$o") / $(fmt_ms "$t") ms; 2 devices: ${SMALL_RATIO[$ol]:--}; $fl) | $v |")
+          TARGETS+=("| $k | ${lab/ \/ / ≤ 0.25× } ($nd devices, whole process) | $r× ($(fmt_ms "$o") / $(fmt_ms "$t") ms; 2 devices: ${SMALL_RATIO[$ol]:--}; fixed address, before issue 31: $rf× ($(fmt_ms "$f") ms); $fl) | $v |")
         fi
       fi
     done
     o=$(med "$K" "P:true_floor"); mo=$(med "$K" "M:true_floor")
-    [ "$o" != - ] && echo "| start-up floor: a static C \`true\` (musl) | $nd | $(fmt_ms "$o") | | | $mo | |"
+    [ "$o" != - ] && echo "| start-up floor: a static C \`true\` (musl) | $nd | $(fmt_ms "$o") | | | $mo | | |"
     o=$(med "$K" "P:spawn_floor"); mo=$(med "$K" "M:spawn_floor")
-    echo "| start-up floor: a static Rust program that exits at once | $nd | $(fmt_ms "$o") | | | $mo | |"
+    echo "| start-up floor: a static Rust program that exits at once | $nd | $(fmt_ms "$o") | | | $mo | | static PIE |"
     if [ "$(med "$K" "P:ibv_devinfo_v_noaslr")" != - ]; then
       for pair in "\`uverbs devices\` / \`ibv_devices\`, ASLR off|uverbs_devices_noaslr|ibv_devices_noaslr" \
                   "\`uverbs devices --json\` / \`ibv_devices\`, ASLR off|uverbs_devices_json_noaslr|ibv_devices_noaslr" \
@@ -566,19 +657,21 @@ for k in "${KERNELS[@]}"; do
         IFS='|' read -r lab ol tl <<<"$pair"
         o=$(med "$K" "P:$ol"); t=$(med "$K" "P:$tl")
         [ "$o" = - ] && continue
-        echo "| $lab | $nd | $(fmt_ms "$o") | $(fmt_ms "$t") | $(ratio "$o" "$t") | | |"
+        case $ol in uverbs_*) n="static PIE at a fixed address: translations reused" ;; *) n='' ;; esac
+        echo "| $lab | $nd | $(fmt_ms "$o") | $(fmt_ms "$t") | $(ratio "$o" "$t") | | | $n |"
       done
       o=$(med "$K" "P:true_floor_noaslr")
-      [ "$o" != - ] && echo "| start-up floor, C \`true\`, ASLR off | $nd | $(fmt_ms "$o") | | | | |"
-      echo "| start-up floor, Rust, ASLR off | $nd | $(fmt_ms "$(med "$K" "P:spawn_floor_noaslr")") | | | | |"
+      [ "$o" != - ] && echo "| start-up floor, C \`true\`, ASLR off | $nd | $(fmt_ms "$o") | | | | | |"
+      echo "| start-up floor, Rust, ASLR off | $nd | $(fmt_ms "$(med "$K" "P:spawn_floor_noaslr")") | | | | | |"
     fi
   done
   lines=$(awk '$1 == "I" && $2 == "lines" && $3 == "ibv_devinfo_v" { print "`ibv_devinfo -v` prints " $4 " lines, `uverbs devinfo -v` " $6; exit }' "$RES/$k-small.out")
   [ -n "$lines" ] && { echo; echo "Same work (2 devices): $lines."; }
   if [ "$(med "$X" "P:ibv_devinfo_v_noaslr")" != - ]; then
-    echo "*ASLR off*: the same commands with address-space randomisation off in the guest, so"
-    echo "that the emulator reuses the code translations of earlier runs for libibverbs too (see"
-    echo "the cold tables); not the verdict."
+    echo "*ASLR off*: the same commands with address-space randomisation off in the guest: the"
+    echo "PIE and libibverbs' shared objects then load at the same addresses every run, so the"
+    echo "emulator reuses the code translations of earlier runs for them as for the fixed-address"
+    echo "build (see the cold tables); not the verdict."
   fi
   echo
 
@@ -672,7 +765,9 @@ if [ -s "$SIZES" ]; then
   echo "| what | KiB |"
   echo "|---|---:|"
   if [ -n "$u" ]; then
-    echo "| **uverbs** (static musl, stripped; CLI with devinfo and devices) | **$(kib "$u")** |"
+    echo "| **uverbs** (static PIE, musl, stripped; the CLI with every command) | **$(kib "$u")** |"
+    uf=$(sz uverbs_fixed); ur=$(sz uverbs_rela)
+    [ -n "$uf" ] && echo "| uverbs linked at a fixed address (before issue 31): no \`.rela.dyn\` (the PIE's: $(kib "$ur") KiB) | $(kib "$uf") |"
   else
     echo "| **uverbs** | pending (does not build yet) |"
   fi
@@ -811,8 +906,8 @@ if [ -s "$S" ]; then
   echo "takes $(fmt_ms "$co") ms, the same calls again in the same process $(fmt_ms "$cs") ms, with $cm minor page faults."
   echo "That difference is the emulator translating code run for the first time, paid again"
   echo "by every process because this QEMU (7.2) keys translations by virtual address and ASLR moves"
-  echo "the binary each time: with ASLR off in the guest the first round takes $(fmt_ms "$na") ms against"
-  echo "libibverbs' $(fmt_ms "$nt") ms ($nr×). libibverbs' first round carries the same kind of cost plus"
+  echo "the binary (a static PIE) each time: with ASLR off in the guest the first round takes $(fmt_ms "$na") ms against"
+  echo "libibverbs' $(fmt_ms "$nt") ms ($nr×)$(cf=$(v "$S" "C:uverbs-fixed:$d:disc_open_query_cold"); [ "$cf" != - ] && echo ", and \`bench_loops\` linked at a fixed address (before issue 31), $(fmt_ms "$cf") ms ($(ratio "$cf" "$ct")×)"). libibverbs' first round carries the same kind of cost plus"
   echo "loading its providers; its second round is $(fmt_ms "$cts") ms."
   ls_=$(v "$S" "C:uverbs:$d:lean_socket_second"); ld_=$(v "$S" "C:uverbs:$d:lean_dump_second")
   lc_=$(v "$S" "C:uverbs:$d:lean_chardev_second"); lo_=$(v "$S" "C:uverbs:$d:lean_open_second")
@@ -854,14 +949,17 @@ if [ -s "$S" ]; then
     echo "**Whole process with $xnd devices** (the verdicts above: ratios of medians, the commands taking"
     echo "turns in one boot):"
     echo
-    MISSED=''
+    MISSED='' TCGMISSED=''
     for l in "devices|uverbs_devices|ibv_devices" "devices --json|uverbs_devices_json|ibv_devices" \
              "devinfo -v|uverbs_devinfo_v|ibv_devinfo_v" "devinfo --json|uverbs_devinfo_json|ibv_devinfo_v"; do
       IFS='|' read -r c ol tl <<<"$l"
       o=$(v "$X" "P:$ol"); t=$(v "$X" "P:$tl"); r=$(ratio "$o" "$t")
-      po=$(v "$X" "P:${ol/uverbs_/pie_}")
-      le "$r" 0.25 || MISSED+=" $c"
-      echo "- \`uverbs $c\`: $(fmt_ms "$o") ms against \`${tl//_v/ -v}\`'s $(fmt_ms "$t") ms, $r× ($(verdict le "$r" 0.25)); as a static PIE $(fmt_ms "$po") ms ($(ratio "$po" "$t")×);"
+      po=$(v "$X" "P:${ol/uverbs_/fixed_}")
+      if ! le "$r" 0.25; then
+        # missed by the PIE only: the fixed-address build (same code) meets it under TCG
+        if le "$(ratio "$po" "$t")" 0.25 && moved "$X" "$ol" "${ol/uverbs_/fixed_}"; then TCGMISSED+="${TCGMISSED:+,} \`$c\`"; else MISSED+=" $c"; fi
+      fi
+      echo "- \`uverbs $c\`: $(fmt_ms "$o") ms against \`${tl//_v/ -v}\`'s $(fmt_ms "$t") ms, $r× ($(verdict le "$r" 0.25)); linked at a fixed address (before issue 31) $(fmt_ms "$po") ms ($(ratio "$po" "$t")×);"
       echo "  $(sc "$X" "$ol" total) system calls ($(awk -v a="$(sc "$X" "$ol" total)" -v b="$xnd" 'BEGIN { if (a == "") print "-"; else printf "%.1f", a / b }') per device) against $(sc "$X" "$tl" total)."
     done
     echo
@@ -881,11 +979,19 @@ if [ -s "$S" ]; then
     echo "and leaves what a run keeps to the exit: $(sc "$X" uverbs_devinfo_v mmap) mmap and $(sc "$X" uverbs_devinfo_v munmap) munmap in \`devinfo -v\`,"
     echo "$(sc "$X" uverbs_devices_json mmap) and $(sc "$X" uverbs_devices_json munmap) in \`devices --json\`."
     echo
-    echo "The static PIE rows are the same code: each process finds its code at a new address, and"
-    echo "the emulator translates it anew, as it does libibverbs' shared objects. Linked at a fixed"
-    echo "address, uverbs' translations are reused from run to run, as with ASLR off; the ASLR-off"
-    echo "rows give libibverbs the same treatment (\`devinfo -v\` $(ratio "$(v "$X" P:uverbs_devinfo_v_noaslr)" "$(v "$X" P:ibv_devinfo_v_noaslr)")×, \`devices\` $(ratio "$(v "$X" P:uverbs_devices_noaslr)" "$(v "$X" P:ibv_devices_noaslr)")× there), the closest this rig"
-    echo "comes to what hardware pays."
+    echo "The shipped file is a static PIE: each process finds its code at a new address, and the"
+    echo "emulator translates it anew, as it does libibverbs' shared objects. The fixed-address build"
+    echo "(before issue 31) ran the same code from the same addresses every time and reused those"
+    echo "translations, which is most of the difference between the two under TCG; the ASLR-off rows give"
+    echo "the PIE and libibverbs the same treatment (\`devinfo -v\` $(ratio "$(v "$X" P:uverbs_devinfo_v_noaslr)" "$(v "$X" P:ibv_devinfo_v_noaslr)")×, \`devices\` $(ratio "$(v "$X" P:uverbs_devices_noaslr)" "$(v "$X" P:ibv_devices_noaslr)")× there), the closest this rig"
+    echo "comes to what hardware pays. What the PIE costs on hardware is in instructions: the relocation"
+    echo "pass at start and position-independent code (\`devices\` $(sinstr "$k0" devices), \`devinfo -v\` $(sinstr "$k0" devinfo_v) instructions; *Static PIE:"
+    echo "start-up instructions (issue 31)* below)."
+    if [ -n "$TCGMISSED" ]; then
+      echo "Missed by the PIE here, met by the same code at a fixed address:$TCGMISSED. That gap is"
+      echo "the emulator's translation cache (each PIE run translates its code anew), not work the"
+      echo "program does; the instruction counts below are the judge of what the PIE adds."
+    fi
     if [ -n "$MISSED" ]; then
       echo "Missed here:$MISSED. The sysfs attributes are the largest part of what \`--json\` adds"
       echo "($(fmt_ms "$(sub_ "$xdd" "$xd")") ms warm for $xnd devices, above): each file costs tens of microseconds of"
@@ -913,5 +1019,9 @@ if [ -e "$OUT" ]; then
   rm -f "$OUT.keep"
 fi
 mv "$OUT.tmp" "$OUT"
+# the start-up instructions' section (bench/startup.sh), from its raw outputs
+if [ -e "$RES/startup/run.conf" ]; then
+  "$HERE/startup.sh" --report-only --into "$OUT" >&2 || { say "bench/startup.sh --report-only failed"; FAILED=1; }
+fi
 say "wrote $OUT in $(secs_since "$T_ALL") total"
 exit "$FAILED"
