@@ -35,7 +35,7 @@
 #     the message rate is what each client reports itself (iterations over its own
 #     clock: perftest's cycles, uverbs' wall clock; lo's counters would mix in the
 #     RDMA CM exchange, which runs over siw too);
-#   - user-space cost: examples/bench_datapath.rs against bench/datapath_loops.c
+#   - user-space cost: bench/bench_datapath.rs against bench/datapath_loops.c
 #     (libibverbs with its rxe and siw providers): post_recv of one receive, and a
 #     poll of an empty CQ, on rxe0 and siw0 (no system call in either).
 # Then writes the section between the datapath markers of BENCHMARKS.md (bench/run.sh

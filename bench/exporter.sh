@@ -18,7 +18,7 @@
 #   --report-only    write the section again from the raw outputs of the last run
 #
 # What it does:
-#  1. builds the CLI and examples/bench_scrape for the host (release), and, for the VM,
+#  1. builds the CLI and bench/bench_scrape.rs for the host (release), and, for the VM,
 #     the static CLI, bench_scrape and bench_proc (release, musl) with bench/rusage.c
 #     and a static `true` (musl-gcc);
 #  2. host: node_exporter's test data (tests/fixtures/node_exporter-infiniband/sys, an
@@ -33,7 +33,7 @@
 #  3. per kernel, boots the rig with 1 rxe + 1 siw, then 16 rxe + 16 siw: the same two
 #     exporters on the guest's /sys and /dev/infiniband (node_exporter finds no
 #     infiniband statistics there: rxe and siw have no counters/ directory), scraped in
-#     turns; then whole processes (examples/bench_proc, peak RSS through
+#     turns; then whole processes (bench/bench_proc.rs, peak RSS through
 #     bench/rusage.c): one `uverbs exporter --textfile`, `uverbs check -d rxe0` against
 #     `uverbs devinfo -d rxe0` (issue 15: a check costs no more than a devinfo of the
 #     devices it names), and a static `true` (the floor).
@@ -213,7 +213,7 @@ round_ratio() { # FILE A B: the median over rounds of A's time over B's in the s
   echo "Reproduce: \`bench/exporter.sh$(for k in "${KERNELS[@]}"; do printf ' --kernel %s' "$k"; done) --runs $RUNS$([ "$SCALE" = 1 ] || echo ' --no-scale')$([ "$VM" = 1 ] || echo ' --no-vm')\` (${WALL:-?}, builds included)."
   echo
   echo "A scrape is what Prometheus does: a new TCP connection, \`GET /metrics\`, the whole"
-  echo "answer read (examples/bench_scrape, timed from the connect to the last byte). The two"
+  echo "answer read (bench/bench_scrape.rs, timed from the connect to the last byte). The two"
   echo "exporters run at once and are scraped in turns, so that a slow period of the shared host"
   echo "hits both; *round ratio* is the median over rounds of uverbs' time over node_exporter's"
   echo "in the same round. node_exporter 1.5 (Debian's) runs its infiniband collector alone"

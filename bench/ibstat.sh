@@ -14,7 +14,7 @@
 #                    when FILE has them (replacing the previous section), else at the end
 #   --report-only    write the section again from the raw outputs of the last run
 #
-# What it does: builds the static CLI (release, musl), examples/bench_proc and a static
+# What it does: builds the static CLI (release, musl), bench/bench_proc.rs and a static
 # `true` (musl-gcc); boots the rig once per kernel with 16 rxe + 16 siw; in the guest,
 # first checks that each pair prints the same (ibstat, and ibstatus under LC_ALL=C),
 # then runs bench_proc: the commands take turns, round after round (the wall time of
@@ -126,7 +126,7 @@ round_ratio() { # FILE A B
     "$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$CRATE" diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')."
   echo "Reproduce: \`bench/ibstat.sh$(for k in "${KERNELS[@]}"; do printf ' --kernel %s' "$k"; done) --runs $RUNS\` (${WALL:-?}, builds included)."
   echo
-  echo "Whole process, spawn to exit (examples/bench_proc; output to /dev/null; the commands"
+  echo "Whole process, spawn to exit (bench/bench_proc.rs; output to /dev/null; the commands"
   echo "take turns, $RUNS rounds; median), in the VM rig with 16 rxe + 16 siw devices:"
   echo "infiniband-diags 44's \`ibstat\` (C, over libibumad; it lists the 16 rxe devices, siw being"
   echo "an iWARP RNIC) and \`ibstatus\` (a \`/bin/sh\` script over sysfs: 32 ports) against the"

@@ -18,7 +18,7 @@
 #                    path; built once in target/bench/unmapped-src)
 #
 # In B boots per kernel (1 rxe + 1 siw), for each device, each boot its share of:
-#   - examples/bench_objects.rs 'pairs': query_qp (Qp::query, and Qp::query_into into a
+#   - bench/bench_objects.rs 'pairs': query_qp (Qp::query, and Qp::query_into into a
 #     kept QpQuery) and modify_qp (through the state walk) against their floors (the same request prebuilt and re-run with ctx.raw().call
 #     on the same fd), as interleaved pairs of short batches whose order alternates,
 #     each side run from 4 places in the code in turn; after each, as many A/A pairs:

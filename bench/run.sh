@@ -17,14 +17,14 @@
 #  1. host setup: gcc, libibverbs-dev (rdma-core's headers and libibverbs to
 #     build bench/ibv_loops.c against), the musl target;
 #  2. builds, for x86_64-unknown-linux-musl (static, runs in the guest as is):
-#     the CLI (cargo build --release --bin uverbs), examples/bench_loops.rs and
-#     examples/bench_proc.rs (release), the criterion device bench (cargo bench
+#     the CLI (cargo build --release --bin uverbs), bench/bench_loops.rs and
+#     bench/bench_proc.rs (release), the criterion device bench (cargo bench
 #     --bench device --no-run), tests/alloc.rs (cargo test --no-run), the CLI
 #     again linked at a fixed address (-C relocation-model=static, the shipped
 #     file before issue 31; reference rows); bench/true.c
 #     with musl-gcc (the start-up floor); and bench/ibv_loops.c with gcc
 #     against libibverbs. Every Rust program is the target's default static PIE
-#     (.cargo/config.toml), as shipped; examples/bench_loops.rs is built at a
+#     (.cargo/config.toml), as shipped; bench/bench_loops.rs is built at a
 #     fixed address too (its first-answer rows before issue 31). A part that does not build is
 #     reported as pending; the rest still runs. The host's strace, when there is
 #     one, goes into the guest too (system-call counts for the report);
@@ -573,7 +573,7 @@ for k in "${KERNELS[@]}"; do
   echo "Wall time from spawn to exit (median of $RUNS runs, the commands taking turns; output to"
   echo "/dev/null), and peak RSS: \`ru_maxrss\` of \`wait4\` through bench/rusage.c (static musl, so"
   echo "the pre-exec image the kernel also counts is small), checked against a child's own VmHWM"
-  echo "(factor $(awk '$1 == "F" { print $2; exit }' "$S"), 1 = exact); median of 3 runs. examples/bench_proc.rs."
+  echo "(factor $(awk '$1 == "F" { print $2; exit }' "$S"), 1 = exact); median of 3 runs. bench/bench_proc.rs."
   echo "uverbs is the static file the project ships: a static PIE with full RELRO (\`.cargo/config.toml\`),"
   echo "loaded at a new address by every run. The *fixed address (before issue 31)* rows are the same"
   echo "source linked at a fixed address (\`-C relocation-model=static\`, ET_EXEC: the shipped file until"

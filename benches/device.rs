@@ -6,7 +6,7 @@
 //! musl (`cargo bench --target x86_64-unknown-linux-musl --bench device --no-run`) and
 //! runs it in the guest with `UVERBS_TEST_DEVICES` set (e.g. `rxe0,siw0`). Without that
 //! variable it prints why and does nothing. The side-by-side comparison with
-//! libibverbs is `bench/run.sh`'s job (examples/bench_loops.rs, bench/ibv_loops.c); this
+//! libibverbs is `bench/run.sh`'s job (bench/bench_loops.rs, bench/ibv_loops.c); this
 //! bench tracks the crate's own numbers with criterion's statistics.
 
 use std::hint::black_box;
