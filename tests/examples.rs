@@ -117,3 +117,114 @@ fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
         println!("{who}:\n{co}");
     }
 }
+
+/// `select_gid` chooses what `uverbs gids --select roce-v2 --ipv4` chooses: rxe0's
+/// IPv4 GID (the rig gives rxe<i> 169.254.<1+i>.1).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn select_gid_agrees_with_uverbs_gids() {
+    let _ = common::devices();
+    let o = Command::new(example("select_gid"))
+        .arg("169.254.1.1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", output(&o));
+    let ours = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    let u = Command::new(common::uverbs_bin())
+        .args(["gids", "--select", "roce-v2", "--ipv4", "169.254.1.1"])
+        .output()
+        .unwrap();
+    assert!(u.status.success(), "{}", output(&u));
+    let index = String::from_utf8_lossy(&u.stdout).trim().to_string();
+    assert_eq!(ours, format!("rxe0 1 {index}"));
+    let none = Command::new(example("select_gid"))
+        .arg("10.9.9.9")
+        .output()
+        .unwrap();
+    assert_eq!(none.status.code(), Some(1), "{}", output(&none));
+}
+
+/// `watch_ports` prints a port going down and up, follows a device added after it
+/// started, and lets go of a device being removed: the removal finishes within the
+/// hot-plug bound of its baseline with the example running.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn watch_ports_sees_events_and_lets_go_of_a_removed_device() {
+    use common::scratch::{prompt_delete, timed_delete, ScratchDevice};
+    use std::io::BufRead;
+    let rxe = common::devices()
+        .into_iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device");
+    let parent = std::fs::read_to_string(format!("/sys/class/infiniband/{rxe}/parent"))
+        .unwrap()
+        .trim()
+        .to_string();
+    let mut child = Command::new(example("watch_ports"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let out = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    let mut seen: Vec<String> = Vec::new();
+    let mut wait_for = |want: &dyn Fn(&str) -> bool, what: &str| {
+        let t = std::time::Instant::now();
+        while t.elapsed() < Duration::from_secs(30) {
+            if let Ok(l) = rx.recv_timeout(Duration::from_millis(200)) {
+                let hit = want(&l);
+                seen.push(l);
+                if hit {
+                    return;
+                }
+            }
+        }
+        panic!("no {what} from watch_ports; it printed {seen:?}");
+    };
+    wait_for(&|l| l.starts_with("watching: "), "start line");
+    // Its event files are open once it has started them (a thread per device).
+    let pid = child.id();
+    assert!(common::scratch::wait_until(Duration::from_secs(30), || {
+        common::scratch::open_files(pid)
+            .iter()
+            .filter(|f| f.to_string_lossy().contains("infinibandevent"))
+            .count()
+            >= common::devices().len()
+    }));
+    for (state, event) in [
+        ("down", "IBV_EVENT_PORT_ERR"),
+        ("up", "IBV_EVENT_PORT_ACTIVE"),
+    ] {
+        let (st, o) = common::scratch::run(
+            &["ip", "link", "set", &parent, state],
+            Duration::from_secs(10),
+        );
+        assert_eq!(st, 0, "{o}");
+        let want = format!("{rxe} port 1: {event}");
+        wait_for(&|l: &str| l == want, &want);
+    }
+    // A device made after the start is followed, and let go of when it is removed.
+    let d = ScratchDevice::create("rxe", "rxe_ex", "exwatch", 231);
+    wait_for(&|l| l.contains("rxe_ex"), "the new device");
+    assert!(common::scratch::wait_until(Duration::from_secs(30), || {
+        common::scratch::open_files(pid)
+            .iter()
+            .filter(|f| f.to_string_lossy().contains("infinibandevent"))
+            .count()
+            > common::devices().len()
+    }));
+    // The baseline: the same delete with no program holding the device.
+    let d2 = ScratchDevice::create("rxe", "rxe_ex2", "exwatch2", 232);
+    let baseline = timed_delete(&d2.name);
+    drop(d2);
+    prompt_delete(&d, baseline, "watch_ports");
+    wait_for(&|l| l == "rxe_ex: let go", "rxe_ex: let go");
+    let _ = child.kill();
+    let _ = child.wait();
+}
