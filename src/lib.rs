@@ -1,6 +1,7 @@
 #![doc = include_str!("../docs/guide.md")]
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
+#![deny(missing_debug_implementations)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::missing_safety_doc)]

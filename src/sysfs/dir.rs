@@ -225,7 +225,7 @@ pub fn is_absent(e: Errno) -> bool {
 }
 
 /// A decimal number as a file name, on the stack (`gids/17`, `pkeys/0`).
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub struct NumName {
     buf: [u8; 10],
     start: u8,

@@ -73,6 +73,7 @@ impl OpenTarget {
 
 /// Options for opening a context.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[must_use = "options do nothing until a device is opened with them"]
 pub struct OpenOptions {
     get_context: CallPath,
     objects: CallPath,
@@ -650,6 +651,7 @@ impl Context {
     /// # Errors
     ///
     /// As [`Context::query_device`].
+    #[doc(alias = "ibv_query_device_ex")]
     pub fn query_device_into(&self, out: &mut DeviceAnswer) -> Result<()> {
         // The usual case inline: the extended command through INVOKE_WRITE, unless the
         // kernel said it lacks it. Any error goes the whole way through the fallback

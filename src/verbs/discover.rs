@@ -35,6 +35,7 @@ use crate::types::{Guid, NodeType, TransportType};
 /// Where and how to look for devices. Built with [`Discovery::new`] and the chainable
 /// setters; [`Discovery::devices`] does the work.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use = "a Discovery does nothing until asked for devices"]
 pub struct Discovery {
     sysfs_root: PathBuf,
     dev_root: PathBuf,
@@ -347,6 +348,7 @@ impl Discovery {
 
     /// All RDMA devices, sorted by name: from netlink (completed from sysfs) when enabled
     /// and working, else from sysfs. No device (or no `ib_core`) gives an empty list.
+    #[doc(alias = "ibv_get_device_list")]
     pub fn devices(&self) -> Result<Vec<DeviceInfo>> {
         if self.netlink {
             if let Ok(v) = self.devices_from_netlink() {

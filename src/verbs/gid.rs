@@ -145,6 +145,7 @@ impl Context {
     ///
     /// [`Error::NoSuchPort`](crate::error::Error::NoSuchPort) before any system call; else the kernel's errno (an index
     /// past the table is `EINVAL`).
+    #[doc(alias = "ibv_query_gid")]
     #[doc(alias = "ibv_query_gid_ex")]
     pub fn query_gid(&self, port: u32, index: u32) -> Result<Option<GidEntry>> {
         self.check_port("QUERY_GID_ENTRY", port)?;

@@ -250,6 +250,7 @@ pub struct UdDest<'a> {
 /// operation, then its payload and flags as chained setters.
 #[derive(Debug, Clone, Copy)]
 #[doc(alias = "ibv_send_wr")]
+#[must_use = "a work request does nothing until posted"]
 pub struct SendWr<'a> {
     wr_id: u64,
     op: SendOp,
@@ -348,6 +349,7 @@ impl<'a> SendWr<'a> {
 /// lands in.
 #[derive(Debug, Clone, Copy)]
 #[doc(alias = "ibv_recv_wr")]
+#[must_use = "a work request does nothing until posted"]
 pub struct RecvWr<'a> {
     wr_id: u64,
     sges: &'a [Sge<'a>],

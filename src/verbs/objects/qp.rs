@@ -56,6 +56,7 @@ impl QpCap {
 /// (required), then its capacities, SRQ and signalling as chained setters.
 #[derive(Debug, Clone, Copy)]
 #[doc(alias = "ibv_qp_init_attr")]
+#[must_use = "QP attributes do nothing until passed to Pd::create_qp"]
 pub struct QpInit<'a> {
     qp_type: QpType,
     send_cq: &'a Cq,
@@ -210,6 +211,7 @@ pub struct AltPath {
 /// leaves that handle out.
 #[derive(Debug, Clone, Copy, Default)]
 #[doc(alias = "ibv_modify_qp")]
+#[must_use = "a QP change does nothing until passed to Qp::modify"]
 pub struct ModifyQp {
     cmd: ib_uverbs_modify_qp,
 }

@@ -45,6 +45,7 @@ pub struct SrqAttr {
 /// (`enum ibv_srq_attr_mask`) the kernel gets.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[doc(alias = "ibv_modify_srq")]
+#[must_use = "an SRQ change does nothing until passed to Srq::modify"]
 pub struct ModifySrq {
     mask: SrqAttrMask,
     max_wr: u32,
