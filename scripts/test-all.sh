@@ -4,8 +4,9 @@
 #   1. setup       packages, the musl target, the rust-version toolchain (scripts/setup.sh)
 #   1b. peers      rdma-core 64.0 built once on the host (tests/vm/rdma-core.sh; cached):
 #                  the printer's differential test, the ABI check and the VM use it
-#   2. lint        cargo fmt --check, cargo clippy --all-targets -D warnings,
-#                  cargo doc --no-deps with warnings denied
+#   2. lint        cargo fmt --check, cargo clippy --all-targets -D warnings (also with
+#                  the fault-injection and tokio features), cargo doc --no-deps with
+#                  warnings denied
 #   3. package     cargo publish --dry-run (the .crate archive builds on its own), and
 #                  the library and binary built with the declared rust-version
 #   4. host tests  cargo test: unit tests, golden bytes, decoding of captured kernel
@@ -110,8 +111,10 @@ miri() {
 lint() {
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
-  cargo clippy --all-targets --features fault-injection -- -D warnings
-  RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps
+  cargo clippy --all-targets --features fault-injection,tokio -- -D warnings
+  RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --features tokio
+  # the guide's async snippet compiles only with the feature
+  cargo test --doc --features tokio
 }
 package() {
   # What crates.io would get: the files Cargo.toml's `include` names, from the committed

@@ -12,6 +12,7 @@
 //! | 3 | `netlink`, `sysfs` | the two readers (beside each other, not using each other) |
 //! | 4 | `verbs` | the typed API: contexts, attributes, objects, events, caches |
 //! | 5 | `cm` | the RDMA connection manager, on the verbs API |
+//! | 6 | `aio` | futures over tokio for the files the others wait on (feature `tokio`) |
 //!
 //! Paths through the crate root's re-exports (`crate::Error`) are refused outside
 //! `lib.rs`: they hide which layer an item comes from.
@@ -35,6 +36,7 @@ const LIBRARY: &[(&str, u8)] = &[
     ("sysfs", 3),
     ("verbs", 4),
     ("cm", 5),
+    ("aio", 6),
 ];
 
 fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {

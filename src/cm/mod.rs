@@ -154,6 +154,14 @@ impl ConnParam {
     }
 }
 
+/// The `rdma_cm` file, non-blocking: readable when an event waits
+/// ([`CmChannel::get_event`] reads it). For an event loop, or `uverbs::aio`.
+impl std::os::fd::AsFd for CmChannel {
+    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.file.fd()
+    }
+}
+
 impl CmChannel {
     /// Opens `/dev/infiniband/rdma_cm` (see [`CmChannel::open_at`]).
     ///

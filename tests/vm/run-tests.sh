@@ -13,7 +13,7 @@
 # 1. ensures the Rust target x86_64-unknown-linux-musl (rustup) and the host
 #    packages it needs (musl-tools, gcc, libibverbs-dev, librdmacm-dev);
 # 2. builds every integration test (tests/*.rs) for musl with
-#    'cargo test --features fault-injection --no-run' (debug profile; the
+#    'cargo test --features fault-injection,tokio --no-run' (debug profile; the
 #    feature lets tests/disassociate.rs inject a driver's disassociation,
 #    which rxe and siw cannot do), and the crate's binaries
 #    ('cargo build --bins'); test binaries are copied into the guest with
@@ -122,7 +122,7 @@ artifacts() { # KIND < json
 
 T=$(now_us)
 say "cargo test --target $TARGET --no-run"
-if ! (cd "$CRATE" && cargo test --target "$TARGET" --features fault-injection --tests --no-run --message-format=json-render-diagnostics \
+if ! (cd "$CRATE" && cargo test --target "$TARGET" --features fault-injection,tokio --tests --no-run --message-format=json-render-diagnostics \
       > "$STAGE/test-build.json"); then
   say "FAILED: building the test binaries"; exit 2
 fi

@@ -140,6 +140,22 @@ impl CompChannel {
     }
 }
 
+impl CompChannel {
+    /// A file that becomes readable when the context's files are revoked (the device is
+    /// being removed), for event loops that poll the channel's file: poll both.
+    ///
+    /// # Errors
+    ///
+    /// The errno of creating it (`eventfd(2)`), the first time.
+    pub fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
+        let ctx = &self.0.ctx;
+        ctx.raw()
+            .lifeline()
+            .wake_fd()
+            .map_err(|e| Error::from_errno(Op::new("completion channel", ctx.name()), e))
+    }
+}
+
 impl AsFd for CompChannel {
     /// The channel's file, to poll for readability.
     fn as_fd(&self) -> BorrowedFd<'_> {
