@@ -504,6 +504,13 @@ impl CmId {
                 Ok(e)
             }
             CmEventType::ConnectResponse => {
+                // INIT again first, as librdmacm does: the QP went to INIT before the
+                // connection existed, with the CM's defaults (no remote access); now the
+                // IB CM knows the responder resources and grants remote reads and
+                // atomics (ib_cm_init_qp_attr). Without it the peer's RDMA READ of this
+                // side fails with a remote invalid request (found by examples/rping
+                // against librdmacm's rping on rxe).
+                self.modify_to(qp, QpState::Init)?;
                 self.modify_to(qp, QpState::Rtr)?;
                 self.modify_to(qp, QpState::Rts)?;
                 // The active side's ACCEPT without parameters completes the exchange
