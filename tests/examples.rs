@@ -228,3 +228,121 @@ fn watch_ports_sees_events_and_lets_go_of_a_removed_device() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Whether an RDMA CM id listens on `port` (`rdma resource show cm_id`): the readiness
+/// of an RDMA CM server on RoCE, where no TCP socket listens.
+fn cm_listening(port: u16) -> bool {
+    Command::new("rdma")
+        .args(["resource", "show", "cm_id"])
+        .output()
+        .is_ok_and(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .any(|l| l.contains("LISTEN") && l.contains(&format!(":{port} ")))
+        })
+}
+
+/// The lines `rping -v` prints for `count` pings of `size` bytes (`prefix` "ping data"
+/// on the client, "server ping data" on the server).
+fn rping_lines(prefix: &str, count: usize, size: usize) -> Vec<String> {
+    (0..count)
+        .map(|ping| {
+            let mut v = format!("rdma-ping-{ping}: ").into_bytes();
+            let mut c = b'A' + (ping % 58) as u8;
+            while v.len() < size - 1 {
+                v.push(c);
+                c = if c == b'z' { b'A' } else { c + 1 };
+            }
+            v.truncate(size - 1);
+            format!("{prefix}: {}", String::from_utf8_lossy(&v))
+        })
+        .collect()
+}
+
+fn data_lines(out: &str, prefix: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.starts_with(&format!("{prefix}: ")))
+        .map(String::from)
+        .collect()
+}
+
+/// `examples/rping` against librdmacm's `rping`, each the server in turn, on siw
+/// (iWARP: the CM is the only way to RTS) and on rxe, every ping validated (`-V`) and
+/// its data printed the same by both programs.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn rping_talks_to_librdmacm_rping_both_ways() {
+    let devs = common::devices();
+    let ours = example("rping");
+    let (count, size) = (5usize, 64usize);
+    let mut port = 18700u16;
+    for dev in devs
+        .iter()
+        .filter(|d| d.starts_with("siw") || d.starts_with("rxe"))
+    {
+        let n: u32 = dev[3..].parse().unwrap();
+        // the rig's addresses: rxe<i> 169.254.<1+i>.1, siw<i> 169.254.<129+i>.1
+        let addr = if dev.starts_with("siw") {
+            format!("169.254.{}.1", 129 + n)
+        } else {
+            format!("169.254.{}.1", 1 + n)
+        };
+        for server_is_ours in [true, false] {
+            port += 1;
+            let p = port.to_string();
+            let c = count.to_string();
+            let s = size.to_string();
+            let (server, client) = if server_is_ours {
+                (ours.clone(), PathBuf::from("rping"))
+            } else {
+                (PathBuf::from("rping"), ours.clone())
+            };
+            let srv = Command::new(&server)
+                .args(["-s", "-a", &addr, "-p", &p, "-v", "-C", &c, "-S", &s])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            assert!(
+                common::scratch::wait_until(Duration::from_secs(30), || cm_listening(port)),
+                "{dev}: the rping server never listened on {port}"
+            );
+            let cli = Command::new(&client)
+                .args(["-c", "-a", &addr, "-p", &p, "-v", "-V", "-C", &c, "-S", &s])
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let srv = srv.wait_with_output().unwrap();
+            let (so, co) = (output(&srv), output(&cli));
+            let who = format!(
+                "{dev}: {} server, {} client",
+                if server_is_ours {
+                    "examples/rping"
+                } else {
+                    "rping"
+                },
+                if server_is_ours {
+                    "rping"
+                } else {
+                    "examples/rping"
+                }
+            );
+            assert!(
+                srv.status.success() && cli.status.success(),
+                "{who}\nserver:\n{so}\nclient:\n{co}"
+            );
+            assert!(!co.contains("mismatch"), "{who}: {co}");
+            assert_eq!(
+                data_lines(&co, "ping data"),
+                rping_lines("ping data", count, size),
+                "{who}: {co}"
+            );
+            assert_eq!(
+                data_lines(&so, "server ping data"),
+                rping_lines("server ping data", count, size),
+                "{who}: {so}"
+            );
+        }
+    }
+}
