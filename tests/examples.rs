@@ -48,14 +48,16 @@ fn output(o: &Output) -> String {
     )
 }
 
-#[test]
-#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
-fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
+/// `ours` against rdma-core's `theirs` on rxe0, each the server in turn, with `-c` (the
+/// server checks the pages the client marked), `iters` messages of `size` bytes: both
+/// succeed, the server's check passes, and both print the same lines.
+fn pingpong_both_ways(ours: &str, theirs: &str, size: usize, first_port: u16) {
     let dev = common::devices()
         .into_iter()
         .find(|d| d.starts_with("rxe"))
         .expect("an rxe device");
-    let ours = example("rc_pingpong");
+    let ours = example(ours);
+    let iters = 50;
     let args = |port: u16| {
         vec![
             "-d".to_string(),
@@ -64,18 +66,18 @@ fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
             "1".into(),
             "-c".into(),
             "-n".into(),
-            "50".into(),
+            iters.to_string(),
             "-s".into(),
-            "8192".into(),
+            size.to_string(),
             "-p".into(),
             port.to_string(),
         ]
     };
-    for (port, server_is_ours) in [(18601u16, true), (18602, false)] {
+    for (port, server_is_ours) in [(first_port, true), (first_port + 1, false)] {
         let (server, client) = if server_is_ours {
-            (ours.clone(), PathBuf::from("ibv_rc_pingpong"))
+            (ours.clone(), PathBuf::from(theirs))
         } else {
-            (PathBuf::from("ibv_rc_pingpong"), ours.clone())
+            (PathBuf::from(theirs), ours.clone())
         };
         let s = Command::new(&server)
             .args(args(port))
@@ -93,11 +95,7 @@ fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
             .unwrap();
         let s = s.wait_with_output().unwrap();
         let (so, co) = (output(&s), output(&c));
-        let who = if server_is_ours {
-            "rc_pingpong server, ibv_rc_pingpong client"
-        } else {
-            "ibv_rc_pingpong server, rc_pingpong client"
-        };
+        let who = format!("{} server, {} client", server.display(), client.display());
         assert!(
             s.status.success() && c.status.success(),
             "{who}\nserver:\n{so}\nclient:\n{co}"
@@ -105,8 +103,11 @@ fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
         // The server checked the pages the client marked; the run moved every byte.
         assert!(!so.contains("invalid data"), "{who}: {so}");
         for out in [&so, &co] {
-            assert!(out.contains("819200 bytes in "), "{who}: {out}");
-            assert!(out.contains("50 iters in "), "{who}: {out}");
+            assert!(
+                out.contains(&format!("{} bytes in ", size * iters * 2)),
+                "{who}: {out}"
+            );
+            assert!(out.contains(&format!("{iters} iters in ")), "{who}: {out}");
         }
         // Both programs print the same lines.
         assert_eq!(
@@ -116,6 +117,19 @@ fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
         );
         println!("{who}:\n{co}");
     }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn rc_pingpong_talks_to_ibv_rc_pingpong_both_ways() {
+    pingpong_both_ways("rc_pingpong", "ibv_rc_pingpong", 8192, 18601);
+}
+
+/// UD: the message fits the port's MTU (1024 on the rig's dummy netdevs).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn ud_pingpong_talks_to_ibv_ud_pingpong_both_ways() {
+    pingpong_both_ways("ud_pingpong", "ibv_ud_pingpong", 1024, 18611);
 }
 
 /// `select_gid` chooses what `uverbs gids --select roce-v2 --ipv4` chooses: rxe0's

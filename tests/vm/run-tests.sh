@@ -131,7 +131,7 @@ mapfile -t TESTS < <(grep -v '^abi_' "$STAGE/tests.list" | sort)
 [ ${#TESTS[@]} -gt 0 ] || { say "FAILED: no integration-test binary to run"; exit 2; }
 # The examples a user would copy (examples/), each run against its rdma-core peer by
 # tests/examples.rs; the measurement tools among the examples are built by bench/.
-EXAMPLES="rc_pingpong rping watch_ports select_gid"
+EXAMPLES="rc_pingpong ud_pingpong rping watch_ports select_gid"
 example_args=()
 for e in $EXAMPLES; do example_args+=(--example "$e"); done
 say "cargo build --target $TARGET --bins ${example_args[*]}"
