@@ -49,6 +49,7 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:9550";
 
 const HELP: &str = "\
 Usage: uverbs exporter [--listen ADDR] [--sysfs ROOT] [--sysfs-only] [-d DEV]...
+                       [--web.max-requests N] [--web.max-connections N]
        uverbs exporter --textfile PATH | --once  [--sysfs ROOT] [--sysfs-only] [-d DEV]...
 
 Exports RDMA devices and ports in the Prometheus text format: port state, physical
@@ -70,6 +71,17 @@ container with only /sys mounted. While serving, it keeps the sysfs files it rea
 open between scrapes (at most 256, GID and P_Key tables not); they do not hold a
 device.
 
+One thread holds every connection and reads the requests; at most --web.max-requests
+scrapes are answered at once, each by a thread of its own, and a request past that is
+answered 503 with Retry-After: 1 at once (never a reset). At most
+--web.max-connections connections are held: a new one past that evicts the one that
+has waited longest for a request (an idle one is closed, a half-sent request is
+answered 408), and waits in the kernel's backlog only when every connection is being
+answered. A request head must arrive within 10 s of its first byte (else 408), a
+kept-alive connection without a request is closed after 60 s, an answer not written
+within 30 s ends its connection. The soft RLIMIT_NOFILE is raised (within the hard
+limit) to hold the connections and 1024 files more; the cap is lowered when it cannot.
+
   -l, --listen=ADDR     HTTP address: IP:PORT, [IPv6]:PORT, localhost:PORT or :PORT
                         (every IPv4 address); default 127.0.0.1:9550
       --textfile=PATH   write one collection to PATH and exit
@@ -78,6 +90,12 @@ device.
                         --path.sysfs
       --sysfs-only      read sysfs only, never /dev/infiniband
   -d, --ib-dev=DEV      export device DEV only (repeatable)
+      --web.max-requests=N
+                        scrapes answered at once, 503 past that (default 40, as
+                        node_exporter; 0: no limit but the connections)
+      --web.max-connections=N
+                        connections held at once, idle and slow ones evicted past
+                        that (default 2048, at least 1)
   -h, --help            this text
 
 Exit status: 1 when the address cannot be bound or the file cannot be written;
@@ -91,6 +109,8 @@ const LONGS: &[LongOpt] = &[
     opt("sysfs", true, b's'),
     opt("sysfs-only", false, b'S'),
     opt("ib-dev", true, b'd'),
+    opt("web.max-requests", true, b'R'),
+    opt("web.max-connections", true, b'C'),
     opt("help", false, b'h'),
 ];
 
@@ -103,6 +123,18 @@ struct Options {
     sysfs: PathBuf,
     sysfs_only: bool,
     only: Vec<String>,
+    /// The HTTP server's caps (`--web.max-requests`, `--web.max-connections`).
+    limits: http::Limits,
+}
+
+/// A count option's value: a decimal number, at least `min`.
+fn count(name: &str, v: &str, min: usize) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if n >= min && v.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => Err(format!(
+            "bad --{name} '{v}': expected a whole number from {min}"
+        )),
+    }
 }
 
 // ------------------------------------------------------------------ what is served
@@ -540,6 +572,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         sysfs: PathBuf::from("/sys"),
         sysfs_only: false,
         only: Vec::new(),
+        limits: http::Limits::default(),
     };
     let parsed = io.text_options("exporter", HELP, args, "l:d:h", LONGS, |c, v| {
         match c {
@@ -549,6 +582,8 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             b's' => opts.sysfs = PathBuf::from(v),
             b'S' => opts.sysfs_only = true,
             b'd' => opts.only.push(v),
+            b'R' => opts.limits.max_requests = count("web.max-requests", &v, 0)?,
+            b'C' => opts.limits.max_connections = count("web.max-connections", &v, 1)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -599,6 +634,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         }
     };
     let bound = listener.local_addr().map_or(opts.listen, |a| a);
+    // Room for the connections first (the soft RLIMIT_NOFILE raised), then the files kept.
+    let mut limits = opts.limits;
+    let lowered = http::fit_to_nofile(&mut limits);
     state.kept = Some(KeptFiles::new(kept_files_cap()));
     let mut mode = "sysfs only";
     if !opts.sysfs_only {
@@ -631,6 +669,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     io.err_line(&format!(
         "uverbs exporter: listening on http://{bound}/metrics ({mode})"
     ));
+    if let Some(note) = lowered {
+        io.err_line(&format!("uverbs exporter: {note}"));
+    }
     io.flush();
     let state = Arc::new(state);
     let handler = move |path: &str| match path {
@@ -645,7 +686,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         ),
         _ => Response::text(404, "Not Found: the metrics are at /metrics\n"),
     };
-    let err = http::serve(listener, Arc::new(handler), http::Limits::default());
-    io.err_line(&format!("uverbs exporter: accept: {err}"));
+    let err = http::serve(listener, Arc::new(handler), limits);
+    io.err_line(&format!("uverbs exporter: cannot serve: {err}"));
     1
 }
