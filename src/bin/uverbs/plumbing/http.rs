@@ -475,7 +475,15 @@ fn fill(c: &mut Conn) -> Got {
         let room = (MAX_HEAD - c.buf.len()).min(chunk.len());
         match (&c.stream).read(&mut chunk[..room]) {
             Ok(0) => return Got::End,
-            Ok(n) => c.buf.extend_from_slice(&chunk[..n]),
+            Ok(n) => {
+                // Doubling, but never past MAX_HEAD: a connection holds at most that.
+                let need = c.buf.len() + n;
+                if need > c.buf.capacity() {
+                    let cap = need.max(2 * c.buf.capacity()).min(MAX_HEAD);
+                    c.buf.reserve_exact(cap - c.buf.len());
+                }
+                c.buf.extend_from_slice(&chunk[..n]);
+            }
             Err(e) if e.kind() == ErrorKind::WouldBlock => return Got::Open,
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(_) => return Got::Gone,
