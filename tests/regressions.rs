@@ -222,7 +222,67 @@ fn f6_dev_null_is_not_a_device_and_stdin_is_not_adopted() {
     let e = open_must_fail(&target("/dev/null", None));
     let _ = e.to_string();
     // With the numbers of /dev/null as the "expected" ones, the dev_t check passes:
-    // only the response check can refuse it.
+    // the uverbs-node check (F7) refuses it, and behind it the response check.
     let e = open_must_fail(&target("/dev/null", Some((1, 3))));
     let _ = e.to_string();
+}
+
+/// F7 (API review): the device number a caller sets in `OpenTarget::dev` is theirs to
+/// choose, so it proves nothing: with a terminal's own numbers as the expected ones,
+/// the ioctls failed with ENOTTY and the `write()` fallback wrote GET_CONTEXT into
+/// the terminal (into `/dev/mem` with 1:1, it would have written physical memory).
+/// The kernel must list the node as a uverbs device before anything is written to
+/// it; here a pseudo-terminal's other side shows that nothing was.
+#[test]
+#[cfg_attr(miri, ignore = "opens files")]
+fn f7_expected_numbers_do_not_make_a_node_uverbs() {
+    use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
+    let master =
+        openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC).expect("openpt");
+    grantpt(&master).expect("grantpt");
+    unlockpt(&master).expect("unlockpt");
+    let name = ptsname(&master, Vec::new()).expect("ptsname");
+    let path = name.to_str().expect("pts path").to_owned();
+    // Hold the terminal open, so that reading the other side answers EAGAIN (nothing
+    // written) rather than EIO (nobody there).
+    let _slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .expect("open pts");
+    let st = rustix::fs::stat(path.as_str()).expect("stat pts");
+    let dev = (rustix::fs::major(st.st_rdev), rustix::fs::minor(st.st_rdev));
+    let e = open_must_fail(&target(&path, Some(dev)));
+    rustix::fs::fcntl_setfl(&master, rustix::fs::OFlags::NONBLOCK).expect("O_NONBLOCK");
+    let mut buf = [0u8; 256];
+    match rustix::io::read(&master, &mut buf) {
+        Err(rustix::io::Errno::AGAIN) => {}
+        Ok(n) => panic!("F7: {n} bytes were written to {path}: {:02x?}", &buf[..n]),
+        Err(e) => panic!("F7: reading the terminal's other side: {e}"),
+    }
+    let text = e.to_string();
+    assert!(
+        matches!(e, Error::BadArgument { .. })
+            && text.contains(&path)
+            && text.contains(&format!("{}:{}", dev.0, dev.1)),
+        "F7: {e:?}"
+    );
+    // The same for /dev/null with its own numbers.
+    let e = open_must_fail(&target("/dev/null", Some((1, 3))));
+    assert!(matches!(e, Error::BadArgument { .. }), "F7: {e:?}");
+}
+
+/// F7 for the RDMA CM: its file is accepted only when the kernel lists it as misc
+/// `rdma_cm`, whatever the path.
+#[test]
+#[cfg_attr(miri, ignore = "opens files")]
+fn f7_cm_channel_refuses_other_devices() {
+    for p in ["/dev/null", "/dev/zero"] {
+        match uverbs::cm::CmChannel::open_at(std::path::Path::new(p)) {
+            Err(Error::DeviceGone { errno, .. }) => {
+                assert_eq!(errno, rustix::io::Errno::NODEV, "{p}")
+            }
+            other => panic!("F7: {p} opened as the RDMA CM: {other:?}"),
+        }
+    }
 }

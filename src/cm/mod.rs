@@ -170,18 +170,19 @@ impl CmChannel {
     /// As [`CmChannel::open_at`].
     #[doc(alias = "rdma_create_event_channel")]
     pub fn open() -> Result<Arc<CmChannel>> {
-        Self::open_at(Path::new("/dev/infiniband/rdma_cm"), Path::new("/sys"))
+        Self::open_at(Path::new("/dev/infiniband/rdma_cm"))
     }
 
-    /// Opens the RDMA CM's file at `path`, checked against `sysfs_root`'s
-    /// `class/misc/rdma_cm/dev`.
+    /// Opens the RDMA CM's file at `path`, checked to be the kernel's `rdma_cm`
+    /// device (by its device number, against the kernel's own tables).
     ///
     /// # Errors
     ///
-    /// The errno of `open(2)`; [`Error::Os`] with `ENODEV` when the file is not the
-    /// `rdma_cm` device (the `rdma_ucm` module is not loaded).
-    pub fn open_at(path: &Path, sysfs_root: &Path) -> Result<Arc<CmChannel>> {
-        let file = CmFile::open(path, sysfs_root).map_err(|e| err("open", e))?;
+    /// The errno of `open(2)`, classified as by [`Error::from_errno`]; `ENODEV`
+    /// ([`Error::DeviceGone`]) when the file is not the `rdma_cm` device (the
+    /// `rdma_ucm` module is not loaded).
+    pub fn open_at(path: &Path) -> Result<Arc<CmChannel>> {
+        let file = CmFile::open(path).map_err(|e| err("open", e))?;
         Ok(Arc::new(CmChannel {
             file,
             next_uid: AtomicU64::new(1),

@@ -226,31 +226,24 @@ pub struct CmFile {
 
 impl CmFile {
     /// Opens `path` (normally `/dev/infiniband/rdma_cm`), non-blocking, and checks that
-    /// it is the `rdma_cm` misc device: a character device whose number is the one
-    /// `sysfs_root/class/misc/rdma_cm/dev` gives.
+    /// it is the `rdma_cm` misc device: a character device the kernel lists under that
+    /// name ([`node::is_rdma_cm`](super::node::is_rdma_cm)).
     ///
     /// # Errors
     ///
-    /// The errno of `open(2)`; `ENODEV` when the file is not that device (or sysfs does
-    /// not name one: the `rdma_ucm` module is not loaded).
-    pub fn open(path: &Path, sysfs_root: &Path) -> Result<CmFile, Errno> {
+    /// The errno of `open(2)`; `ENODEV` when the file is not that device (or the
+    /// kernel lists none: the `rdma_ucm` module is not loaded).
+    pub fn open(path: &Path) -> Result<CmFile, Errno> {
         let fd = rustix::fs::open(
             path,
             OFlags::RDWR | OFlags::CLOEXEC | OFlags::NONBLOCK,
             Mode::empty(),
         )?;
         let st = rustix::fs::fstat(&fd)?;
-        let dev = std::fs::read_to_string(sysfs_root.join("class/misc/rdma_cm/dev"))
-            .map_err(|_| Errno::NODEV)?;
-        let (ma, mi) = dev.trim().split_once(':').ok_or(Errno::NODEV)?;
-        let want = (
-            ma.parse::<u32>().map_err(|_| Errno::NODEV)?,
-            mi.parse::<u32>().map_err(|_| Errno::NODEV)?,
-        );
         let is_chr = rustix::fs::FileType::from_raw_mode(st.st_mode)
             == rustix::fs::FileType::CharacterDevice;
-        let got = (rustix::fs::major(st.st_rdev), rustix::fs::minor(st.st_rdev));
-        if !is_chr || got != want {
+        let (major, minor) = (rustix::fs::major(st.st_rdev), rustix::fs::minor(st.st_rdev));
+        if !is_chr || !super::node::is_rdma_cm(major, minor) {
             return Err(Errno::NODEV);
         }
         Ok(CmFile { fd })

@@ -141,7 +141,7 @@ impl VerbsFile {
         // exclusively borrowed for the request's life, in the response pointer, with
         // `out_words` from its length; the bodies are those of the builders of
         // raw::method, which carry no other address (SAFETY.md). The fd is a uverbs node
-        // (Context::open checks the character device's number).
+        // (Context::open checks that the kernel lists the character device as one).
         unsafe { sys::write_command(self.fd.fd(), &bytes[..n]) }
     }
 

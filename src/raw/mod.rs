@@ -7,6 +7,7 @@
 //! - [`method`]: one builder per kernel method; each fixes the attribute ids and their
 //!   directions, so the request bytes are pinned by golden tests.
 //! - [`cm`]: the RDMA connection manager's file and one builder per command.
+//! - [`node`]: whether a character node is the kernel device a command is meant for.
 //! - [`ring`]: the queues rxe and siw share with the process (mapped from the uverbs
 //!   file), and the doorbell that makes the kernel look at a send queue.
 //! - `sys` (private): the system calls that hand the kernel pointers; the only
@@ -21,6 +22,7 @@ mod file;
 pub mod lifeline;
 pub mod method;
 pub mod mr;
+pub mod node;
 pub mod ring;
 pub(crate) mod sys;
 

@@ -114,8 +114,9 @@ impl OpenOptions {
     ///
     /// Opening the node: [`Error::PermissionDenied`]; [`Error::DeviceGone`] when it does
     /// not exist (`ENOENT`, `ENXIO`, `ENODEV`); [`Error::DevMismatch`] when it is not a
-    /// character device or not the expected one. Then the kernel's errno of the
-    /// driver-id probe, GET_CONTEXT and (when the port count is unknown) QUERY_DEVICE,
+    /// character device or not the expected one; [`Error::BadArgument`] when the
+    /// kernel does not list it as a uverbs device (nothing is written to such a
+    /// node). Then the kernel's errno of the driver-id probe, GET_CONTEXT and (when the port count is unknown) QUERY_DEVICE,
     /// classified as by [`Error::from_errno`], or [`Error::Protocol`] for an answer the
     /// crate cannot use (every driver id rejected, a `write()` GET_CONTEXT without a
     /// response).
@@ -855,6 +856,19 @@ fn open_node(name: &str, path: &FsPath, dev: Option<(u32, u32)>) -> Result<Owned
                 expected_minor: minor,
             });
         }
+    }
+    // A device number the caller expects proves nothing (it is theirs to set, and
+    // `/dev/mem` has one too): the kernel must list the node as a uverbs device before
+    // a command is written to it.
+    if !crate::raw::node::is_uverbs(fmaj, fmin) {
+        return Err(Error::BadArgument {
+            op: op(),
+            reason: format!(
+                "{} is character device {fmaj}:{fmin}, which the kernel does not list as a \
+                 uverbs device (infiniband_verbs)",
+                path.display()
+            ),
+        });
     }
     Ok(fd)
 }
