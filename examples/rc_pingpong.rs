@@ -10,7 +10,8 @@
 //! an MR, a CQ, an RC QP; exchanging the QP's address over TCP (the text
 //! `LID:QPN:PSN:GID` that `ibv_rc_pingpong` writes); moving the QP to INIT, RTR and RTS
 //! with the [`ModifyQp`] helpers (an RoCE path needs a GID: `-g`); posting receives and
-//! sends and polling the CQ; and the drop order: the QP before the CQ and the MR, the PD
+//! sends, and polling the CQ (the loop both ping-pongs share: `run` in
+//! `common/pingpong.rs`); and the drop order: the QP before the CQ and the MR, the PD
 //! last, each holding what it needs alive.
 //!
 //! The run: the server posts `-r` receives, the client sends first, and each side sends
@@ -19,19 +20,14 @@
 //! server checks those bytes once the run ends (the buffer goes back and forth, sent
 //! from and received into the same memory).
 
-use std::time::Instant;
-
-use uverbs::verbs::datapath::{RecvWr, SendOp, SendWr, Sge, Wc};
+use uverbs::verbs::datapath::{RecvWr, SendOp, SendWr, Sge};
 use uverbs::verbs::objects::{AhAttr, ModifyQp, MrBuf, QpCap, QpInit};
-use uverbs::{AccessFlags, Gid, QpType, WcStatus};
+use uverbs::{AccessFlags, Gid, QpType};
 
 #[path = "common/pingpong.rs"]
 mod pingpong;
 
-use pingpong::{exchange, Dest};
-
-const RECV_WRID: u64 = 1;
-const SEND_WRID: u64 = 2;
+use pingpong::{exchange, Dest, RECV_WRID, SEND_WRID};
 
 fn main() {
     let o = pingpong::parse(4096, true);
@@ -75,7 +71,7 @@ fn main() {
         let wrs = vec![RecvWr::new(RECV_WRID, &sge); n as usize];
         qp.post_recv(&wrs).map(|()| n).unwrap_or(0)
     };
-    let mut routs = post_recvs(o.rx_depth);
+    let routs = post_recvs(o.rx_depth);
     if routs < o.rx_depth {
         eprintln!("Couldn't post receive ({routs})");
         std::process::exit(1);
@@ -127,52 +123,11 @@ fn main() {
     rem.show("remote", ',');
 
     // The run.
-    let send = |qp: &uverbs::verbs::objects::Qp| {
+    let send = || {
         let wr = [SendWr::new(SEND_WRID, SendOp::Send).sg(&sge).signaled()];
         qp.post_send(&wr).expect("Couldn't post send");
     };
-    let start = Instant::now();
-    let mut pending = RECV_WRID;
-    if o.server.is_some() {
-        send(&qp);
-        pending |= SEND_WRID;
-    }
-    let (mut rcnt, mut scnt) = (0u64, 0u64);
-    let mut wc = [Wc::default(); 2];
-    while rcnt < o.iters || scnt < o.iters {
-        let n = cq.poll(&mut wc).expect("poll CQ failed");
-        for w in &wc[..n] {
-            if w.status != WcStatus::Success {
-                eprintln!(
-                    "Failed status {} ({}) for wr_id {}",
-                    w.status,
-                    w.status.as_raw(),
-                    w.wr_id
-                );
-                std::process::exit(1);
-            }
-            match w.wr_id {
-                SEND_WRID => scnt += 1,
-                RECV_WRID => {
-                    routs -= 1;
-                    if routs <= 1 {
-                        routs += post_recvs(o.rx_depth - routs);
-                    }
-                    rcnt += 1;
-                }
-                id => {
-                    eprintln!("Completion for unknown wr_id {id}");
-                    std::process::exit(1);
-                }
-            }
-            pending &= !w.wr_id;
-            if scnt < o.iters && pending == 0 {
-                send(&qp);
-                pending = RECV_WRID | SEND_WRID;
-            }
-        }
-    }
-    pingpong::report(&o, start);
+    pingpong::run(&o, &cq, send, post_recvs, routs);
     if o.server.is_none() && o.check {
         let mut b = [0u8; 1];
         for i in (0..o.size).step_by(PAGE) {

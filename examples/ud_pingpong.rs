@@ -12,19 +12,15 @@
 //! ([`AhAttr`]); a send names the handle, the peer's QP number and its Q_Key; and a
 //! receive starts with the 40-byte GRH the device writes in front of the message.
 
-use std::time::Instant;
-
-use uverbs::verbs::datapath::{RecvWr, SendOp, SendWr, Sge, Wc};
+use uverbs::verbs::datapath::{RecvWr, SendOp, SendWr, Sge};
 use uverbs::verbs::objects::{AhAttr, ModifyQp, MrBuf, QpCap, QpInit};
-use uverbs::{AccessFlags, Gid, QpType, WcStatus};
+use uverbs::{AccessFlags, Gid, QpType};
 
 #[path = "common/pingpong.rs"]
 mod pingpong;
 
-use pingpong::{exchange, Dest};
+use pingpong::{exchange, Dest, RECV_WRID, SEND_WRID};
 
-const RECV_WRID: u64 = 1;
-const SEND_WRID: u64 = 2;
 /// The Global Route Header a UD receive starts with.
 const GRH: usize = 40;
 /// The Q_Key both sides use, as ibv_ud_pingpong's.
@@ -78,7 +74,7 @@ fn main() {
         let wrs = vec![RecvWr::new(RECV_WRID, &recv_sge); n as usize];
         qp.post_recv(&wrs).map(|()| n).unwrap_or(0)
     };
-    let mut routs = post_recvs(o.rx_depth);
+    let routs = post_recvs(o.rx_depth);
     if routs < o.rx_depth {
         eprintln!("Couldn't post receive ({routs})");
         std::process::exit(1);
@@ -141,48 +137,7 @@ fn main() {
             .ud(&ah, rem.qpn, QKEY)];
         qp.post_send(&wr).expect("Couldn't post send");
     };
-    let start = Instant::now();
-    let mut pending = RECV_WRID;
-    if o.server.is_some() {
-        send();
-        pending |= SEND_WRID;
-    }
-    let (mut rcnt, mut scnt) = (0u64, 0u64);
-    let mut wc = [Wc::default(); 2];
-    while rcnt < o.iters || scnt < o.iters {
-        let n = cq.poll(&mut wc).expect("poll CQ failed");
-        for w in &wc[..n] {
-            if w.status != WcStatus::Success {
-                eprintln!(
-                    "Failed status {} ({}) for wr_id {}",
-                    w.status,
-                    w.status.as_raw(),
-                    w.wr_id
-                );
-                std::process::exit(1);
-            }
-            match w.wr_id {
-                SEND_WRID => scnt += 1,
-                RECV_WRID => {
-                    routs -= 1;
-                    if routs <= 1 {
-                        routs += post_recvs(o.rx_depth - routs);
-                    }
-                    rcnt += 1;
-                }
-                id => {
-                    eprintln!("Completion for unknown wr_id {id}");
-                    std::process::exit(1);
-                }
-            }
-            pending &= !w.wr_id;
-            if scnt < o.iters && pending == 0 {
-                send();
-                pending = RECV_WRID | SEND_WRID;
-            }
-        }
-    }
-    pingpong::report(&o, start);
+    pingpong::run(&o, &cq, send, post_recvs, routs);
     if o.server.is_none() && o.check {
         let mut b = [0u8; 1];
         for i in (0..o.size).step_by(PAGE) {

@@ -9,10 +9,17 @@ use std::net::{Ipv6Addr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::time::Instant;
 
-use uverbs::{Context, Gid, Mtu};
+use uverbs::verbs::datapath::Wc;
+use uverbs::verbs::objects::Cq;
+use uverbs::{Context, Gid, Mtu, WcStatus};
 
 /// The address text: `%04x:%06x:%06x:` and 32 hex digits of the GID, then a NUL.
 pub const MSG: usize = 52;
+
+/// The work request id of every receive.
+pub const RECV_WRID: u64 = 1;
+/// The work request id of every send.
+pub const SEND_WRID: u64 = 2;
 
 /// The options both programs take (`ibv_rc_pingpong`'s and `ibv_ud_pingpong`'s).
 pub struct Opts {
@@ -231,8 +238,62 @@ pub fn psn() -> u32 {
         & 0xff_ffff
 }
 
+/// The ping-pong: the client (the side given a server's name) sends first; each side sends again once its last send
+/// and a receive have completed, and posts receives again when one is left; then
+/// the report. `routs` receives are posted already. Exits on a failed completion.
+pub fn run(
+    o: &Opts,
+    cq: &Cq,
+    mut send: impl FnMut(),
+    mut post_recvs: impl FnMut(u32) -> u32,
+    mut routs: u32,
+) {
+    let start = Instant::now();
+    let mut pending = RECV_WRID;
+    if o.server.is_some() {
+        send();
+        pending |= SEND_WRID;
+    }
+    let (mut rcnt, mut scnt) = (0u64, 0u64);
+    let mut wc = [Wc::default(); 2];
+    while rcnt < o.iters || scnt < o.iters {
+        let n = cq.poll(&mut wc).expect("poll CQ failed");
+        for w in &wc[..n] {
+            if w.status != WcStatus::Success {
+                eprintln!(
+                    "Failed status {} ({}) for wr_id {}",
+                    w.status,
+                    w.status.as_raw(),
+                    w.wr_id
+                );
+                std::process::exit(1);
+            }
+            match w.wr_id {
+                SEND_WRID => scnt += 1,
+                RECV_WRID => {
+                    routs -= 1;
+                    if routs <= 1 {
+                        routs += post_recvs(o.rx_depth - routs);
+                    }
+                    rcnt += 1;
+                }
+                id => {
+                    eprintln!("Completion for unknown wr_id {id}");
+                    std::process::exit(1);
+                }
+            }
+            pending &= !w.wr_id;
+            if scnt < o.iters && pending == 0 {
+                send();
+                pending = RECV_WRID | SEND_WRID;
+            }
+        }
+    }
+    report(o, start);
+}
+
 /// The two report lines: bytes and bandwidth, iterations and latency.
-pub fn report(o: &Opts, start: Instant) {
+fn report(o: &Opts, start: Instant) {
     let usec = start.elapsed().as_secs_f64() * 1e6;
     let bytes = o.size as u64 * o.iters * 2;
     println!(

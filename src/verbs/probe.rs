@@ -183,6 +183,28 @@ pub fn run(info: &DeviceInfo) -> Result<Probe> {
 ///
 /// As [`run`].
 pub fn lifecycle_via(info: &DeviceInfo, path: CallPath) -> Result<Probe> {
+    probe_on(info, path, Some(path), |run, ctx, d| {
+        lifecycle(run, ctx, path, d)
+    })
+}
+
+/// The other part: the error paths (a context of its own, closed before it returns).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn error_paths_of(info: &DeviceInfo) -> Result<Probe> {
+    probe_on(info, CallPath::Auto, None, error_paths)
+}
+
+/// Opens `info` with the object methods on `path`, runs `part` on it, and records the
+/// errors its objects' drops met (as done through `shown`).
+fn probe_on(
+    info: &DeviceInfo,
+    path: CallPath,
+    shown: Option<CallPath>,
+    part: impl FnOnce(&mut Run, &Arc<Context>, &Driver),
+) -> Result<Probe> {
     let mut run = Run { checks: Vec::new() };
     let ctx = Arc::new(OpenOptions::new().objects(path).open(info)?);
     crate::verbs::objects::check_driver(&ctx, "probe")?;
@@ -193,43 +215,11 @@ pub fn lifecycle_via(info: &DeviceInfo, path: CallPath) -> Result<Probe> {
         rxe: ctx.driver_id() == RDMA_DRIVER_RXE,
     };
     debug_assert!(d.rxe || ctx.driver_id() == RDMA_DRIVER_SIW);
-    lifecycle(&mut run, &ctx, path, &d);
+    part(&mut run, &ctx, &d);
     for e in ctx.take_destroy_errors() {
         run.record::<()>(
             "destroy in Drop",
-            Some(path),
-            "an object's Drop",
-            Expect::Ok,
-            Err(e),
-        );
-    }
-    Ok(Probe {
-        device: info.name.clone(),
-        driver,
-        checks: run.checks,
-    })
-}
-
-/// The other part: the error paths (a context of its own, closed before it returns).
-///
-/// # Errors
-///
-/// As [`run`].
-pub fn error_paths_of(info: &DeviceInfo) -> Result<Probe> {
-    let mut run = Run { checks: Vec::new() };
-    let ctx = Arc::new(OpenOptions::new().open(info)?);
-    crate::verbs::objects::check_driver(&ctx, "probe")?;
-    let driver = crate::raw::driver::driver_name(ctx.driver_id())
-        .unwrap_or("?")
-        .to_owned();
-    let d = Driver {
-        rxe: ctx.driver_id() == RDMA_DRIVER_RXE,
-    };
-    error_paths(&mut run, &ctx, &d);
-    for e in ctx.take_destroy_errors() {
-        run.record::<()>(
-            "destroy in Drop",
-            None,
+            shown,
             "an object's Drop",
             Expect::Ok,
             Err(e),

@@ -139,6 +139,29 @@ enum Kind {
     ErrorPaths,
 }
 
+/// The cases of every port, after `port.N.`: name, what they compare, and the kind.
+type PortCase = (&'static str, &'static str, fn(u32) -> Kind);
+const PORT_CASES: [PortCase; 6] = [
+    ("query", "QUERY_PORT", Kind::PortQuery),
+    (
+        "query_paths",
+        "QUERY_PORT by ioctl and by write()",
+        Kind::PortPaths,
+    ),
+    ("sysfs", "QUERY_PORT against sysfs", Kind::PortSysfs),
+    (
+        "netlink",
+        "QUERY_PORT against nldev PORT_GET",
+        Kind::PortNetlink,
+    ),
+    (
+        "gid_table",
+        "QUERY_GID_TABLE, QUERY_GID_ENTRY against sysfs",
+        Kind::PortGids,
+    ),
+    ("pkeys", "the P_Key table (sysfs)", Kind::PortPkeys),
+];
+
 /// The cases of `info`, in the order they run.
 pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     let c = |name: String, methods, kind| Case {
@@ -164,36 +187,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
         ),
     ];
     for p in 1..=info.port_count {
-        v.push(c(
-            format!("port.{p}.query"),
-            "QUERY_PORT",
-            Kind::PortQuery(p),
-        ));
-        v.push(c(
-            format!("port.{p}.query_paths"),
-            "QUERY_PORT by ioctl and by write()",
-            Kind::PortPaths(p),
-        ));
-        v.push(c(
-            format!("port.{p}.sysfs"),
-            "QUERY_PORT against sysfs",
-            Kind::PortSysfs(p),
-        ));
-        v.push(c(
-            format!("port.{p}.netlink"),
-            "QUERY_PORT against nldev PORT_GET",
-            Kind::PortNetlink(p),
-        ));
-        v.push(c(
-            format!("port.{p}.gid_table"),
-            "QUERY_GID_TABLE, QUERY_GID_ENTRY against sysfs",
-            Kind::PortGids(p),
-        ));
-        v.push(c(
-            format!("port.{p}.pkeys"),
-            "the P_Key table (sysfs)",
-            Kind::PortPkeys(p),
-        ));
+        for (name, what, kind) in PORT_CASES {
+            v.push(c(format!("port.{p}.{name}"), what, kind(p)));
+        }
     }
     for (path, name) in [
         (CallPath::Auto, "auto"),
