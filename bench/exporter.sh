@@ -88,11 +88,7 @@ T=$(now_us)
 (cd "$CRATE" && cargo build -q --release --bin uverbs --example bench_scrape) \
   > "$RES/build-host.log" 2>&1 || { tail -n 20 "$RES/build-host.log" >&2; say "host build failed"; exit 1; }
 if [ "$VM" = 1 ]; then
-  command -v musl-gcc >/dev/null || {
-    say "apt-get install musl-tools"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends musl-tools >/dev/null
-  }
-  rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET" >&2
+  musl_target
   (cd "$CRATE" && cargo build -q --release --target "$TARGET" --bin uverbs \
       --example bench_scrape --example bench_proc) > "$RES/build-vm.log" 2>&1 ||
     { tail -n 20 "$RES/build-vm.log" >&2; say "VM build failed"; exit 1; }

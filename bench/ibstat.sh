@@ -59,11 +59,7 @@ echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS" > "$RES/run.conf"
 STAGE=$RES/stage
 
 # ------------------------------------------------------------ builds
-command -v musl-gcc >/dev/null || {
-  say "apt-get install musl-tools"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends musl-tools >/dev/null
-}
-rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET" >&2
+musl_target
 T=$(now_us)
 (cd "$CRATE" && cargo build -q --release --target "$TARGET" --bin uverbs --example bench_proc) \
   > "$RES/build.log" 2>&1 || { tail -n 20 "$RES/build.log" >&2; say "build failed"; exit 1; }

@@ -9,6 +9,11 @@
 #                     puts the lines of file SECTION (which starts with the line BEGIN
 #                     and ends with the line END) in place of FILE's lines from BEGIN to
 #                     END, or appends them after an empty line if FILE has no BEGIN line
+#   install_missing PKG...
+#                     installs the Debian packages named (none: nothing), updating the
+#                     package lists once when the install fails without; uses the
+#                     script's `say`
+#   musl_target       the musl C compiler and the Rust target $TARGET, installed if missing
 
 median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
@@ -37,4 +42,17 @@ put_section() {
   else
     { echo; cat "$section"; } >> "$file"
   fi
+}
+
+install_missing() {
+  [ $# -gt 0 ] || return 0
+  say "apt-get install $*"
+  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" ||
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends "$@"; }; } >/dev/null
+}
+
+musl_target() {
+  command -v musl-gcc >/dev/null || install_missing musl-tools
+  rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET" >&2
 }

@@ -76,8 +76,7 @@ if [ "$QUICK" = 1 ]; then ROUNDS=1 BATCHES=5 LSCALE=0.4 RUNS=7; else ROUNDS=3 BA
 SCALE_RXE=16 SCALE_SIW=16
 
 say() { echo "bench: $*" >&2; }
-now_us() { echo "${EPOCHREALTIME/./}"; }
-secs_since() { local d=$((($(now_us) - $1) / 100000)); echo "$((d / 10)).$((d % 10))s"; }
+. "$HERE/lib.sh"
 T_ALL=$(now_us)
 RES=$CRATE/target/bench
 STAGE=$RES/stage/bench
@@ -96,13 +95,8 @@ need=()
 command -v gcc >/dev/null || need+=(gcc)
 command -v musl-gcc >/dev/null || need+=(musl-tools)
 [ -e /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
-if [ ${#need[@]} -gt 0 ]; then
-  say "apt-get install ${need[*]}"
-  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" ||
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends "${need[@]}"; }; } >/dev/null
-fi
-rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET" >&2
+install_missing "${need[@]}"
+musl_target
 
 # ------------------------------------------------------------ 2. builds
 # executable of cargo's JSON messages: target name NAME, kind KIND

@@ -83,13 +83,8 @@ need=()
 VGLIB=/usr/libexec/valgrind
 [ -x $VGLIB/callgrind-amd64-linux ] || need+=(valgrind)
 command -v objdump >/dev/null || need+=(binutils)
-if [ ${#need[@]} -gt 0 ]; then
-  say "apt-get install ${need[*]}"
-  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" ||
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        --no-install-recommends "${need[@]}"; }; } >/dev/null
-fi
-rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET" >&2
+install_missing "${need[@]}"
+musl_target
 
 # ------------------------------------------------------------ builds
 # build LABEL [VAR=VALUE...]: the CLI with that environment; prints the executable
