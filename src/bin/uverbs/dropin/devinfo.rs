@@ -173,20 +173,10 @@ fn list_names(io: &mut Io, flavor: Flavor, json: bool) -> i32 {
     };
     if json {
         use crate::plumbing::json::J;
-        let doc = J::Obj(vec![
-            (
-                "schema_version",
-                J::u(crate::plumbing::json::SCHEMA_VERSION),
-            ),
-            (
-                "generator",
-                J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-            ),
-            (
-                "hcas",
-                J::Arr(l.usable.iter().map(|d| J::s(d.name.clone())).collect()),
-            ),
-        ]);
+        let doc = crate::plumbing::json::document(
+            "hcas",
+            J::Arr(l.usable.iter().map(|d| J::s(d.name.clone())).collect()),
+        );
         io.out(doc.pretty());
         return 0;
     }

@@ -308,7 +308,7 @@ fn head(w: &mut Writer) {
     w.key("schema_version");
     w.u(SCHEMA_VERSION);
     w.key("generator");
-    w.str(concat!("uverbs ", env!("CARGO_PKG_VERSION")));
+    w.str(crate::plumbing::json::GENERATOR);
 }
 
 /// One device of `devinfo --json`.

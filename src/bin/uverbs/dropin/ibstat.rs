@@ -1015,14 +1015,7 @@ fn json_out(io: &mut Io, req: &Req, l: &mut Listing, chosen: &[Vec<u8>], trace: 
         }
         cas.push(j);
     }
-    let doc = J::Obj(vec![
-        ("schema_version", J::u(json::SCHEMA_VERSION)),
-        (
-            "generator",
-            J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-        ),
-        ("cas", J::Arr(cas)),
-    ]);
+    let doc = json::document("cas", J::Arr(cas));
     io.out(doc.pretty());
     rc
 }

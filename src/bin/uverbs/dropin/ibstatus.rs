@@ -535,14 +535,7 @@ fn json_out(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             out.push(port_j(&dev, p, a));
         }
     }
-    let doc = J::Obj(vec![
-        ("schema_version", J::u(json::SCHEMA_VERSION)),
-        (
-            "generator",
-            J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-        ),
-        ("ports", J::Arr(out)),
-    ]);
+    let doc = json::document("ports", J::Arr(out));
     io.out(doc.pretty());
     0
 }

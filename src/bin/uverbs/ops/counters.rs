@@ -243,20 +243,10 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let Some(secs) = rate else {
         let all = read_all(&mut reader);
         if json {
-            let doc = J::Obj(vec![
-                (
-                    "schema_version",
-                    J::u(crate::plumbing::json::SCHEMA_VERSION),
-                ),
-                (
-                    "generator",
-                    J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-                ),
-                (
-                    "devices",
-                    J::Arr(all.iter().map(|d| device_json(d, port)).collect()),
-                ),
-            ]);
+            let doc = crate::plumbing::json::document(
+                "devices",
+                J::Arr(all.iter().map(|d| device_json(d, port)).collect()),
+            );
             io.out(doc.pretty());
         } else {
             let mut out = String::new();

@@ -275,17 +275,8 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         };
     }
     if json {
-        let doc = J::Obj(vec![
-            (
-                "schema_version",
-                J::u(crate::plumbing::json::SCHEMA_VERSION),
-            ),
-            (
-                "generator",
-                J::s(concat!("uverbs ", env!("CARGO_PKG_VERSION"))),
-            ),
-            ("gids", J::Arr(rows.iter().map(row_json).collect())),
-        ]);
+        let doc =
+            crate::plumbing::json::document("gids", J::Arr(rows.iter().map(row_json).collect()));
         io.out(doc.pretty());
     } else {
         io.out(table(&rows));

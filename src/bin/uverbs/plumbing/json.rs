@@ -9,6 +9,19 @@
 /// The schema version written as `schema_version`.
 pub const SCHEMA_VERSION: u64 = 1;
 
+/// The `generator` every document names.
+pub const GENERATOR: &str = concat!("uverbs ", env!("CARGO_PKG_VERSION"));
+
+/// A document of the drop-in and operators' tools: `schema_version`, `generator`,
+/// then the tool's one list (`key`).
+pub fn document(key: &'static str, list: J) -> J {
+    J::Obj(vec![
+        ("schema_version", J::u(SCHEMA_VERSION)),
+        ("generator", J::s(GENERATOR)),
+        (key, list),
+    ])
+}
+
 /// A JSON value. Objects keep their key order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum J {
