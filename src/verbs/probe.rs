@@ -19,7 +19,7 @@ use rustix::io::Errno;
 use crate::error::{Error, Result};
 use crate::raw::abi::{RDMA_DRIVER_RXE, RDMA_DRIVER_SIW};
 use crate::raw::fallback::CallPath;
-use crate::types::{AccessFlags, Mtu, QpState, QpType};
+use crate::types::{AccessFlags, GidType, Mtu, QpState, QpType};
 use crate::verbs::context::{Context, OpenOptions};
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::objects::{
@@ -82,6 +82,8 @@ impl Probe {
 /// What the driver answers where drivers differ (observed on Linux 6.1 and 6.12).
 struct Driver {
     rxe: bool,
+    /// The source GID index of an address vector on port 1 (see [`source_gid`]).
+    sgid: u8,
 }
 
 impl Driver {
@@ -97,16 +99,17 @@ impl Driver {
     }
 }
 
-impl Driver {
-    /// The source GID of an address vector: rxe's IPv4 GID (index 1, RoCE v2), siw's
-    /// only one (index 0).
-    fn sgid_index(&self) -> u8 {
-        if self.rxe {
-            1
-        } else {
-            0
-        }
-    }
+/// The source GID index for an address vector on port 1: the first RoCE v2 GID of an
+/// IPv4 address (rxe's index 1 on a netdev with one), else the first valid entry (the
+/// default, link-local one of a netdev without an address), else 0.
+fn source_gid(ctx: &Context) -> u8 {
+    let table = ctx.query_gid_table(256).unwrap_or_default();
+    let on_port = || table.iter().filter(|e| e.port == 1);
+    on_port()
+        .find(|e| e.gid_type == GidType::RoceV2 && e.gid.to_ipv6().to_ipv4_mapped().is_some())
+        .or_else(|| on_port().next())
+        .and_then(|e| u8::try_from(e.index).ok())
+        .unwrap_or(0)
 }
 
 struct Run {
@@ -213,6 +216,7 @@ fn probe_on(
         .to_owned();
     let d = Driver {
         rxe: ctx.driver_id() == RDMA_DRIVER_RXE,
+        sgid: source_gid(&ctx),
     };
     debug_assert!(d.rxe || ctx.driver_id() == RDMA_DRIVER_SIW);
     part(&mut run, &ctx, &d);
@@ -314,7 +318,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
             Expect::Ok,
             qp.modify(&mut init),
         );
-        let sgid = d.sgid_index();
+        let sgid = d.sgid;
         let gid = ctx
             .query_gid(1, u32::from(sgid))
             .ok()
@@ -367,7 +371,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
         );
     }
     let gid = ctx
-        .query_gid(1, 1)
+        .query_gid(1, u32::from(d.sgid))
         .ok()
         .flatten()
         .map(|g| g.gid)
@@ -375,7 +379,7 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
     let ah = pd.create_ah(&AhAttr {
         grh: GlobalRoute {
             dgid: gid,
-            sgid_index: 1,
+            sgid_index: d.sgid,
             hop_limit: 64,
             ..Default::default()
         },
@@ -383,7 +387,8 @@ fn lifecycle(run: &mut Run, ctx: &Arc<Context>, path: CallPath, d: &Driver) {
         port_num: 1,
         ..Default::default()
     });
-    if let Some(ah) = run.record("CREATE_AH", p, "to GID 1", d.only_rxe(Errno::OPNOTSUPP), ah) {
+    let to = format!("to GID {}", d.sgid);
+    if let Some(ah) = run.record("CREATE_AH", p, to, d.only_rxe(Errno::OPNOTSUPP), ah) {
         run.record(
             "DESTROY_AH",
             p,
