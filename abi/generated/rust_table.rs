@@ -350,6 +350,21 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
+        type T = uverbs::raw::abi::netlink::ifinfomsg;
+        t.structs.push(RustStruct::new::<T>(
+            "ifinfomsg",
+            "uverbs::raw::abi::netlink::ifinfomsg",
+            vec![
+                field("ifi_family", core::mem::offset_of!(T, ifi_family), |s: &T| &s.ifi_family),
+                field("__ifi_pad", core::mem::offset_of!(T, __ifi_pad), |s: &T| &s.__ifi_pad),
+                field("ifi_type", core::mem::offset_of!(T, ifi_type), |s: &T| &s.ifi_type),
+                field("ifi_index", core::mem::offset_of!(T, ifi_index), |s: &T| &s.ifi_index),
+                field("ifi_flags", core::mem::offset_of!(T, ifi_flags), |s: &T| &s.ifi_flags),
+                field("ifi_change", core::mem::offset_of!(T, ifi_change), |s: &T| &s.ifi_change),
+            ],
+        ));
+    }
+    {
         type T = uverbs::raw::driver::mlx5_ib_alloc_ucontext_req_v2;
         t.structs.push(RustStruct::new::<T>(
             "mlx5_ib_alloc_ucontext_req_v2",
@@ -1855,6 +1870,8 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::NLM_F_ROOT", uverbs::raw::abi::netlink::NLM_F_ROOT));
     t.values.push(value("uverbs::raw::abi::netlink::NLM_F_MATCH", uverbs::raw::abi::netlink::NLM_F_MATCH));
     t.values.push(value("uverbs::raw::abi::netlink::NLM_F_DUMP", uverbs::raw::abi::netlink::NLM_F_DUMP));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_EXCL", uverbs::raw::abi::netlink::NLM_F_EXCL));
+    t.values.push(value("uverbs::raw::abi::netlink::NLM_F_CREATE", uverbs::raw::abi::netlink::NLM_F_CREATE));
     t.values.push(value("uverbs::raw::abi::netlink::NLMSG_NOOP", uverbs::raw::abi::netlink::NLMSG_NOOP));
     t.values.push(value("uverbs::raw::abi::netlink::NLMSG_ERROR", uverbs::raw::abi::netlink::NLMSG_ERROR));
     t.values.push(value("uverbs::raw::abi::netlink::NLMSG_DONE", uverbs::raw::abi::netlink::NLMSG_DONE));
@@ -1862,6 +1879,13 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::NLA_F_NESTED", uverbs::raw::abi::netlink::NLA_F_NESTED));
     t.values.push(value("uverbs::raw::abi::netlink::NLA_F_NET_BYTEORDER", uverbs::raw::abi::netlink::NLA_F_NET_BYTEORDER));
     t.values.push(value("uverbs::raw::abi::netlink::NLA_TYPE_MASK", uverbs::raw::abi::netlink::NLA_TYPE_MASK));
+    t.values.push(value("uverbs::raw::abi::netlink::NETLINK_ROUTE", uverbs::raw::abi::netlink::NETLINK_ROUTE));
+    t.values.push(value("uverbs::raw::abi::netlink::RTM_NEWLINK", uverbs::raw::abi::netlink::RTM_NEWLINK));
+    t.values.push(value("uverbs::raw::abi::netlink::RTM_DELLINK", uverbs::raw::abi::netlink::RTM_DELLINK));
+    t.values.push(value("uverbs::raw::abi::netlink::IFLA_IFNAME", uverbs::raw::abi::netlink::IFLA_IFNAME));
+    t.values.push(value("uverbs::raw::abi::netlink::IFLA_LINKINFO", uverbs::raw::abi::netlink::IFLA_LINKINFO));
+    t.values.push(value("uverbs::raw::abi::netlink::IFLA_INFO_KIND", uverbs::raw::abi::netlink::IFLA_INFO_KIND));
+    t.values.push(value("uverbs::raw::abi::netlink::IFF_UP", uverbs::raw::abi::netlink::IFF_UP));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NL_NLDEV", uverbs::raw::abi::netlink::RDMA_NL_NLDEV));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SET));

@@ -1,7 +1,8 @@
 //! RDMA netlink: one message builder ([`Request`]), a pure parser over `&[u8]`
 //! ([`messages`], [`attrs`], [`parse_answer`]) and a small blocking client over a
 //! `NETLINK_RDMA` socket ([`NlSocket`]). The nldev protocol on top of it is in
-//! [`nldev`] (devices, uverbs nodes, ports), links in [`link`].
+//! [`nldev`] (devices, uverbs nodes, ports), links in [`link`]; the network interfaces
+//! a self-test makes for its own devices in [`route`] (`NETLINK_ROUTE`).
 //!
 //! The builder and parsers do no I/O and do not allocate (except to describe an error),
 //! so they can be unit tested on captured bytes and fuzzed: every length is checked, every
@@ -10,6 +11,7 @@
 
 pub mod link;
 pub mod nldev;
+pub mod route;
 pub mod uevent;
 
 use core::sync::atomic::{AtomicU32, Ordering};
@@ -93,6 +95,50 @@ impl Request {
         self.buf[self.len + 4..self.len + len].copy_from_slice(value);
         self.len = end;
         self.buf[..4].copy_from_slice(&(end as u32).to_ne_bytes());
+        Ok(self)
+    }
+
+    /// Appends the fixed part of a message family (`struct ifinfomsg` of `RTM_*LINK`),
+    /// padded to 4 bytes: before any attribute.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] when it does not fit, or an attribute came first; the
+    /// request is unchanged.
+    pub fn family_header(&mut self, bytes: &[u8]) -> Result<&mut Self> {
+        let end = self.len + align4(bytes.len());
+        if self.len != 16 || end > MAX_REQUEST {
+            return Err(Error::BadArgument {
+                op: Op::new("netlink request", ""),
+                reason: format!("a family header of {} bytes goes first", bytes.len()),
+            });
+        }
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len = end;
+        self.buf[..4].copy_from_slice(&(end as u32).to_ne_bytes());
+        Ok(self)
+    }
+
+    /// Appends attribute `kind` (marked [`NLA_F_NESTED`]) holding the attributes that
+    /// `inner` appends.
+    ///
+    /// # Errors
+    ///
+    /// As [`Request::attr`], and what `inner` returns; the request is then unchanged.
+    pub fn nested(
+        &mut self,
+        kind: u16,
+        inner: impl FnOnce(&mut Self) -> Result<&mut Self>,
+    ) -> Result<&mut Self> {
+        let start = self.len;
+        self.attr(kind | NLA_F_NESTED, &[])?;
+        if let Err(e) = inner(self) {
+            self.len = start;
+            self.buf[..4].copy_from_slice(&(start as u32).to_ne_bytes());
+            return Err(e);
+        }
+        let len = (self.len - start) as u16;
+        self.buf[start..start + 2].copy_from_slice(&len.to_ne_bytes());
         Ok(self)
     }
 
@@ -420,7 +466,8 @@ const RECV_BUF: usize = 8 * 1024;
 /// At most this many datagrams per answer.
 const MAX_DATAGRAMS: usize = 4096;
 
-/// A `NETLINK_RDMA` socket, with its receive buffer and sequence counter.
+/// A netlink socket (`NETLINK_RDMA`, or `NETLINK_ROUTE` for [`route`]), with its
+/// receive buffer and sequence counter.
 #[derive(Debug)]
 pub struct NlSocket {
     fd: OwnedFd,
@@ -452,11 +499,27 @@ impl NlSocket {
             Some(p) => p,
             None => panic!("NETLINK_RDMA is not 0"),
         };
+        Self::open_protocol(Some(Protocol::from_raw(PROTO)))
+    }
+
+    /// Opens a `NETLINK_ROUTE` socket (network interfaces), otherwise as
+    /// [`NlSocket::open`]: for [`route`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Os`] with the errno of `socket`.
+    pub fn open_route() -> Result<Self> {
+        // NETLINK_ROUTE is protocol 0: the family's default.
+        const _: () = assert!(NETLINK_ROUTE == 0);
+        Self::open_protocol(None)
+    }
+
+    fn open_protocol(protocol: Option<Protocol>) -> Result<Self> {
         let fd = net::socket_with(
             AddressFamily::NETLINK,
             SocketType::RAW,
             SocketFlags::CLOEXEC,
-            Some(Protocol::from_raw(PROTO)),
+            protocol,
         )
         .map_err(os("netlink socket"))?;
         // Start from a value that differs between processes (the stack's address, which

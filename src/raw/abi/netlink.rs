@@ -42,6 +42,10 @@ pub const NLM_F_ROOT: u16 = 0x100;
 pub const NLM_F_MATCH: u16 = 0x200;
 /// `NLM_F_DUMP`: `NLM_F_ROOT | NLM_F_MATCH`, a dump request.
 pub const NLM_F_DUMP: u16 = NLM_F_ROOT | NLM_F_MATCH;
+/// `NLM_F_EXCL` (a NEW request): fail with `EEXIST` if the object exists.
+pub const NLM_F_EXCL: u16 = 0x200;
+/// `NLM_F_CREATE` (a NEW request): create the object if it does not exist.
+pub const NLM_F_CREATE: u16 = 0x400;
 
 /// `NLMSG_NOOP`: a message to ignore.
 pub const NLMSG_NOOP: u16 = 0x1;
@@ -104,6 +108,47 @@ pub struct nlmsgerr {
     pub msg: nlmsghdr,
 }
 const _: () = assert!(core::mem::size_of::<nlmsgerr>() == 20);
+
+// ------------------------------------ <linux/rtnetlink.h>, <linux/if_link.h>, <linux/if.h>
+// The network interfaces `uverbs selftest --create` makes and flaps for its own devices
+// (a dummy interface under an rxe or siw link), over a `NETLINK_ROUTE` socket.
+
+/// `NETLINK_ROUTE`: the netlink protocol of network interfaces, addresses and routes.
+pub const NETLINK_ROUTE: u32 = 0;
+/// `RTM_NEWLINK`: create an interface, or change one (its flags, with `ifi_change`).
+pub const RTM_NEWLINK: u16 = 16;
+/// `RTM_DELLINK`: delete an interface.
+pub const RTM_DELLINK: u16 = 17;
+/// `IFLA_IFNAME`: the interface name (a NUL-terminated string).
+pub const IFLA_IFNAME: u16 = 3;
+/// `IFLA_LINKINFO`: nested; the kind of a virtual interface and its data.
+pub const IFLA_LINKINFO: u16 = 18;
+/// `IFLA_INFO_KIND` (inside [`IFLA_LINKINFO`]): the kind's name (`"dummy"`).
+pub const IFLA_INFO_KIND: u16 = 1;
+/// `IFF_UP`: the interface is administratively up.
+pub const IFF_UP: u32 = 1;
+
+/// `struct ifinfomsg`: the fixed part of an `RTM_*LINK` message (16 bytes), after the
+/// netlink header and before the attributes.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ifinfomsg {
+    /// Address family (`AF_UNSPEC`).
+    pub ifi_family: u8,
+    /// Padding.
+    pub __ifi_pad: u8,
+    /// `ARPHRD_*` device type.
+    pub ifi_type: u16,
+    /// Interface index; 0 to name the interface by [`IFLA_IFNAME`].
+    pub ifi_index: i32,
+    /// `IFF_*` flags.
+    pub ifi_flags: u32,
+    /// Which of `ifi_flags` to change.
+    pub ifi_change: u32,
+}
+const _: () = assert!(core::mem::size_of::<ifinfomsg>() == 16);
 
 // ---------------------------------------------------------------- <rdma/rdma_netlink.h>
 

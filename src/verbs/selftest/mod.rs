@@ -16,17 +16,20 @@
 //! - `port.N.*`: QUERY_PORT, through ioctl and `write()` alike, against sysfs and RDMA
 //!   netlink; the GID table (QUERY_GID_TABLE against sysfs) and the P_Keys;
 //! - `probe.*`: every object's lifecycle through each interface, and the error paths
-//!   ([`probe`]).
+//!   ([`probe`]);
+//! - `port.N.events`: the port's asynchronous events when its network interface goes
+//!   down and up, only on an interface the self-test made itself ([`Env`]).
 
 pub mod health;
+pub mod testbed;
 
 use core::fmt::Debug;
 
 use crate::error::Error;
-use crate::netlink::link;
+use crate::netlink::{link, route};
 use crate::raw::fallback::CallPath;
 use crate::sysfs::attr::{read_attr, Attr};
-use crate::types::{GidType, LinkLayer, Mtu, PhysState, PortState, TransportType};
+use crate::types::{EventType, GidType, LinkLayer, Mtu, PhysState, PortState, TransportType};
 use crate::verbs::context::Context;
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::port::PortAttr;
@@ -135,13 +138,22 @@ enum Kind {
     PortNetlink(u32),
     PortGids(u32),
     PortPkeys(u32),
+    PortEvents(u32),
     Lifecycle(CallPath),
     ErrorPaths,
 }
 
+/// What the cases may do beyond reading: set by the caller that made the device.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Env {
+    /// A network interface the caller made for this self-test (a dummy under the
+    /// device's link), which `port.N.events` may set down and up. Never a user's.
+    pub own_netdev: Option<String>,
+}
+
 /// The cases of every port, after `port.N.`: name, what they compare, and the kind.
 type PortCase = (&'static str, &'static str, fn(u32) -> Kind);
-const PORT_CASES: [PortCase; 6] = [
+const PORT_CASES: [PortCase; 7] = [
     ("query", "QUERY_PORT", Kind::PortQuery),
     (
         "query_paths",
@@ -160,6 +172,11 @@ const PORT_CASES: [PortCase; 6] = [
         Kind::PortGids,
     ),
     ("pkeys", "the P_Key table (sysfs)", Kind::PortPkeys),
+    (
+        "events",
+        "ASYNC_EVENT_ALLOC: PORT_ERR and PORT_ACTIVE as the netdev goes down and up",
+        Kind::PortEvents,
+    ),
 ];
 
 /// The cases of `info`, in the order they run.
@@ -211,9 +228,15 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
 }
 
 impl Case {
-    /// Runs the case on `info`.
+    /// Runs the case on `info`, with nothing of the caller's to change.
     pub fn run(&self, info: &DeviceInfo) -> Outcome {
+        self.run_in(info, &Env::default())
+    }
+
+    /// Runs the case on `info` in `env`.
+    pub fn run_in(&self, info: &DeviceInfo, env: &Env) -> Outcome {
         match self.kind {
+            Kind::PortEvents(p) => port_events(info, p, env),
             Kind::Lifecycle(path) => probe_case(probe::lifecycle_via(info, path)),
             Kind::ErrorPaths => probe_case(probe::error_paths_of(info)),
             _ => match Context::open(info) {
@@ -238,7 +261,9 @@ impl Case {
             Kind::PortNetlink(p) => port_netlink(info, ctx, p),
             Kind::PortGids(p) => port_gids(info, ctx, p),
             Kind::PortPkeys(p) => port_pkeys(info, ctx, p),
-            Kind::Lifecycle(_) | Kind::ErrorPaths => unreachable!("run without a context"),
+            Kind::Lifecycle(_) | Kind::ErrorPaths | Kind::PortEvents(_) => {
+                unreachable!("run without a context")
+            }
         }
     }
 }
@@ -653,6 +678,129 @@ fn port_gids(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {
     }
     o.fact("gid.count", ours.len());
     o
+}
+
+/// How long a port event may take after its netdev's change (rxe and siw raise it from
+/// the netdev notifier, at once; the bound is for a loaded TCG guest).
+const EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// `port.N.events`: the port's netdev (the self-test's own) set down raises PORT_ERR and
+/// leaves the port DOWN; set up again, PORT_ACTIVE and the port ACTIVE. The netdev is up
+/// again when the case ends, whatever happened.
+fn port_events(info: &DeviceInfo, port: u32, env: &Env) -> Outcome {
+    let Some(own) = env.own_netdev.as_deref() else {
+        return Outcome::skip(
+            "needs a network interface the self-test made (--create without --netdev), to set down and up",
+        );
+    };
+    let mut o = Outcome::new();
+    let netdev = match link::show() {
+        Ok(links) => links
+            .into_iter()
+            .find(|l| l.device == info.name && l.port == port)
+            .and_then(|l| l.netdev),
+        Err(e) => {
+            o.fail(format!("nldev PORT_GET: {e}"));
+            return o;
+        }
+    };
+    if netdev.as_deref() != Some(own) {
+        return Outcome::skip(format!(
+            "the port's netdev is {}, not the self-test's own {own}",
+            netdev.as_deref().unwrap_or("none")
+        ));
+    }
+    let ctx = match Context::open(info) {
+        Ok(c) => c,
+        Err(e) => {
+            o.fail(format!("open: {e}"));
+            return o;
+        }
+    };
+    let mut events = match ctx.events() {
+        Ok(e) => e,
+        Err(e) => {
+            o.fail(format!("ASYNC_EVENT_ALLOC: {e}"));
+            return o;
+        }
+    };
+    // Sets the netdev up again however the case ends.
+    struct Up<'a>(&'a str);
+    impl Drop for Up<'_> {
+        fn drop(&mut self) {
+            let _ = route::set_up(self.0, true);
+        }
+    }
+    let _up = Up(own);
+    for (up, want, state) in [
+        (false, EventType::PortErr, PortState::Down),
+        (true, EventType::PortActive, PortState::Active),
+    ] {
+        let step = if up { "up" } else { "down" };
+        if let Err(e) = route::set_up(own, up) {
+            o.fail(format!("setting {own} {step}: {e}"));
+            return o;
+        }
+        match wait_port_event(&mut events, port, want) {
+            Ok(seen) => {
+                o.fact(format!("{step}.event"), format!("{want:?}"));
+                if !seen.is_empty() {
+                    o.diag
+                        .push(format!("{step}: other events first: {}", seen.join(", ")));
+                }
+            }
+            Err(e) => {
+                o.fail(format!("{own} {step}: {e}"));
+                return o;
+            }
+        }
+        match ctx.query_port(port) {
+            Ok(p) => {
+                o.fact(format!("{step}.state"), format!("{:?}", p.state));
+                o.check(p.state == state, || {
+                    format!(
+                        "{own} {step}: QUERY_PORT state {:?} after {want:?}, expected {state:?}",
+                        p.state
+                    )
+                });
+            }
+            Err(e) => o.fail(format!("QUERY_PORT after {own} {step}: {e}")),
+        }
+    }
+    o
+}
+
+/// Reads events until `want` on `port`; returns the others seen first (as text), or
+/// what went wrong: none within [`EVENT_WAIT`], the stream ended.
+fn wait_port_event(
+    events: &mut crate::verbs::event::EventStream,
+    port: u32,
+    want: EventType,
+) -> Result<Vec<String>, String> {
+    use crate::verbs::event::Next;
+    let deadline = std::time::Instant::now() + EVENT_WAIT;
+    let mut others = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(format!(
+                "no {want:?} on port {port} within {} s (seen: {})",
+                EVENT_WAIT.as_secs(),
+                if others.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    others.join(", ")
+                }
+            ));
+        }
+        match events.read_timeout(left) {
+            Ok(Next::Event(e)) if e.kind == want && e.port() == Some(port) => return Ok(others),
+            Ok(Next::Event(e)) => others.push(format!("{:?} on {:?}", e.kind, e.scope())),
+            Ok(Next::Empty) => {}
+            Ok(Next::End) => return Err("the event file ended".into()),
+            Err(e) => return Err(format!("reading events: {e}")),
+        }
+    }
 }
 
 fn port_pkeys(info: &DeviceInfo, ctx: &Context, port: u32) -> Outcome {

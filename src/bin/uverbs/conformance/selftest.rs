@@ -13,10 +13,12 @@ use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use uverbs::netlink::link::LinkType;
 use uverbs::netlink::NlSocket;
 use uverbs::verbs::discover::{DeviceInfo, Discovery};
 use uverbs::verbs::selftest::health::{KernelLog, Resources};
-use uverbs::verbs::selftest::{self, compare_facts, Status};
+use uverbs::verbs::selftest::testbed::Testbed;
+use uverbs::verbs::selftest::{self, compare_facts, Env, Status};
 
 use crate::plumbing::getopt::{opt, LongOpt};
 use crate::plumbing::io::Io;
@@ -25,7 +27,8 @@ use crate::plumbing::ktap;
 use crate::plumbing::pipe::{Lines, Next};
 
 const HELP: &str = "\
-Usage: uverbs selftest [-d DEV]... [--list] [--filter GLOB] [--timeout S] [--json]
+Usage: uverbs selftest [-d DEV]... [--create rxe,siw [--netdev IF]] [--list]
+                       [--filter GLOB] [--timeout S] [--json]
                        [--record FILE | --baseline FILE] [--bisect]
 
 Conformance cases of the kernel's uverbs interface on each RDMA device, as KTAP version
@@ -38,6 +41,13 @@ BUG, sanitizer or lockdep report (/dev/kmsg, root only). Each device runs in a c
 process: a case that hangs is killed after the timeout.
 
   -d, --ib-dev=DEV     only device DEV (repeatable; default every device)
+      --create=KINDS   make the devices to test, and remove them at the end: a link
+                       of each kind (rxe, siw; comma-separated) named uvst_rxe,
+                       uvst_siw, over --netdev or over a dummy interface uvst0 made
+                       for them, which port.N.events sets down and up (needs
+                       CAP_NET_ADMIN); only these devices (and -d's) are tested
+      --netdev=IF      the network interface for --create's links (it is never set
+                       down: port.N.events skips)
       --list           print the cases (DEVICE CASE), run nothing
       --filter=GLOB    only the cases whose name matches (* and ?)
       --timeout=S      seconds a case may take (default 60)
@@ -62,6 +72,9 @@ const LONGS: &[LongOpt] = &[
     opt("baseline", true, b'b'),
     opt("bisect", false, b'B'),
     opt("child", true, b'C'),
+    opt("create", true, b'c'),
+    opt("netdev", true, b'n'),
+    opt("own-netdev", true, b'O'),
     opt("help", false, b'h'),
 ];
 
@@ -82,6 +95,12 @@ struct Opts {
     baseline: Option<String>,
     bisect: bool,
     child: Option<String>,
+    /// `--create`'s kinds.
+    create: Vec<LinkType>,
+    /// `--netdev`.
+    netdev: Option<String>,
+    /// What the cases may change (the child's `--own-netdev`, the parent's test bed).
+    env: Env,
     /// The baseline read from `baseline`.
     baseline_record: Option<Record>,
 }
@@ -112,7 +131,7 @@ fn field(s: &str) -> String {
 // ------------------------------------------------------------------ the child
 
 /// `selftest --child DEV`: runs the device's cases, reporting on stdout.
-fn child(io: &mut Io, dev: &str, filter: Option<&str>) -> i32 {
+fn child(io: &mut Io, dev: &str, filter: Option<&str>, env: &Env) -> i32 {
     let mut say = |line: String| {
         io.out(line);
         io.out("\n");
@@ -160,7 +179,7 @@ fn child(io: &mut Io, dev: &str, filter: Option<&str>) -> i32 {
     for c in &cases {
         say(format!("case\t{}\t{}", field(&c.name), field(c.methods)));
         let before = snapshot(&mut sock).ok();
-        let mut o = c.run(&info);
+        let mut o = c.run_in(&info, env);
         if let (Some(b), Ok(a)) = (&before, snapshot(&mut sock)) {
             let leaked = a.changed_since(b);
             if !leaked.is_empty() {
@@ -299,6 +318,7 @@ fn against_baseline(dev: &str, c: &mut CaseResult, base: &Record) {
 
 /// Runs one device's child and reads its report; the cases it did not get to, after a
 /// timeout or a crash, are skipped with the reason.
+#[inline(never)]
 fn run_device(
     exe: &std::path::Path,
     dev: &str,
@@ -323,6 +343,9 @@ fn run_device(
     cmd.arg("selftest").arg("--child").arg(dev);
     if let Some(f) = &o.filter {
         cmd.arg("--filter").arg(f);
+    }
+    if let Some(n) = &o.env.own_netdev {
+        cmd.arg("--own-netdev").arg(n);
     }
     let spawned = cmd
         .stdin(Stdio::null())
@@ -550,6 +573,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         baseline: None,
         bisect: false,
         child: None,
+        create: Vec::new(),
+        netdev: None,
+        env: Env::default(),
         baseline_record: None,
     };
     let text = |v: Vec<u8>| String::from_utf8_lossy(&v).into_owned();
@@ -567,6 +593,20 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             (b'b', Some(v)) => o.baseline = Some(text(v)),
             (b'B', _) => o.bisect = true,
             (b'C', Some(v)) => o.child = Some(text(v)),
+            (b'c', Some(v)) => {
+                for k in text(v).split(',') {
+                    let kind = match k.trim() {
+                        "rxe" => LinkType::Rxe,
+                        "siw" => LinkType::Siw,
+                        other => return Err(format!("--create takes rxe and siw, not {other:?}")),
+                    };
+                    if !o.create.contains(&kind) {
+                        o.create.push(kind);
+                    }
+                }
+            }
+            (b'n', Some(v)) => o.netdev = Some(text(v)),
+            (b'O', Some(v)) => o.env.own_netdev = Some(text(v)),
             _ => return Ok(false),
         }
         Ok(true)
@@ -576,7 +616,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     }
     if let Some(dev) = &o.child {
         io.flush();
-        return child(io, dev, o.filter.as_deref());
+        return child(io, dev, o.filter.as_deref(), &o.env);
     }
     if o.record.is_some() && o.baseline.is_some() {
         return io.usage_error("selftest", "--record and --baseline exclude each other");
@@ -593,22 +633,56 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             }
         }
     }
-    let could_not = |io: &mut Io, why: &str| -> i32 {
-        if o.bisect {
-            io.err_line(&format!("uverbs selftest: could not test: {why}"));
-            BISECT_SKIP
-        } else {
-            if o.json {
-                io.out(json(&[], &Totals::default()).pretty());
-            } else {
-                io.out(format!("KTAP version 1\n1..0 # SKIP {}\n", ktap::diag(why)));
+    if o.netdev.is_some() && o.create.is_empty() {
+        return io.usage_error("selftest", "--netdev goes with --create");
+    }
+    // The devices made for this run: removed when it ends, whatever its verdict.
+    let bed = if o.create.is_empty() {
+        None
+    } else {
+        match Testbed::make(&o.create, o.netdev.as_deref()) {
+            Ok(b) => {
+                o.env = b.env();
+                o.devices.extend(b.devices().iter().cloned());
+                Some(b)
             }
-            KSFT_SKIP
+            Err(e) => return could_not(io, &o, &format!("--create: {e}")),
         }
     };
+    let status = run(io, &o);
+    let Some(bed) = bed else { return status };
+    let left = bed.remove();
+    for e in &left {
+        io.err_line(&format!("uverbs selftest: --create: not removed: {e}"));
+    }
+    if left.is_empty() || status == KSFT_FAIL {
+        status
+    } else {
+        KSFT_FAIL
+    }
+}
+
+/// Nothing could be tested, for `why`: KTAP's skipped plan (or an empty JSON
+/// document) and kselftest's skip status; with `--bisect`, git bisect's skip.
+fn could_not(io: &mut Io, o: &Opts, why: &str) -> i32 {
+    if o.bisect {
+        io.err_line(&format!("uverbs selftest: could not test: {why}"));
+        BISECT_SKIP
+    } else {
+        if o.json {
+            io.out(json(&[], &Totals::default()).pretty());
+        } else {
+            io.out(format!("KTAP version 1\n1..0 # SKIP {}\n", ktap::diag(why)));
+        }
+        KSFT_SKIP
+    }
+}
+
+/// Runs the cases of the chosen devices and reports them.
+fn run(io: &mut Io, o: &Opts) -> i32 {
     let all = match Discovery::new().devices() {
         Ok(v) => v,
-        Err(e) => return could_not(io, &format!("no RDMA device: {e}")),
+        Err(e) => return could_not(io, o, &format!("no RDMA device: {e}")),
     };
     let mut infos: Vec<DeviceInfo> = Vec::new();
     if o.devices.is_empty() {
@@ -617,12 +691,12 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         for d in &o.devices {
             match all.iter().find(|i| &i.name == d) {
                 Some(i) => infos.push(i.clone()),
-                None => return could_not(io, &format!("no RDMA device {d}")),
+                None => return could_not(io, o, &format!("no RDMA device {d}")),
             }
         }
     }
     if infos.is_empty() {
-        return could_not(io, "no RDMA device");
+        return could_not(io, o, "no RDMA device");
     }
     if o.list {
         for i in &infos {
@@ -646,7 +720,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     }
     for (n, info) in infos.iter().enumerate() {
         let mut header = false;
-        let (results, notes) = run_device(&exe, &info.name, &o, |k, plan, c| {
+        let (results, notes) = run_device(&exe, &info.name, o, |k, plan, c| {
             if o.json {
                 return;
             }
