@@ -10,8 +10,9 @@
 //!   200 with its whole body or a 503 with `Retry-After`;
 //! - a connection cap of 8: older idle and partial connections are evicted (a partial
 //!   head gets 408, an idle one is closed) and a scrape is served;
-//! - throughout, the exporter's threads stay within `--web.max-requests` and one, and its
-//!   resident memory within a bound (read from `/proc/PID/status`).
+//! - throughout, the exporter's threads stay within `--web.max-requests`, one, and one
+//!   reader per device, and its resident memory within a bound (read from
+//!   `/proc/PID/status`).
 
 mod common;
 
@@ -28,15 +29,18 @@ const HALF: &[u8] = b"GET /metrics HTTP/1.1\r\n";
 /// A whole scrape, on a connection of its own.
 const SCRAPE: &[u8] = b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
 
-/// The exporter's threads may never pass `--web.max-requests` workers and the thread
-/// that owns the connections (sysfs mode has no monitor thread). The default is 40.
+/// The exporter's threads may never pass `--web.max-requests` workers, the thread that
+/// owns the connections (sysfs mode has no monitor thread) and one reader thread per
+/// device ([`DEVICES`]). The default is 40.
 const MAX_REQUESTS: usize = 40;
+/// The fixture's devices (`i40iw0`, `mlx4_0`), each read by a thread of its own.
+const DEVICES: usize = 2;
 /// Resident memory the exporter may reach under these loads. It answers from a few
 /// kilobytes per scrape; 1,000 idle connections cost a few dozen bytes of heap each (the
 /// socket buffers are the kernel's). Measured: 5.7 MiB beside the 1,000 and 10.9 MiB
-/// under 128 x 10 scrapes (41 threads) with the debug build, 1.6 and 3.2 MiB with the
-/// static release build; the bound leaves room for a slower host and another
-/// allocator.
+/// under 128 x 10 scrapes (41 threads, 43 with the device readers) with the debug
+/// build, 1.6 and 3.2 MiB with the static release build; the bound leaves room for a
+/// slower host and another allocator.
 const MAX_RSS_KIB: u64 = 32 * 1024;
 
 fn fixture() -> PathBuf {
@@ -343,11 +347,14 @@ fn still_open(s: &TcpStream) -> bool {
     open
 }
 
-/// The samples of a body, the collection's own duration left out (it differs from one
-/// collection to the next).
+/// The samples of a body, the collection's own duration and each device's left out
+/// (they differ from one collection to the next).
 fn samples_of(body: &str) -> Vec<&str> {
     body.lines()
-        .filter(|l| !l.starts_with("uverbs_scrape_duration_seconds "))
+        .filter(|l| {
+            !l.starts_with("uverbs_scrape_duration_seconds ")
+                && !l.starts_with("uverbs_device_scrape_duration_seconds{")
+        })
         .collect()
 }
 
@@ -470,7 +477,7 @@ fn exporter_serves_a_scrape_beside_1000_idle_connections() {
         _ => panic!("the scrape beside {IDLE} idle connections: {uv_line}"),
     }
     assert_eq!(uv.held, IDLE, "idle connections closed early: {uv_line}");
-    assert!(uv.peak.0 <= MAX_REQUESTS + 1, "{uv_line}");
+    assert!(uv.peak.0 <= MAX_REQUESTS + 1 + DEVICES, "{uv_line}");
     assert!(uv.peak.1 <= MAX_RSS_KIB, "{uv_line}");
 }
 
@@ -577,7 +584,7 @@ fn exporter_answers_128_clients_scraping_10_times_at_once_with_200_or_503() {
     assert_eq!(uv.ok + uv.busy, CLIENTS * EACH, "{uv_line}");
     assert!(uv.ok > 0, "{uv_line}");
     assert!(matches!(after, Answer::Status(200, true, ..)), "{after:?}");
-    assert!(uv.peak.0 <= MAX_REQUESTS + 1, "{uv_line}");
+    assert!(uv.peak.0 <= MAX_REQUESTS + 1 + DEVICES, "{uv_line}");
     assert!(uv.peak.1 <= MAX_RSS_KIB, "{uv_line}");
 }
 

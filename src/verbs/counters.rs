@@ -475,21 +475,39 @@ pub fn sysfs_devices_in(
     want: impl Fn(&str) -> bool,
     mut each: impl FnMut(DeviceInfo, Option<SysDir>),
 ) -> Result<()> {
-    let names = class.names().map_err(|errno| Error::Os {
-        op: Op::new("list sysfs devices", ""),
-        errno,
-    })?;
+    let names = sysfs_device_names(class)?;
     for n in names.into_iter().filter(|n| want(n)) {
-        let dir = class.dir(&n).ok();
-        let d = dir
-            .as_ref()
-            .and_then(|dir| {
-                crate::sysfs::read_device_in(root, dir, &n, false, crate::sysfs::Wanted::ALL).ok()
-            })
-            .unwrap_or_default();
-        each(sysfs_info(n, d), dir);
+        let (info, dir) = sysfs_device_in(root, class, n);
+        each(info, dir);
     }
     Ok(())
+}
+
+/// The device names under `class` (the open `<root>/class/infiniband`), sorted.
+///
+/// # Errors
+///
+/// The errno of listing `class`.
+pub fn sysfs_device_names(class: &SysDir) -> Result<Vec<String>> {
+    class.names().map_err(|errno| Error::Os {
+        op: Op::new("list sysfs devices", ""),
+        errno,
+    })
+}
+
+/// One device of [`sysfs_devices_in`]: `name` under `class` (the open
+/// `<root>/class/infiniband`), read leniently, with its directory (`None` when it cannot
+/// be opened: the device then reads as empty). For a caller that reads each device on
+/// its own (under a deadline, on a thread of its own), having listed `class` itself.
+pub fn sysfs_device_in(root: &Path, class: &SysDir, name: String) -> (DeviceInfo, Option<SysDir>) {
+    let dir = class.dir(&name).ok();
+    let d = dir
+        .as_ref()
+        .and_then(|dir| {
+            crate::sysfs::read_device_in(root, dir, &name, false, crate::sysfs::Wanted::ALL).ok()
+        })
+        .unwrap_or_default();
+    (sysfs_info(name, d), dir)
 }
 
 fn sysfs_info(n: String, d: crate::sysfs::SysDevice) -> DeviceInfo {

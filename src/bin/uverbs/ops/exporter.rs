@@ -26,19 +26,19 @@
 //! One device or port whose file is missing or whose call fails costs only its own
 //! metrics, and counts in `uverbs_device_scrape_errors_total`.
 
-use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use uverbs::sysfs::{KeptFiles, SysDir};
-use uverbs::verbs::counters::{CounterReader, PortStatus};
+use uverbs::verbs::counters::{sysfs_device_in, sysfs_device_names, CounterReader, PortStatus};
 use uverbs::verbs::gid_select::Netdevs;
 use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, WatchedPortCache};
 
 use crate::ops::metrics;
+use crate::plumbing::deadline::{self, Late, Outcome, Progress};
 use crate::plumbing::getopt::{opt, LongOpt};
 use crate::plumbing::http::{self, Response};
 use crate::plumbing::io::Io;
@@ -49,8 +49,10 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:9550";
 
 const HELP: &str = "\
 Usage: uverbs exporter [--listen ADDR] [--sysfs ROOT] [--sysfs-only] [-d DEV]...
-                       [--web.max-requests N] [--web.max-connections N]
+                       [--device-timeout SECS] [--web.max-requests N]
+                       [--web.max-connections N]
        uverbs exporter --textfile PATH | --once  [--sysfs ROOT] [--sysfs-only] [-d DEV]...
+                       [--device-timeout SECS]
 
 Exports RDMA devices and ports in the Prometheus text format: port state, physical
 state, link layer, MTU, width, speed and rate, the port counters (bytes for the
@@ -71,6 +73,15 @@ container with only /sys mounted. While serving, it keeps the sysfs files it rea
 open between scrapes (at most 256, GID and P_Key tables not); they do not hold a
 device.
 
+Each device is read (sysfs, RDMA netlink, uverbs calls) by a thread of its own, all
+at once, within --device-timeout of the collection's start. A device that has not
+answered by then is left out of that collection: uverbs_device_scrape_timeout{device}
+is 1, its error counted and logged with the read it was in, and the others are
+answered on time. Its read keeps its thread until the kernel returns; meanwhile the
+device is reported late at once and not read again (at most one outstanding read per
+device, never a thread per scrape); once the read returns, the device is read as
+before. A device's thread ends after 5 minutes without a read.
+
 One thread holds every connection and reads the requests; at most --web.max-requests
 scrapes are answered at once, each by a thread of its own, and a request past that is
 answered 503 with Retry-After: 1 at once (never a reset). At most
@@ -90,6 +101,9 @@ limit) to hold the connections and 1024 files more; the cap is lowered when it c
                         --path.sysfs
       --sysfs-only      read sysfs only, never /dev/infiniband
   -d, --ib-dev=DEV      export device DEV only (repeatable)
+      --device-timeout=SECS
+                        how long a collection waits for a device's reads (default
+                        5, half Prometheus' default scrape_timeout; 0.001 to 3600)
       --web.max-requests=N
                         scrapes answered at once, 503 past that (default 40, as
                         node_exporter; 0: no limit but the connections)
@@ -111,6 +125,7 @@ const LONGS: &[LongOpt] = &[
     opt("ib-dev", true, b'd'),
     opt("web.max-requests", true, b'R'),
     opt("web.max-connections", true, b'C'),
+    opt("device-timeout", true, b'T'),
     opt("help", false, b'h'),
 ];
 
@@ -125,6 +140,14 @@ struct Options {
     only: Vec<String>,
     /// The HTTP server's caps (`--web.max-requests`, `--web.max-connections`).
     limits: http::Limits,
+    /// How long a collection waits for a device's reads (`--device-timeout`).
+    timeout: Duration,
+}
+
+/// `--device-timeout`'s value: seconds, to the millisecond.
+fn timeout_arg(v: &str) -> Result<Duration, String> {
+    deadline::parse_timeout(v)
+        .ok_or_else(|| format!("bad --device-timeout '{v}': expected seconds from 0.001 to 3600"))
 }
 
 /// A count option's value: a decimal number, at least `min`.
@@ -162,6 +185,9 @@ struct State {
     /// The sysfs attributes kept open from one scrape to the next (serving only: a
     /// one-shot collection reads each file once).
     kept: Option<Arc<KeptFiles>>,
+    /// Each device's reader thread (and the device list's, for a one-shot collection
+    /// with uverbs).
+    readers: Readers,
 }
 
 /// How many sysfs files a serving exporter keeps open: 256 (a page of kernel memory
@@ -177,8 +203,12 @@ fn kept_files_cap() -> usize {
 
 impl State {
     #[inline(never)]
-    fn error(&self, device: &str, what: &str, e: &uverbs::Error) {
-        let text = format!("uverbs exporter: {device}: {what}: {e}");
+    fn error(&self, device: &str, what: &str, e: &dyn core::fmt::Display) {
+        let text = if what.is_empty() {
+            format!("uverbs exporter: {device}: {e}")
+        } else {
+            format!("uverbs exporter: {device}: {what}: {e}")
+        };
         let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
         let entry = errors.entry(device.to_owned()).or_default();
         entry.0 += 1;
@@ -270,29 +300,112 @@ struct DeviceData<'a> {
     ctx: Option<&'a Context>,
 }
 
-/// What one collection shares among its devices: the sysfs class directory, opened
-/// once (each device's directory and its ports' are opened under it, once per
-/// collection, and every file of a port under its directory), the netdev names (read
-/// on the first GID that names a netdev) and the counter reader.
-struct Walk {
+/// What one collection shares among its devices (each read on its own thread): the
+/// sysfs class directory, opened once (each device's directory and its ports' are
+/// opened under it, once per collection, and every file of a port under its
+/// directory), and the netdev names (read on the first GID that names a netdev).
+struct Shared {
     class: Option<SysDir>,
-    names: OnceCell<Netdevs>,
-    reader: CounterReader,
+    names: OnceLock<Netdevs>,
 }
 
-/// Collects one device; `dev_dir` is its sysfs directory when the caller has it open.
-fn collect_device(
-    e: &mut Exposition,
+/// Where a device's job finds the device.
+enum Source {
+    /// Followed with uverbs: its port cache (guarded: revoked when the device's removal
+    /// starts, so a job that holds it holds no file of the device).
+    Served(Arc<Served>),
+    /// By name, from sysfs alone.
+    Sysfs(String),
+    /// Opened for this collection (one collection with uverbs).
+    Open(Box<DeviceInfo>),
+}
+
+/// What reading one device gave: its samples and the errors met (what was read, the
+/// error), recorded by the collection that waited for it.
+struct DeviceRead {
+    e: Exposition,
+    errors: Vec<(&'static str, uverbs::Error)>,
+}
+
+impl DeviceRead {
+    fn error(&mut self, what: &'static str, e: uverbs::Error) {
+        self.errors.push((what, e));
+    }
+}
+
+/// A device's job, on its reader thread: `reader` is the thread's counter reader,
+/// kept from one collection to the next (its netlink socket holds no device).
+fn read_device(
     st: &State,
+    sh: &Shared,
+    src: Source,
+    reader: &mut Option<CounterReader>,
+    p: &Progress<'_>,
+) -> DeviceRead {
+    let reader = reader.get_or_insert_with(|| {
+        CounterReader::new()
+            .sysfs_root(&st.opts.sysfs)
+            .netlink(!st.opts.sysfs_only)
+    });
+    let mut out = DeviceRead {
+        e: Exposition::new(),
+        errors: Vec::new(),
+    };
+    match src {
+        Source::Served(s) => {
+            let d = DeviceData {
+                info: &s.info,
+                cache: s.cache.as_ref(),
+                ctx: None,
+            };
+            collect_device(&mut out, st, sh, &d, reader, sh.class.as_ref(), None, p);
+        }
+        Source::Sysfs(name) => {
+            if let Some(class) = &sh.class {
+                p.set("the device's description", 0);
+                let (info, dir) = sysfs_device_in(&st.opts.sysfs, class, name);
+                let d = DeviceData {
+                    info: &info,
+                    cache: None,
+                    ctx: None,
+                };
+                // A directory that did not open is read by path, which names the error.
+                collect_device(&mut out, st, sh, &d, reader, None, dir, p);
+            }
+        }
+        Source::Open(info) => {
+            p.set("GET_CONTEXT", 0);
+            let ctx = Context::open(&info).ok();
+            let d = DeviceData {
+                info: &info,
+                cache: None,
+                ctx: ctx.as_ref(),
+            };
+            collect_device(&mut out, st, sh, &d, reader, sh.class.as_ref(), None, p);
+        }
+    }
+    out
+}
+
+/// Collects one device into `out`; `dev_dir` is its sysfs directory when the caller
+/// has it open, else it is opened under `class`. Says what it reads through `p`.
+#[allow(clippy::too_many_arguments)]
+fn collect_device(
+    out: &mut DeviceRead,
+    st: &State,
+    sh: &Shared,
     d: &DeviceData<'_>,
-    w: &mut Walk,
+    reader: &mut CounterReader,
+    class: Option<&SysDir>,
     dev_dir: Option<SysDir>,
+    p: &Progress<'_>,
 ) {
     let dev = d.info.name.as_str();
+    let e = &mut out.e;
     metrics::device_info(e, d.info);
     // The device's directory and its ports'; None where one cannot be opened: that
     // part is then read by path, which names the error.
-    let dev_dir = dev_dir.or_else(|| w.class.as_ref().and_then(|c| c.dir(dev).ok()));
+    let dev_dir = dev_dir.or_else(|| class.and_then(|c| c.dir(dev).ok()));
     let port_dirs: Vec<Option<SysDir>> = (1..=d.info.port_count)
         .map(|port| {
             dev_dir
@@ -301,6 +414,7 @@ fn collect_device(
         })
         .collect();
     for (port, pdir) in (1..=d.info.port_count).zip(&port_dirs) {
+        p.set("the status", port);
         let status = match (d.cache, d.ctx) {
             (Some(c), _) => c.query_port(port).map(|a| PortStatus::from_attr(port, &a)),
             (None, Some(ctx)) => ctx
@@ -311,15 +425,14 @@ fn collect_device(
                     Some(pd) => PortStatus::read_sysfs_in(pd, dev, port),
                     None => PortStatus::read_sysfs(&st.opts.sysfs, dev, port),
                 };
-                for err in &errors {
-                    st.error(dev, "port status", err);
-                }
+                out.errors
+                    .extend(errors.into_iter().map(|err| ("port status", err)));
                 Ok(s)
             }
         };
         match status {
             Ok(s) => metrics::port_status(e, dev, &s),
-            Err(err) => st.error(dev, "port status", &err),
+            Err(err) => out.errors.push(("port status", err)),
         }
         if let Some(c) = d.cache {
             if let Ok(ev) = c.port_events(port) {
@@ -333,6 +446,7 @@ fn collect_device(
                 );
             }
         }
+        p.set("the P_Key table", port);
         let keys = match pdir {
             Some(pd) => uverbs::sysfs::pkeys_in(pd, dev, port),
             None => uverbs::sysfs::pkeys(&st.opts.sysfs, dev, port),
@@ -358,24 +472,25 @@ fn collect_device(
                     );
                 }
             }
-            Err(err) => st.error(dev, "P_Keys", &err),
+            Err(err) => out.errors.push(("P_Keys", err)),
         }
     }
+    p.set("the counters", 0);
     let counters = match &dev_dir {
         Some(dd) => {
             let open: Vec<(u32, &SysDir)> = (1..=d.info.port_count)
                 .zip(&port_dirs)
                 .filter_map(|(p, pd)| pd.as_ref().map(|pd| (p, pd)))
                 .collect();
-            w.reader.read_in(dev, d.info.index, dd, &open)
+            reader.read_in(dev, d.info.index, dd, &open)
         }
-        None => w.reader.read(dev, d.info.index),
+        None => reader.read(dev, d.info.index),
     };
-    for err in &counters.errors {
-        st.error(dev, "counters", err);
-    }
     metrics::counters(e, &counters);
+    out.errors
+        .extend(counters.errors.into_iter().map(|err| ("counters", err)));
     let ctx = d.cache.map(WatchedPortCache::context).or(d.ctx);
+    p.set("the GID table", 0);
     let gids = match ctx {
         Some(c) => c.query_gid_table(usize::MAX),
         None => {
@@ -403,7 +518,7 @@ fn collect_device(
                 let netdev = if g.netdev_ifindex == 0 {
                     ""
                 } else {
-                    w.names
+                    sh.names
                         .get_or_init(|| Netdevs::read(&st.opts.sysfs, Path::new("/proc")))
                         .name(g.netdev_ifindex)
                         .unwrap_or("")
@@ -424,13 +539,19 @@ fn collect_device(
                 );
             }
         }
-        Err(err) => st.error(dev, "GIDs", &err),
+        Err(err) => out.error("GIDs", err),
     }
 }
 
-/// One collection: every device, then the exporter's own metrics.
-fn collect(st: &State) -> String {
+/// The reader threads' state: each keeps its counter reader.
+type Readers = deadline::Readers<Option<CounterReader>>;
+
+/// One collection: every device, each read on its own thread under the deadline, then
+/// the exporter's own metrics.
+fn collect(st: &Arc<State>) -> String {
     let start = Instant::now();
+    let within = st.opts.timeout;
+    let deadline = start + within;
     let mut e = Exposition::new();
     let (class, class_err) = match uverbs::sysfs::open_class(&st.opts.sysfs) {
         Ok(c) => (
@@ -444,14 +565,19 @@ fn collect(st: &State) -> String {
     };
     // The collection's number for the kept files' sweep.
     let round = class.as_ref().and_then(SysDir::kept_round);
-    let mut walk = Walk {
+    let shared = Arc::new(Shared {
         class,
-        names: OnceCell::new(),
-        reader: CounterReader::new()
-            .sysfs_root(&st.opts.sysfs)
-            .netlink(!st.opts.sysfs_only),
+        names: OnceLock::new(),
+    });
+    // Every device's job started first (they run in parallel), then each waited for.
+    let mut jobs = Vec::new();
+    let mut start_job = |name: String, src: Source| {
+        let (s, sh) = (st.clone(), shared.clone());
+        let job = st.readers.start(&name, deadline, within, move |r, p| {
+            read_device(&s, &sh, src, r, p)
+        });
+        jobs.push((name, job));
     };
-    let mut seen: Vec<String> = Vec::new();
     if let Some(reg) = &st.registry {
         let served: Vec<Arc<Served>> = reg
             .devices
@@ -460,66 +586,73 @@ fn collect(st: &State) -> String {
             .values()
             .cloned()
             .collect();
-        for s in &served {
-            let d = DeviceData {
-                info: &s.info,
-                cache: s.cache.as_ref(),
-                ctx: None,
-            };
-            collect_device(&mut e, st, &d, &mut walk, None);
-            seen.push(s.info.name.clone());
+        for s in served {
+            start_job(s.info.name.clone(), Source::Served(s));
         }
     } else if st.opts.sysfs_only {
-        // Each device's directory opened once, for its description and the rest.
-        let listed = match (walk.class.take(), class_err) {
+        // Listing the class reads no device; each device's description is read by its
+        // own job.
+        let listed = match (&shared.class, class_err) {
             (_, Some(err)) => Err(err),
-            (None, None) => Ok(()),
-            (Some(class), None) => uverbs::verbs::counters::sysfs_devices_in(
-                &st.opts.sysfs,
-                &class,
-                |n| wanted(&st.opts, n),
-                |info, dir| {
-                    let d = DeviceData {
-                        info: &info,
-                        cache: None,
-                        ctx: None,
-                    };
-                    // The walk has no class here: a directory that did not open is
-                    // read by path, which names the error.
-                    collect_device(&mut e, st, &d, &mut walk, dir);
-                    seen.push(info.name);
-                },
-            ),
+            (None, None) => Ok(Vec::new()),
+            (Some(class), None) => sysfs_device_names(class),
         };
-        if let Err(err) = listed {
-            st.error("", "device list", &err);
-        }
-    } else {
-        // One collection with uverbs (textfile, once): each device opened for the time
-        // of its collection.
-        match Discovery::new().sysfs_details(true).devices() {
-            Ok(infos) => {
-                for info in infos.iter().filter(|i| wanted(&st.opts, &i.name)) {
-                    let ctx = Context::open(info).ok();
-                    let d = DeviceData {
-                        info,
-                        cache: None,
-                        ctx: ctx.as_ref(),
-                    };
-                    collect_device(&mut e, st, &d, &mut walk, None);
-                    seen.push(info.name.clone());
+        match listed {
+            Ok(names) => {
+                for n in names.into_iter().filter(|n| wanted(&st.opts, n)) {
+                    start_job(n.clone(), Source::Sysfs(n));
                 }
             }
             Err(err) => st.error("", "device list", &err),
         }
+    } else {
+        // One collection with uverbs (textfile, once): the device list (RDMA netlink and
+        // each device's sysfs details) under the deadline too, then each device opened
+        // for the time of its collection.
+        let listed = st.readers.start("", deadline, within, |_, p| {
+            p.set("the device list", 0);
+            Discovery::new().sysfs_details(true).devices()
+        });
+        match listed.wait() {
+            Outcome::Done(Ok(infos), _) => {
+                for info in infos.into_iter().filter(|i| wanted(&st.opts, &i.name)) {
+                    start_job(info.name.clone(), Source::Open(Box::new(info)));
+                }
+            }
+            Outcome::Done(Err(err), _) => st.error("", "device list", &err),
+            Outcome::Late(late) => st.error("", "device list", &late),
+        }
+    }
+    // Per device: whether it was late, and how long its read took (or was waited for).
+    let mut seen: Vec<(String, bool, Duration)> = Vec::with_capacity(jobs.len());
+    for (name, job) in jobs {
+        match job.wait() {
+            Outcome::Done(read, took) => {
+                e.append(read.e);
+                for (what, err) in &read.errors {
+                    st.error(&name, what, err);
+                }
+                seen.push((name, false, took));
+            }
+            Outcome::Late(late) => {
+                st.error(&name, "", &late);
+                let waited = match late {
+                    Late::Stuck { .. } => Duration::ZERO,
+                    _ => within,
+                };
+                seen.push((name, true, waited));
+            }
+        }
     }
     let errors = st.errors.lock().unwrap_or_else(|p| p.into_inner());
     // The devices collected (in name order), then those that had errors and are gone.
-    let gone = errors.keys().filter(|k| !k.is_empty() && !seen.contains(k));
-    let devices: Vec<&String> = seen.iter().chain(gone).collect();
+    let gone = errors
+        .keys()
+        .filter(|k| !k.is_empty() && !seen.iter().any(|(n, ..)| n == *k));
+    let devices: Vec<&String> = seen.iter().map(|(n, ..)| n).chain(gone).collect();
     e.declare(
         "uverbs_device_scrape_errors_total",
-        "Errors met while collecting a device (a file that cannot be read or parsed, a call that fails): each costs only the metrics it would have given.",
+        "Errors met while collecting a device (a file that cannot be read or parsed, a call that fails, a read past the deadline): each costs only the metrics it would have given.",
         Kind::Counter,
     );
     for d in devices {
@@ -532,6 +665,24 @@ fn collect(st: &State) -> String {
         );
     }
     drop(errors);
+    for (name, late, _) in &seen {
+        e.sample(
+            "uverbs_device_scrape_timeout",
+            "1 when the device's reads did not return within the deadline (--device-timeout) in this collection, which then has none of its metrics; 0 when they did.",
+            Kind::Gauge,
+            &[("device", name)],
+            u64::from(*late),
+        );
+    }
+    for (name, _, took) in &seen {
+        e.sample(
+            "uverbs_device_scrape_duration_seconds",
+            "How long the device's reads took in this collection; for a device past the deadline, how long the collection waited for it (0 when an earlier read of it had still not returned).",
+            Kind::Gauge,
+            &[("device", name)],
+            crate::plumbing::prom::seconds(*took),
+        );
+    }
     if let (Some(k), Some(round)) = (&st.kept, round) {
         k.sweep(round);
     }
@@ -573,6 +724,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         sysfs_only: false,
         only: Vec::new(),
         limits: http::Limits::default(),
+        timeout: deadline::DEFAULT_TIMEOUT,
     };
     let parsed = io.text_options("exporter", HELP, args, "l:d:h", LONGS, |c, v| {
         match c {
@@ -584,6 +736,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             b'd' => opts.only.push(v),
             b'R' => opts.limits.max_requests = count("web.max-requests", &v, 0)?,
             b'C' => opts.limits.max_connections = count("web.max-connections", &v, 1)?,
+            b'T' => opts.timeout = timeout_arg(&v)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -604,8 +757,12 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         registry: None,
         errors: Mutex::new(BTreeMap::new()),
         kept: None,
+        readers: Readers::new("uverbs-rd-"),
     };
     if one_shot {
+        let state = Arc::new(state);
+        // A device whose read never returns keeps its thread; the process ends all the
+        // same once the collection is written.
         let text = collect(&state);
         return match &opts.textfile {
             Some(path) => match write_textfile(path, &text) {

@@ -3,9 +3,11 @@
 //! `getopt_long`, message for message), [`io`] (buffered stdout and stderr as C's stdio
 //! flushes them, the exit), [`json`] (the JSON value and writer), [`json_line`] (one
 //! JSON object per line), [`ktap`] (the kernel's test output format), [`pipe`] (a child's
-//! output line by line, with a deadline), [`http`] (the exporter's HTTP/1.1 responder) and [`prom`] (the
+//! output line by line, with a deadline), [`deadline`] (reads under a deadline: a reader
+//! thread per device), [`http`] (the exporter's HTTP/1.1 responder) and [`prom`] (the
 //! Prometheus text exposition format).
 
+pub mod deadline;
 pub mod format;
 pub mod getopt;
 pub mod http;

@@ -127,6 +127,15 @@ impl Exposition {
         }
     }
 
+    /// Adds the families and samples of `other` (an exposition built apart, a device's
+    /// on its own thread): as if its samples had been added here in its order.
+    pub fn append(&mut self, other: Exposition) {
+        for f in other.families {
+            self.declare(f.name, f.help, f.kind);
+            self.families[self.last].samples.push_str(&f.samples);
+        }
+    }
+
     /// The text.
     pub fn render(&self) -> String {
         let len: usize = self
