@@ -4,15 +4,18 @@
 //! condition.
 
 use std::path::Path;
+use std::time::Instant;
 
 use uverbs::verbs::gid_select::{GidRow, GidSelector, Netdevs};
-use uverbs::{Context, Discovery, GidType, LinkLayer, PhysState, PortAttr, PortState};
+use uverbs::{Context, DeviceInfo, Discovery, GidEntry, GidType, LinkLayer, PhysState};
+use uverbs::{PortAttr, PortState};
 
+use crate::plumbing::deadline::{self, Outcome, Progress, Readers};
 use crate::plumbing::getopt::{opt, LongOpt};
 use crate::plumbing::io::Io;
 
 const HELP: &str = "\
-Usage: uverbs check [-d DEV]... [-i PORT] [CONDITION]... [-v]
+Usage: uverbs check [-d DEV]... [-i PORT] [CONDITION]... [-v] [--device-timeout SECS]
 
 Checks conditions on RDMA ports, for container readiness and liveness probes,
 systemd's ExecCondition= or a job prologue. Each port checked (every port of each -d
@@ -37,14 +40,22 @@ Conditions:
   -d, --ib-dev=DEV        check device DEV (repeatable; default: every device)
   -i, --ib-port=PORT      check port PORT only
   -v, --verbose           also print one line per port that meets every condition
+      --device-timeout=SECS
+                          how long to wait for a device's answers (and for the
+                          device list) before failing it (default 5; 0.001 to
+                          3600); keep it below the probe's own timeout
   -h, --help              this text
 
 Each failed condition prints one line: DEVICE port N: CONDITION: wanted W, found F.
 The ports are read with one QUERY_PORT each (one QUERY_GID_TABLE per device for
 --gid), no more than 'uverbs devinfo -d DEV' costs.
 
+Each device is read by a thread of its own, all at once. A device that has not
+answered within --device-timeout fails: one line DEVICE: no answer within T (reading
+WHAT), naming the call it was in; the other devices are checked on time.
+
 Exit status: 0 every condition holds on every port; 1 a condition fails, or a
-device or port is missing or cannot be read; 2 usage error.
+device or port is missing, cannot be read or does not answer in time; 2 usage error.
 ";
 
 const LONGS: &[LongOpt] = &[
@@ -60,6 +71,7 @@ const LONGS: &[LongOpt] = &[
     opt("gid", true, b'g'),
     opt("gid-netdev", true, b'n'),
     opt("verbose", false, b'v'),
+    opt("device-timeout", true, b'T'),
     opt("help", false, b'h'),
 ];
 
@@ -258,6 +270,41 @@ fn failure(c: &Cond, p: &Port<'_>, netdev: &Option<String>) -> Option<(String, S
     }
 }
 
+/// What one device answered: each port's QUERY_PORT and, for a GID condition, its
+/// GID table.
+struct Answers {
+    ports: Vec<(u32, uverbs::Result<PortAttr>)>,
+    gids: Option<uverbs::Result<Vec<GidEntry>>>,
+}
+
+/// A device's job, on its reader thread: opens it, queries its ports (`port` only,
+/// when given) and, with `gids`, its GID table; the device is closed when it returns.
+fn read_device(
+    info: &DeviceInfo,
+    port: Option<u32>,
+    gids: bool,
+    p: &Progress<'_>,
+) -> uverbs::Result<Answers> {
+    p.set("GET_CONTEXT", 0);
+    let ctx = Context::open(info)?;
+    let ports: Vec<u32> = match port {
+        Some(p) => vec![p],
+        None => (1..=u32::from(ctx.port_count())).collect(),
+    };
+    let gids = gids.then(|| {
+        p.set("QUERY_GID_TABLE", 0);
+        ctx.query_gid_table(usize::MAX)
+    });
+    let ports = ports
+        .into_iter()
+        .map(|n| {
+            p.set("QUERY_PORT", n);
+            (n, ctx.query_port(n))
+        })
+        .collect();
+    Ok(Answers { ports, gids })
+}
+
 /// One line on stdout, control characters escaped.
 fn line(io: &mut Io, s: &str) {
     let mut v = crate::plumbing::io::printable(s.as_bytes()).into_bytes();
@@ -272,6 +319,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut conds: Vec<Cond> = Vec::new();
     let mut netdev: Option<String> = None;
     let mut verbose = false;
+    let mut timeout = deadline::DEFAULT_TIMEOUT;
     let parsed = io.text_options("check", HELP, args, "d:i:vh", LONGS, |c, v| {
         match c {
             b'd' => devs.push(v),
@@ -314,6 +362,11 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 )?)),
             b'n' => netdev = Some(v),
             b'v' => verbose = true,
+            b'T' => {
+                timeout = deadline::parse_timeout(&v).ok_or_else(|| {
+                    format!("bad --device-timeout '{v}': expected seconds from 0.001 to 3600")
+                })?
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -328,60 +381,88 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         conds.push(Cond::State(PortState::Active));
     }
     let want_gids = conds.iter().any(|c| matches!(c, Cond::Gid(_)));
-    let disc = Discovery::new();
-    let infos = if devs.is_empty() {
-        match disc.devices() {
-            Ok(v) if v.is_empty() => {
-                io.out("no RDMA device: wanted at least one, found none\n");
-                return 1;
+    let start = Instant::now();
+    let deadline = start + timeout;
+    // One reader thread per device, and one for the device list (RDMA netlink).
+    let readers: Readers<()> = Readers::new("uverbs-rd-");
+    let wanted = devs.clone();
+    let listed = readers.start("", deadline, timeout, move |_, p| {
+        p.set("the device list", 0);
+        let disc = Discovery::new();
+        if wanted.is_empty() {
+            match disc.devices() {
+                Ok(v) => Some(v.into_iter().map(Ok).collect()),
+                Err(e) => Some(vec![Err(e)]),
             }
-            Ok(v) => v.into_iter().map(Ok).collect(),
-            Err(e) => vec![Err(e)],
+            .filter(|v: &Vec<_>| !v.is_empty())
+        } else {
+            Some(wanted.iter().map(|d| disc.device(d)).collect::<Vec<_>>())
         }
-    } else {
-        devs.iter().map(|d| disc.device(d)).collect::<Vec<_>>()
+    });
+    let infos = match listed.wait() {
+        Outcome::Done(Some(v), _) => v,
+        Outcome::Done(None, _) => {
+            io.out("no RDMA device: wanted at least one, found none\n");
+            return 1;
+        }
+        Outcome::Late(late) => {
+            line(io, &format!("device list: {late}"));
+            return 1;
+        }
     };
+    // Every device's job started (they run at once), then each waited for.
+    let jobs: Vec<_> = infos
+        .into_iter()
+        .map(|info| {
+            info.map(|info| {
+                let key = info.name.clone();
+                let job = readers.start(&key, deadline, timeout, move |_, p| {
+                    let got = read_device(&info, port, want_gids, p);
+                    (info, got)
+                });
+                (key, job)
+            })
+        })
+        .collect();
     let names = if want_gids && netdev.is_some() {
         Netdevs::read(Path::new("/sys"), Path::new("/proc"))
     } else {
         Netdevs::default()
     };
     let mut failed = 0usize;
-    for info in infos {
-        let info = match info {
-            Ok(i) => i,
+    for job in jobs {
+        let (key, job) = match job {
+            Ok(j) => j,
             Err(e) => {
                 line(io, &e.to_string());
                 failed += 1;
                 continue;
             }
         };
-        let ctx = match Context::open(&info) {
-            Ok(c) => c,
-            Err(e) => {
+        let (info, answers) = match job.wait() {
+            Outcome::Done((info, Ok(a)), _) => (info, a),
+            Outcome::Done((_, Err(e)), _) => {
                 line(io, &e.to_string());
                 failed += 1;
                 continue;
             }
-        };
-        let ports: Vec<u32> = match port {
-            Some(p) => vec![p],
-            None => (1..=u32::from(ctx.port_count())).collect(),
-        };
-        let gids = if want_gids {
-            match ctx.query_gid_table(usize::MAX) {
-                Ok(e) => GidRow::join(&info.name, &e, &names),
-                Err(e) => {
-                    line(io, &e.to_string());
-                    failed += 1;
-                    Vec::new()
-                }
+            Outcome::Late(late) => {
+                line(io, &format!("{key}: {late}"));
+                failed += 1;
+                continue;
             }
-        } else {
-            Vec::new()
         };
-        for p in ports {
-            let attr = match ctx.query_port(p) {
+        let gids = match answers.gids {
+            Some(Ok(e)) => GidRow::join(&info.name, &e, &names),
+            Some(Err(e)) => {
+                line(io, &e.to_string());
+                failed += 1;
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
+        for (p, attr) in answers.ports {
+            let attr = match attr {
                 Ok(a) => a,
                 Err(e) => {
                     line(io, &e.to_string());

@@ -8,13 +8,15 @@ use std::time::{Duration, Instant};
 use uverbs::verbs::counters::{Counter, CounterReader, CounterSource, DeviceCounters};
 use uverbs::Discovery;
 
+use crate::plumbing::deadline::{self, Late, Outcome, Readers};
 use crate::plumbing::getopt::{opt, LongOpt};
 use crate::plumbing::io::Io;
 use crate::plumbing::json::J;
 
 const HELP: &str = "\
-Usage: uverbs counters [-d DEV] [-i PORT] [--json] [--sysfs ROOT]
+Usage: uverbs counters [-d DEV] [-i PORT] [--json] [--sysfs ROOT] [--device-timeout SECS]
        uverbs counters --rate [--interval SECS] [--count N] [-d DEV] [-i PORT] [--json]
+                       [--device-timeout SECS]
 
 Prints the counters of RDMA ports and devices: per port the InfiniBand PMA counters
 (sysfs counters/, and counters_ext/ on mlx4) and the driver's counters (one RDMA
@@ -32,6 +34,12 @@ With --rate it samples every SECS seconds (--interval, default 1) and prints, fo
 counter that moved, its change per second, then a line '-- MS ms' closing the
 interval; --count N stops after N intervals (default: until interrupted).
 
+Each device is read by a thread of its own, all at once, within --device-timeout: a
+device that has not answered by then is named on stderr with the read it was in (and
+in --json's errors), its counters left out, and the exit status is 1; the others are
+printed on time. A read that never returns is not issued again: the device is
+reported late at once until it returns (with --rate, then read again).
+
   -d, --ib-dev=DEV    only device DEV
   -i, --ib-port=PORT  only port PORT (and not the device's own counters)
       --json          JSON (docs/json-schema.md); with --rate one line per interval
@@ -40,10 +48,13 @@ interval; --count N stops after N intervals (default: until interrupted).
       --count=N       with --rate: N intervals
       --sysfs=ROOT    the sysfs mount point (default /sys; another root reads sysfs
                       alone, without netlink)
+      --device-timeout=SECS
+                      how long to wait for a device's counters (and for the device
+                      list) before reporting it late (default 5; 0.001 to 3600)
   -h, --help          this text
 
-Exit status: 0 success; 1 no such device, or a counter that could not be read;
-2 usage error.
+Exit status: 0 success; 1 no such device, a counter that could not be read, or a
+device past the deadline; 2 usage error.
 ";
 
 const LONGS: &[LongOpt] = &[
@@ -54,6 +65,7 @@ const LONGS: &[LongOpt] = &[
     opt("interval", true, b'I'),
     opt("count", true, b'c'),
     opt("sysfs", true, b's'),
+    opt("device-timeout", true, b'T'),
     opt("help", false, b'h'),
 ];
 
@@ -98,7 +110,15 @@ fn counter_json(c: &Counter) -> J {
     J::Obj(v)
 }
 
-fn device_json(d: &DeviceCounters, port: Option<u32>) -> J {
+/// One device's read: its counters (none when it was late), and why it was late.
+type Read = (DeviceCounters, Option<Late>);
+
+/// The message of a device that was late.
+fn late_text(device: &str, late: &Late) -> String {
+    format!("{device}: {late}")
+}
+
+fn device_json((d, late): &Read, port: Option<u32>) -> J {
     let ports = d
         .ports
         .iter()
@@ -135,7 +155,14 @@ fn device_json(d: &DeviceCounters, port: Option<u32>) -> J {
         ),
         (
             "errors",
-            J::Arr(d.errors.iter().map(|e| J::s(e.to_string())).collect()),
+            J::Arr(
+                d.errors
+                    .iter()
+                    .map(|e| e.to_string())
+                    .chain(late.iter().map(|l| late_text(&d.device, l)))
+                    .map(J::s)
+                    .collect(),
+            ),
         ),
     ])
 }
@@ -149,6 +176,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut count: Option<u64> = None;
     let mut sysfs = PathBuf::from("/sys");
     let mut interval: Option<u64> = None;
+    let mut timeout = deadline::DEFAULT_TIMEOUT;
     let parsed = io.text_options("counters", HELP, args, "d:i:h", LONGS, |c, v| {
         match c {
             b'j' => json = true,
@@ -172,6 +200,11 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 )
             }
             b's' => sysfs = PathBuf::from(v),
+            b'T' => {
+                timeout = deadline::parse_timeout(&v).ok_or_else(|| {
+                    format!("bad --device-timeout '{v}': expected seconds from 0.001 to 3600")
+                })?
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -186,20 +219,39 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         rate = Some(i);
     }
     let live = sysfs == std::path::Path::new("/sys");
+    // One reader thread per device (and one for the device list), each keeping its
+    // counter reader from one read to the next.
+    let readers: Readers<Option<CounterReader>> = Readers::new("uverbs-rd-");
     let infos = if live {
-        let disc = Discovery::new();
-        match &dev {
-            Some(d) => disc.device(d).map(|i| vec![(i.name, i.index)]),
-            None => disc
-                .devices()
-                .map(|v| v.into_iter().map(|i| (i.name, i.index)).collect()),
+        // RDMA netlink, under the deadline too.
+        let want = dev.clone();
+        let listed = readers.start("", Instant::now() + timeout, timeout, move |_, p| {
+            p.set("the device list", 0);
+            let disc = Discovery::new();
+            match &want {
+                Some(d) => disc.device(d).map(|i| vec![(i.name, i.index)]),
+                None => disc
+                    .devices()
+                    .map(|v| v.into_iter().map(|i| (i.name, i.index)).collect()),
+            }
+        });
+        match listed.wait() {
+            Outcome::Done(r, _) => r,
+            Outcome::Late(late) => {
+                io.err_line(&format!("uverbs counters: device list: {late}"));
+                return 1;
+            }
         }
     } else {
-        uverbs::verbs::counters::sysfs_devices(&sysfs).map(|v| {
-            v.into_iter()
-                .filter(|i| dev.as_deref().map_or(true, |d| d == i.name))
-                .map(|i| (i.name, None))
-                .collect()
+        // The names only (listing the class reads no device).
+        uverbs::sysfs::open_class(&sysfs).and_then(|class| match class {
+            Some(c) => uverbs::verbs::counters::sysfs_device_names(&c).map(|v| {
+                v.into_iter()
+                    .filter(|n| dev.as_deref().map_or(true, |d| d == n))
+                    .map(|n| (n, None))
+                    .collect()
+            }),
+            None => Ok(Vec::new()),
         })
     };
     let infos = match infos {
@@ -221,27 +273,52 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             return 1;
         }
     };
-    let mut reader = CounterReader::new().sysfs_root(&sysfs).netlink(live);
-    let read_all = |reader: &mut CounterReader| -> Vec<DeviceCounters> {
-        infos
+    // Every device's read started (they run at once), then each waited for until the
+    // deadline.
+    let read_all = || -> Vec<Read> {
+        let deadline = Instant::now() + timeout;
+        let jobs: Vec<_> = infos
             .iter()
-            .map(|(name, index)| reader.read(name, *index))
+            .map(|(name, index)| {
+                let (name, index, root) = (name.clone(), *index, sysfs.clone());
+                readers.start(&name.clone(), deadline, timeout, move |r, p| {
+                    p.set("the counters", 0);
+                    r.get_or_insert_with(|| CounterReader::new().sysfs_root(root).netlink(live))
+                        .read(&name, index)
+                })
+            })
+            .collect();
+        jobs.into_iter()
+            .zip(&infos)
+            .map(|(job, (name, _))| match job.wait() {
+                Outcome::Done(d, _) => (d, None),
+                Outcome::Late(late) => {
+                    let mut d = DeviceCounters::default();
+                    d.device = name.clone();
+                    (d, Some(late))
+                }
+            })
             .collect()
     };
-    let report_errors = |io: &mut Io, all: &[DeviceCounters]| -> bool {
+    let report_errors = |io: &mut Io, all: &[Read]| -> bool {
         let mut any = false;
-        for d in all {
-            for e in &d.errors {
+        for (d, late) in all {
+            let texts = d
+                .errors
+                .iter()
+                .map(|e| e.to_string())
+                .chain(late.iter().map(|l| late_text(&d.device, l)));
+            for t in texts {
                 any = true;
                 io.err_line(&crate::plumbing::io::printable(
-                    format!("uverbs counters: {e}").as_bytes(),
+                    format!("uverbs counters: {t}").as_bytes(),
                 ));
             }
         }
         any
     };
     let Some(secs) = rate else {
-        let all = read_all(&mut reader);
+        let all = read_all();
         if json {
             let doc = crate::plumbing::json::document(
                 "devices",
@@ -250,7 +327,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             io.out(doc.pretty());
         } else {
             let mut out = String::new();
-            for d in &all {
+            for (d, _) in &all {
                 for (p, set, c) in rows(d, port) {
                     let (value, unit) = match c.bytes() {
                         Some(b) => (b, " bytes"),
@@ -270,7 +347,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     };
     // Rate mode.
     let interval = Duration::from_secs(secs);
-    let mut before = read_all(&mut reader);
+    let mut before = read_all();
     let mut t0 = Instant::now();
     let mut n = 0u64;
     let mut failed = report_errors(io, &before);
@@ -278,13 +355,13 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     loop {
         let next = t0 + interval;
         std::thread::sleep(next.saturating_duration_since(Instant::now()));
-        let after = read_all(&mut reader);
+        let after = read_all();
         let t1 = Instant::now();
         let ms = t1.duration_since(t0).as_millis().max(1) as u64;
         failed |= report_errors(io, &after);
         let mut lines = String::new();
         let mut moved = Vec::new();
-        for (b, a) in before.iter().zip(&after) {
+        for ((b, _), (a, _)) in before.iter().zip(&after) {
             let old = rows(b, port);
             for (p, set, c) in rows(a, port) {
                 let Some((_, _, o)) = old
