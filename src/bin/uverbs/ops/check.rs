@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
+use uverbs::verbs::counters::CounterReader;
 use uverbs::verbs::gid_select::{GidRow, GidSelector, Netdevs};
 use uverbs::{Context, DeviceInfo, Discovery, GidEntry, GidType, LinkLayer, PhysState};
 use uverbs::{PortAttr, PortState};
@@ -384,7 +385,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let start = Instant::now();
     let deadline = start + timeout;
     // One reader thread per device, and one for the device list (RDMA netlink).
-    let readers: Readers<()> = Readers::new("uverbs-rd-");
+    // (Their state is counters' and the exporter's, unused here: one copy of the
+    // plumbing in the binary.)
+    let readers: Readers<Option<CounterReader>> = Readers::new("uverbs-rd-");
     let wanted = devs.clone();
     let listed = readers.start("", deadline, timeout, move |_, p| {
         p.set("the device list", 0);

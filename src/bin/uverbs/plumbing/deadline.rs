@@ -33,7 +33,6 @@
 //! removal starts, so a job that holds one still holds no device file; see
 //! `uverbs::verbs::monitor::guard`.)
 
-use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -76,12 +75,11 @@ pub fn parse_timeout(v: &str) -> Option<Duration> {
 
 /// A duration as the options take it: `5 s`, `0.5 s`, `1.25 s`.
 pub fn secs_text(d: Duration) -> String {
-    let ms = d.as_millis();
-    let (s, frac) = (ms / 1000, ms % 1000);
-    if frac == 0 {
+    let (s, ms) = (d.as_secs(), d.subsec_millis());
+    if ms == 0 {
         format!("{s} s")
     } else {
-        let f = format!("{frac:03}");
+        let f = format!("{ms:03}");
         format!("{s}.{} s", f.trim_end_matches('0'))
     }
 }
@@ -187,7 +185,8 @@ struct Running {
 }
 
 struct Inner<S> {
-    queue: VecDeque<Queued<S>>,
+    /// The jobs waiting, in order (as many as callers waiting at once: a few).
+    queue: Vec<Queued<S>>,
     running: Option<Running>,
     /// Whether a thread serves the key.
     thread: bool,
@@ -201,6 +200,33 @@ struct Worker<S> {
     /// Signalled when a job is queued.
     cv: Condvar,
     step: Mutex<Step>,
+}
+
+impl<S> Worker<S> {
+    /// Why job `id`, queued with `deadline`, has no result at its deadline; it is taken
+    /// out of the queue if it never started. `Late::Queued` too when it is neither
+    /// queued nor running (it was dropped unstarted, or has just returned: the caller
+    /// looks at its slot once more).
+    #[inline(never)]
+    fn give_up(&self, id: u64, deadline: Instant, within: Duration) -> Late {
+        let mut g = lock(&self.inner);
+        let step = *lock(&self.step);
+        if let Some(i) = g.queue.iter().position(|q| q.id == id) {
+            // Never started: taken out of the queue, so that nothing piles up.
+            drop(g.queue.remove(i));
+            return match g.running {
+                Some(r) if r.deadline < deadline => Late::Stuck {
+                    step,
+                    running: r.since.elapsed(),
+                },
+                _ => Late::Queued { within, step },
+            };
+        }
+        match g.running {
+            Some(r) if r.id == id => Late::TimedOut { within, step },
+            _ => Late::Queued { within, step },
+        }
+    }
 }
 
 /// One result, handed from the key's thread to the caller.
@@ -255,47 +281,43 @@ enum PendingState<T, S> {
 impl<T, S> Pending<T, S> {
     /// The job's result, waiting for it until its deadline at most.
     pub fn wait(self) -> Outcome<T> {
-        let (slot, worker, id, deadline, within) = match self.state {
-            PendingState::Ready(o) => return o,
+        match self.state {
+            PendingState::Ready(o) => o,
             PendingState::Queued {
                 slot,
                 worker,
                 id,
                 deadline,
                 within,
-            } => (slot, worker, id, deadline, within),
-        };
-        if let Some((v, took)) = slot.take_by(deadline) {
-            return Outcome::Done(v, took);
+            } => match slot.take_by(deadline) {
+                Some((v, took)) => Outcome::Done(v, took),
+                None => {
+                    let late = worker.give_up(id, deadline, within);
+                    // Returned between the deadline and the look: taken all the same.
+                    match lock(&slot.value).take() {
+                        Some((v, took)) => Outcome::Done(v, took),
+                        None => Outcome::Late(late),
+                    }
+                }
+            },
         }
-        let mut g = lock(&worker.inner);
-        // Finished between the deadline and the lock: taken all the same.
-        if let Some((v, took)) = lock(&slot.value).take() {
-            return Outcome::Done(v, took);
-        }
-        let step = *lock(&worker.step);
-        if let Some(i) = g.queue.iter().position(|q| q.id == id) {
-            // Never started: taken out of the queue, so that nothing piles up.
-            drop(g.queue.remove(i));
-            return Outcome::Late(match g.running {
-                Some(r) if r.deadline < deadline => Late::Stuck {
-                    step,
-                    running: r.since.elapsed(),
-                },
-                _ => Late::Queued { within, step },
-            });
-        }
-        Outcome::Late(match g.running {
-            Some(r) if r.id == id => Late::TimedOut { within, step },
-            // Dropped unstarted by the thread as past its deadline.
-            _ => Late::Queued { within, step },
-        })
     }
+}
+
+/// What [`Readers::submit`] did with a job.
+enum Submitted<S> {
+    /// Queued on its key's thread, under this id.
+    Queued(Arc<Worker<S>>, u64),
+    /// Not queued: an earlier job past its deadline still runs.
+    Late(Late),
+    /// Not queued: no thread could be started; the caller runs it.
+    NoThread(Arc<Worker<S>>, Job<S>),
 }
 
 /// One reader thread per key; see the module's documentation.
 pub struct Readers<S> {
-    workers: Mutex<HashMap<String, Arc<Worker<S>>>>,
+    /// The keys (devices: a few, looked up by a linear search).
+    workers: Mutex<Vec<(String, Arc<Worker<S>>)>>,
     /// The threads' name, before the key.
     name: &'static str,
     idle: Duration,
@@ -310,7 +332,7 @@ impl<S: Default + 'static> Readers<S> {
 
     fn with_idle(name: &'static str, idle: Duration) -> Self {
         Readers {
-            workers: Mutex::new(HashMap::new()),
+            workers: Mutex::new(Vec::new()),
             name,
             idle,
         }
@@ -320,8 +342,8 @@ impl<S: Default + 'static> Readers<S> {
     #[cfg(test)]
     fn threads(&self) -> usize {
         lock(&self.workers)
-            .values()
-            .filter(|w| lock(&w.inner).thread)
+            .iter()
+            .filter(|(_, w)| lock(&w.inner).thread)
             .count()
     }
 
@@ -330,18 +352,18 @@ impl<S: Default + 'static> Readers<S> {
     fn worker(&self, key: &str) -> Arc<Worker<S>> {
         let mut map = lock(&self.workers);
         let now = Instant::now();
-        if let Some(w) = map.get(key) {
+        if let Some((_, w)) = map.iter().find(|(k, _)| k == key) {
             lock(&w.inner).last_used = now;
             return w.clone();
         }
         let idle = self.idle;
-        map.retain(|_, w| {
+        map.retain(|(_, w)| {
             let g = lock(&w.inner);
             g.thread || g.running.is_some() || now.duration_since(g.last_used) < idle
         });
         let w = Arc::new(Worker {
             inner: Mutex::new(Inner {
-                queue: VecDeque::new(),
+                queue: Vec::new(),
                 running: None,
                 thread: false,
                 next_id: 0,
@@ -350,12 +372,10 @@ impl<S: Default + 'static> Readers<S> {
             cv: Condvar::new(),
             step: Mutex::new(Step::default()),
         });
-        map.insert(key.to_owned(), w.clone());
+        map.push((key.to_owned(), w.clone()));
         w
     }
-}
 
-impl<S: Default + 'static> Readers<S> {
     /// Hands `job` to `key`'s thread, to be answered by `deadline` (`within` is the
     /// deadline's length, for the messages), and returns at once: the jobs of several
     /// keys started before any is waited for run in parallel.
@@ -370,6 +390,44 @@ impl<S: Default + 'static> Readers<S> {
         T: Send + 'static,
         F: FnOnce(&mut S, &Progress<'_>) -> T + Send + 'static,
     {
+        let slot = Arc::new(Slot {
+            value: Mutex::new(None),
+            cv: Condvar::new(),
+        });
+        let to = slot.clone();
+        let job: Job<S> = Box::new(move |s: &mut S, p: &Progress<'_>| {
+            let t0 = Instant::now();
+            let v = job(s, p);
+            to.put(v, t0.elapsed());
+        });
+        let state = match self.submit(key, deadline, job) {
+            Submitted::Queued(worker, id) => PendingState::Queued {
+                slot,
+                worker,
+                id,
+                deadline,
+                within,
+            },
+            Submitted::Late(late) => PendingState::Ready(Outcome::Late(late)),
+            Submitted::NoThread(worker, job) => {
+                // No thread: read here, as without a deadline.
+                job(&mut S::default(), &Progress(&worker.step));
+                PendingState::Ready(match lock(&slot.value).take() {
+                    Some((v, took)) => Outcome::Done(v, took),
+                    // Unreachable: the job put its result.
+                    None => Outcome::Late(Late::TimedOut {
+                        within,
+                        step: Step::default(),
+                    }),
+                })
+            }
+        };
+        Pending { state }
+    }
+
+    /// Queues `job` on `key`'s thread (started when it has none).
+    #[inline(never)]
+    fn submit(&self, key: &str, deadline: Instant, job: Job<S>) -> Submitted<S> {
         let w = self.worker(key);
         let mut g = lock(&w.inner);
         let now = Instant::now();
@@ -377,66 +435,36 @@ impl<S: Default + 'static> Readers<S> {
             if r.deadline <= now {
                 // A read past its deadline is still outstanding: not another.
                 let step = *lock(&w.step);
-                return Pending {
-                    state: PendingState::Ready(Outcome::Late(Late::Stuck {
-                        step,
-                        running: now.duration_since(r.since),
-                    })),
-                };
+                return Submitted::Late(Late::Stuck {
+                    step,
+                    running: now.duration_since(r.since),
+                });
             }
         }
         if !g.thread {
             let me = w.clone();
             let idle = self.idle;
             let mut name = format!("{}{key}", self.name);
-            name.truncate(
-                (0..=15.min(name.len()))
-                    .rev()
-                    .find(|&i| name.is_char_boundary(i))
-                    .unwrap_or(0),
-            );
+            let cut = (0..=name.len().min(15))
+                .rev()
+                .find(|&i| name.is_char_boundary(i))
+                .unwrap_or(0);
+            name.truncate(cut);
             let started = std::thread::Builder::new()
                 .name(name)
                 .spawn(move || work::<S>(&me, idle));
             if started.is_err() {
                 drop(g);
-                // No thread: read here, as without a deadline.
-                let mut state = S::default();
-                let t0 = Instant::now();
-                let v = job(&mut state, &Progress(&w.step));
-                return Pending {
-                    state: PendingState::Ready(Outcome::Done(v, t0.elapsed())),
-                };
+                return Submitted::NoThread(w, job);
             }
             g.thread = true;
         }
-        let slot = Arc::new(Slot {
-            value: Mutex::new(None),
-            cv: Condvar::new(),
-        });
-        let to = slot.clone();
         g.next_id += 1;
         let id = g.next_id;
-        g.queue.push_back(Queued {
-            id,
-            deadline,
-            job: Box::new(move |s: &mut S, p: &Progress<'_>| {
-                let t0 = Instant::now();
-                let v = job(s, p);
-                to.put(v, t0.elapsed());
-            }),
-        });
+        g.queue.push(Queued { id, deadline, job });
         drop(g);
         w.cv.notify_all();
-        Pending {
-            state: PendingState::Queued {
-                slot,
-                worker: w,
-                id,
-                deadline,
-                within,
-            },
-        }
+        Submitted::Queued(w, id)
     }
 }
 
@@ -455,6 +483,7 @@ impl<S> Drop for Exit<'_, S> {
 
 /// A key's thread: runs its jobs in order, drops those past their deadline unstarted,
 /// ends after `idle` without a job.
+#[inline(never)]
 fn work<S: Default>(w: &Worker<S>, idle: Duration) {
     let _exit = Exit(w);
     let mut state = S::default();
@@ -462,33 +491,34 @@ fn work<S: Default>(w: &Worker<S>, idle: Duration) {
     let mut waited_since = Instant::now();
     loop {
         let now = Instant::now();
-        match g.queue.pop_front() {
-            Some(q) if q.deadline <= now => drop(q),
-            Some(q) => {
-                g.running = Some(Running {
-                    id: q.id,
-                    deadline: q.deadline,
-                    since: now,
-                });
-                drop(g);
-                *lock(&w.step) = Step::default();
-                (q.job)(&mut state, &Progress(&w.step));
-                g = lock(&w.inner);
-                g.running = None;
-                waited_since = Instant::now();
+        if g.queue.is_empty() {
+            let waited = now.duration_since(waited_since);
+            if waited >= idle {
+                g.thread = false;
+                return;
             }
-            None => {
-                let waited = now.duration_since(waited_since);
-                if waited >= idle {
-                    g.thread = false;
-                    return;
-                }
-                g =
-                    w.cv.wait_timeout(g, idle - waited)
-                        .unwrap_or_else(|p| p.into_inner())
-                        .0;
-            }
+            g =
+                w.cv.wait_timeout(g, idle - waited)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+            continue;
         }
+        let q = g.queue.remove(0);
+        if q.deadline <= now {
+            // Its caller has given up: dropped unstarted.
+            continue;
+        }
+        g.running = Some(Running {
+            id: q.id,
+            deadline: q.deadline,
+            since: now,
+        });
+        drop(g);
+        *lock(&w.step) = Step::default();
+        (q.job)(&mut state, &Progress(&w.step));
+        g = lock(&w.inner);
+        g.running = None;
+        waited_since = Instant::now();
     }
 }
 
@@ -593,7 +623,8 @@ mod tests {
         assert_eq!(r.threads(), threads);
         {
             let map = lock(&r.workers);
-            assert!(lock(&map["dev"].inner).queue.is_empty());
+            let (_, dev) = map.iter().find(|(k, _)| k == "dev").unwrap();
+            assert!(lock(&dev.inner).queue.is_empty());
         }
         // Released: the key is read again (the thread is free once its job returned).
         release.send(()).unwrap();
@@ -672,7 +703,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(25));
         let q = r.start("y", after(Duration::from_secs(10)), MS, |n, _| *n);
         assert!(matches!(q.wait(), Outcome::Done(0, _)));
-        assert!(!lock(&r.workers).contains_key("x"));
+        assert!(!lock(&r.workers).iter().any(|(k, _)| k == "x"));
         let p = r.start("x", after(Duration::from_secs(10)), MS, |n, _| {
             *n += 1;
             *n
