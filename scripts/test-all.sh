@@ -42,6 +42,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export CARGO_TERM_COLOR=never
+# A clean checkout builds every crate once per profile and target: incremental caches
+# would only take disk (a few GB) and time.
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 if [ "${UVERBS_LENIENT:-0}" = 1 ]; then
   unset CI
   MODE="LENIENT (UVERBS_LENIENT=1): checks that cannot run here were skipped, not failed"
