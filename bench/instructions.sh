@@ -164,11 +164,11 @@ build_stage() { # MODE
 
 # ------------------------------------------------------------ the CI guard
 if [ -n "$GUARD$REBASE" ]; then
-  RES=$RES/guard STAGE=$RES/guard/stage RUNS=3
+  RES=$RES/guard; STAGE=$RES/stage RUNS=3
   rm -rf "$RES"; mkdir -p "$RES"
   FILE=${GUARD:-$REBASE}
   k=${KERNELS[0]:-}
-  [ -n "$k" ] || k=$(sed -n 's/^# kernel: \([^ ]*\).*/\1/p' "$FILE" 2>/dev/null)
+  if [ -z "$k" ] && [ -e "$FILE" ]; then k=$(sed -n 's/^# kernel: \([^ ]*\).*/\1/p' "$FILE"); fi
   [ -n "$k" ] || k=6.1
   if [ -n "$GUARD" ]; then
     [ -e "$GUARD" ] || { say "no baseline $GUARD (make one with --rebaseline)"; exit 1; }
