@@ -340,6 +340,8 @@ for k in "${KERNELS[@]}"; do
     else
       echo "Rows with a range counted differently from run to run: $(awk '$1 == "N" { k = $2 "/" $3; if (k in v && v[k] != $4) d[k] = 1; v[k] = $4 } END { for (x in d) printf "%s ", x }' "$f")(what they print changes: counter values, timings)."
     fi
+    jt() { awk -v a="$(counts "$f" "$1" pie | median)" -v b="$(counts "$f" "$2" pie | median)" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f×", a / b }'; }
+    echo "JSON against text: \`devinfo --json\` / \`devinfo -v\` $(jt devinfo_json devinfo_v), \`devices --json\` / \`devices\` $(jt devices_json devices)."
     pp=$(one "$f" P ibstatus peer 4)
     [ -n "$pp" ] && echo "\`ibstatus\` ran $pp processes (the script and the programs it starts), all counted."
     echo
