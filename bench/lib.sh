@@ -14,6 +14,18 @@
 #                     package lists once when the install fails without; uses the
 #                     script's `say`
 #   musl_target       the musl C compiler and the Rust target $TARGET, installed if missing
+#   build_cli LABEL [VAR=VALUE...]
+#                     builds the CLI (release, $TARGET) in $CRATE with that environment,
+#                     cargo's output in $RES/build-LABEL.{json,log}; prints the executable
+#   stage_valgrind DIR
+#                     the host's valgrind launcher and callgrind tool into DIR (the
+#                     guest's VALGRIND_LIB; bench/instructions-guest.sh runs DIR/valgrind);
+#                     installs Debian's valgrind when missing; the version to
+#                     $RES/valgrind.version
+#   cg_files OUT DIR PREFIX
+#                     the callgrind files bench/instructions-guest.sh sent back in its
+#                     output OUT ("CG begin LABEL BUILD" ... "CG end"), decoded to
+#                     DIR/PREFIX-LABEL-BUILD.out
 
 median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
@@ -55,4 +67,41 @@ install_missing() {
 musl_target() {
   command -v musl-gcc >/dev/null || install_missing musl-tools
   rustup target list --installed | grep -qx "$TARGET" || rustup target add "$TARGET" >&2
+}
+
+build_cli() {
+  local label=$1 t; shift
+  t=$(now_us)
+  if (cd "$CRATE" && env "$@" cargo build --release --target "$TARGET" --bin uverbs \
+        --message-format=json-render-diagnostics > "$RES/build-$label.json" 2> "$RES/build-$label.log"); then
+    say "built $label ($(secs_since "$t"))"
+    grep '"reason":"compiler-artifact"' "$RES/build-$label.json" | grep '"name":"uverbs"' |
+      grep -o '"executable":"[^"]*"' | sed 's/"executable":"\(.*\)"/\1/' | tail -n1
+  else
+    say "FAILED to build $label (log: $RES/build-$label.log)"; tail -n 15 "$RES/build-$label.log" >&2
+    return 1
+  fi
+}
+
+stage_valgrind() {
+  local vglib=/usr/libexec/valgrind f
+  [ -x $vglib/callgrind-amd64-linux ] || install_missing valgrind
+  mkdir -p "$1"
+  # Debian's /usr/bin/valgrind is a shell wrapper around valgrind.bin, the launcher
+  if [ -x /usr/bin/valgrind.bin ]; then cp /usr/bin/valgrind.bin "$1/valgrind"; else cp "$(command -v valgrind)" "$1/valgrind"; fi
+  cp "$vglib/callgrind-amd64-linux" "$1/"
+  # the preload every dynamically linked program gets (the peers), and the suppressions
+  for f in vgpreload_core-amd64-linux.so default.supp; do [ -e "$vglib/$f" ] && cp "$vglib/$f" "$1/"; done
+  valgrind --version > "$RES/valgrind.version" 2>&1 || true
+}
+
+cg_files() {
+  local b
+  awk -v dir="$2" -v p="$3" '/^CG begin / { f = dir "/" p "-" $3 "-" $4 ".b64"; printf "" > f; next }
+       /^CG end / { close(f); f = ""; next }
+       f != "" { sub(/\r$/, ""); print > f }' "$1"
+  for b in "$2/$3"-*.b64; do
+    [ -e "$b" ] || continue
+    base64 -d "$b" | gunzip > "${b%.b64}.out" && rm -f "$b"
+  done
 }

@@ -1,9 +1,10 @@
 /*
  * rusage.c - the peak RSS of one run of a command, for examples/bench_proc.rs.
  *
- *   rusage PROGRAM [ARG...]     prints "MAXRSS_KB EXIT_STATUS" on stdout
+ *   rusage PROGRAM [ARG...]     prints "MAXRSS_KB EXIT_STATUS MINFLT" on stdout
  *
- * fork + execv + wait4: ru_maxrss of the child, in KiB. The command's stdin, stdout
+ * fork + execv + wait4: ru_maxrss of the child, in KiB, and its minor page faults
+ * (ru_minflt; bench/instructions.sh reports them). The command's stdin, stdout
  * and stderr are /dev/null. The kernel counts the child's image before the exec in
  * ru_maxrss too (exec records the old mm's high-water mark), so this program is built
  * static against musl (bench/run.sh: musl-gcc -static) to keep that image small: a few
@@ -46,6 +47,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	printf("%ld %d\n", ru.ru_maxrss, code);
+	printf("%ld %d %ld\n", ru.ru_maxrss, code, ru.ru_minflt);
 	return 0;
 }

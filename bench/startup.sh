@@ -28,7 +28,7 @@
 #     (objcopy --strip-debug) but keep their symbol table;
 #  2. boots the rig once per kernel with the host's valgrind launcher and callgrind tool
 #     (Debian's valgrind package, installed when missing; VALGRIND_LIB in the guest);
-#     bench/startup-guest.sh counts the instructions ("I refs") of `uverbs devices`,
+#     bench/instructions-guest.sh (the guest part of bench/instructions.sh too) counts the instructions ("I refs") of `uverbs devices`,
 #     `devinfo -v`, `devices --json` and `devinfo --json`, PIE and fixed address taking
 #     turns, RUNS times, then runs the unstripped builds once with per-instruction output
 #     and sends the callgrind files back;
@@ -79,45 +79,32 @@ rm -rf "$RES"; mkdir -p "$STAGE"/{pie,fix,pie-u,fix-u,vg}
 echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS RXE=$RXE SIW=$SIW" > "$RES/run.conf"
 
 # ------------------------------------------------------------ host setup
-need=()
-VGLIB=/usr/libexec/valgrind
-[ -x $VGLIB/callgrind-amd64-linux ] || need+=(valgrind)
-command -v objdump >/dev/null || need+=(binutils)
-install_missing "${need[@]}"
+command -v objdump >/dev/null || install_missing binutils
 musl_target
 
 # ------------------------------------------------------------ builds
-# build LABEL [VAR=VALUE...]: the CLI with that environment; prints the executable
-build() {
-  local label=$1 t; shift
-  t=$(now_us)
-  if (cd "$CRATE" && env "$@" cargo build --release --target "$TARGET" --bin uverbs \
-        --message-format=json-render-diagnostics > "$RES/build-$label.json" 2> "$RES/build-$label.log"); then
-    say "built $label ($(secs_since "$t"))"
-    grep '"reason":"compiler-artifact"' "$RES/build-$label.json" | grep '"name":"uverbs"' |
-      grep -o '"executable":"[^"]*"' | sed 's/"executable":"\(.*\)"/\1/' | tail -n1
-  else
-    say "FAILED to build $label (log: $RES/build-$label.log)"; tail -n 15 "$RES/build-$label.log" >&2
-    return 1
-  fi
-}
 FIXED=(RUSTFLAGS="-C relocation-model=static")
 UNSTRIPPED=(CARGO_PROFILE_RELEASE_STRIP=false)
-p=$(build pie) || exit 1; cp "$p" "$STAGE/pie/uverbs"
-p=$(build fix "${FIXED[@]}" CARGO_TARGET_DIR="$CRATE/target/fixed") || exit 1; cp "$p" "$STAGE/fix/uverbs"
-p=$(build pie-u "${UNSTRIPPED[@]}" CARGO_TARGET_DIR="$CRATE/target/unstripped") || exit 1
+p=$(build_cli pie) || exit 1; cp "$p" "$STAGE/pie/uverbs"
+p=$(build_cli fix "${FIXED[@]}" CARGO_TARGET_DIR="$CRATE/target/fixed") || exit 1; cp "$p" "$STAGE/fix/uverbs"
+p=$(build_cli pie-u "${UNSTRIPPED[@]}" CARGO_TARGET_DIR="$CRATE/target/unstripped") || exit 1
 cp "$p" "$RES/uverbs-pie-unstripped"
-p=$(build fix-u "${FIXED[@]}" "${UNSTRIPPED[@]}" CARGO_TARGET_DIR="$CRATE/target/fixed-unstripped") || exit 1
+p=$(build_cli fix-u "${FIXED[@]}" "${UNSTRIPPED[@]}" CARGO_TARGET_DIR="$CRATE/target/fixed-unstripped") || exit 1
 cp "$p" "$RES/uverbs-fix-unstripped"
 objcopy --strip-debug "$RES/uverbs-pie-unstripped" "$STAGE/pie-u/uverbs"
 objcopy --strip-debug "$RES/uverbs-fix-unstripped" "$STAGE/fix-u/uverbs"
 cp "$STAGE/pie/uverbs" "$RES/uverbs-pie"; cp "$STAGE/fix/uverbs" "$RES/uverbs-fix"
-# valgrind: Debian's /usr/bin/valgrind is a shell wrapper around valgrind.bin, the launcher
-if [ -x /usr/bin/valgrind.bin ]; then cp /usr/bin/valgrind.bin "$STAGE/vg/valgrind"; else cp "$(command -v valgrind)" "$STAGE/vg/valgrind"; fi
-cp "$VGLIB/callgrind-amd64-linux" "$STAGE/vg/"
-for f in vgpreload_core-amd64-linux.so default.supp; do [ -e "$VGLIB/$f" ] && cp "$VGLIB/$f" "$STAGE/vg/"; done
-valgrind --version > "$RES/valgrind.version" 2>&1 || true
-cp "$HERE/startup-guest.sh" "$STAGE/startup-guest.sh"
+stage_valgrind "$STAGE/vg"
+cp "$HERE/instructions-guest.sh" "$STAGE/"
+# the guest's work (bench/instructions-guest.sh): each command of both builds RUNS times,
+# taking turns (the paths have the same length), then the unstripped builds once each
+# with per-instruction output
+{ for c in "devices:devices" "devinfo_v:devinfo -v" "devices_json:devices --json" "devinfo_json:devinfo --json"; do
+    for b in pie fix; do echo "${c%%:*} $b n uverbs ${c#*:}"; done
+  done
+  for c in "devices:devices" "devinfo_v:devinfo -v" "devices_json:devices --json" "devinfo_json:devinfo --json"; do
+    for b in pie-u fix-u; do echo "${c%%:*} $b d uverbs ${c#*:}"; done
+  done; } > "$STAGE/spec"
 
 # ------------------------------------------------------------ the VMs
 for k in "${KERNELS[@]}"; do
@@ -125,20 +112,14 @@ for k in "${KERNELS[@]}"; do
   say "kernel $k: $RXE rxe + $SIW siw, $RUNS runs of each command and build under callgrind"
   "$RIG" --prepare --kernel "$k" >&2
   if "$RIG" --kernel "$k" --rxe "$RXE" --siw "$SIW" --timeout 1800 --add "$STAGE:/startup" \
-      -- sh /startup/startup-guest.sh "$RUNS" > "$RES/$k.out" 2> "$RES/$k.err"; then
+      -- sh /startup/instructions-guest.sh /startup/spec "$RUNS" > "$RES/$k.out" 2> "$RES/$k.err"; then
     say "kernel $k done in $(secs_since "$T")"
   else
     say "kernel $k FAILED (log: $RES/$k.err)"; tail -n 20 "$RES/$k.err" >&2; FAILED=1
   fi
   grep '^E ' "$RES/$k.out" >&2 && FAILED=1
   # the callgrind files of the unstripped builds
-  awk -v dir="$RES" -v k="$k" '/^CG begin / { f = dir "/cg-" k "-" $3 "-" $4 ".b64"; printf "" > f; next }
-       /^CG end / { close(f); f = ""; next }
-       f != "" { sub(/\r$/, ""); print > f }' "$RES/$k.out"
-  for b in "$RES"/cg-"$k"-*.b64; do
-    [ -e "$b" ] || continue
-    base64 -d "$b" | gunzip > "${b%.b64}.out" && rm -f "$b"
-  done
+  cg_files "$RES/$k.out" "$RES" "cg-$k"
 done
 echo "WALL=$(secs_since "$T_ALL")" >> "$RES/run.conf"
 fi

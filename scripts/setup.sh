@@ -23,6 +23,8 @@ command -v qemu-aarch64 >/dev/null || need+=(qemu-user)   # the aarch64 binary's
 # (tests/abi_check.rs ibta_only_capability_bits_match_opensm).
 [ -e /usr/include/infiniband/iba/ib_types.h ] || need+=(libopensm-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
+# issue 28: valgrind's callgrind, run in the VM for bench/instructions.sh (the CI guard)
+[ -x /usr/libexec/valgrind/callgrind-amd64-linux ] || need+=(valgrind)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2
   if [ "$(id -u)" != 0 ]; then

@@ -22,6 +22,12 @@
 #   7. static      the release musl binary: size, a hardened static PIE
 #                  (scripts/check-elf.sh), and a run in a guest chroot that holds no libc
 #                  file at all
+#   7a. instructions  the CI guard of issue 28: the user-space instructions (callgrind)
+#                  of every whole uverbs command in one boot of the kernel
+#                  bench/instructions.tsv names (2 rxe + 2 siw), 3 runs each, against that
+#                  committed table: fails when a command whose runs agree grows by more
+#                  than 2%, or when the table was recorded with another rustc
+#                  (bench/instructions.sh --guard; the static phase's build is reused)
 #   7b. aarch64    the release binary for aarch64-unknown-linux-musl: a hardened static
 #                  PIE too, started once under qemu-aarch64 (user mode)
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
@@ -35,7 +41,8 @@
 #   UVERBS_VM_KERNELS   kernels of the VM phase (default "6.1 6.12")
 #   UVERBS_PHASES       only these phases (names as printed, space-separated): a partial
 #                       run, and the summary says which phases it left out
-#   UVERBS_SKIP_VM=1    leave out the vm-tests and static phases (not for CI; said so)
+#   UVERBS_SKIP_VM=1    leave out the vm-tests, static and instructions phases (not for
+#                       CI; said so)
 #   UVERBS_LENIENT=1    local opt-out of strictness: CI is unset, checks that cannot run
 #                       skip with a printed reason (not for CI; said so)
 set -euo pipefail
@@ -227,8 +234,9 @@ phase abi-rdma-core-64 abi_rdma_core_64
 if [ "${UVERBS_SKIP_VM:-0}" != 1 ]; then
   phase vm-tests bash tests/vm/run-tests.sh
   phase static static_bin
+  phase instructions bash bench/instructions.sh --guard bench/instructions.tsv
 else
-  LEFT_OUT+=("vm-tests static (UVERBS_SKIP_VM=1)")
+  LEFT_OUT+=("vm-tests static instructions (UVERBS_SKIP_VM=1)")
 fi
 phase aarch64 aarch64_bin
 phase miri miri

@@ -3,24 +3,35 @@
 //! the command's JSON writer ([`crate::plumbing::json`]).
 
 use crate::dropin::report::{Failure, GidView, HcaReport, PortReport};
-use crate::plumbing::json::{enm, flags, Writer, J, SCHEMA_VERSION};
+use crate::plumbing::json::{Writer, SCHEMA_VERSION};
 use uverbs::types::Guid;
 use uverbs::verbs::device_attr::DeviceAttr;
 use uverbs::verbs::discover::DeviceInfo;
 use uverbs::verbs::port::PortAttr;
 
+// Every document is written member by member into one text ([`Writer`]), with no value
+// tree in between: building one (an allocation per object, array and string, each
+// freed at the end) cost as much as writing the text.
+
 macro_rules! bitflags_json {
-    ($v:expr) => {{
+    ($w:expr, $v:expr) => {{
         let v = $v;
-        flags(
+        $w.flags(
             u64::from(v.bits()),
             v.iter_names().map(|(n, f)| (n, u64::from(f.bits()))),
         )
     }};
 }
 
-fn guid(g: Guid) -> J {
-    J::s(g.to_string())
+/// A GUID as its string (`cc9c:64ff:fe59:8cf6`, as [`Guid`]'s `Display` writes it),
+/// formatted on the stack.
+fn guid(w: &mut Writer, g: Guid) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut b = [b':'; 19];
+    for k in 0..16 {
+        b[k + k / 4] = HEX[((g.0 >> (60 - 4 * k)) & 0xf) as usize];
+    }
+    w.str(core::str::from_utf8(&b).unwrap_or_default());
 }
 
 /// The discovery part of a device (shared by `devices` and `devinfo`): its members,
@@ -39,9 +50,12 @@ pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     w.key("protocol");
     w.opt_str(d.protocol.as_deref());
     w.key("node_guid");
-    w.str(&d.node_guid.to_string());
+    guid(w, d.node_guid);
     w.key("sys_image_guid");
-    w.opt_str(d.sys_image_guid.map(|g| g.to_string()).as_deref());
+    match d.sys_image_guid {
+        Some(g) => guid(w, g),
+        None => w.null(),
+    }
     w.key("fw_ver");
     w.str(&d.fw_ver);
     w.key("port_count");
@@ -84,206 +98,260 @@ pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     }
 }
 
-/// Every field of the device attributes.
-pub fn device_attr(a: &DeviceAttr) -> J {
+/// Every field of the device attributes, as one object.
+pub fn device_attr(w: &mut Writer, a: &DeviceAttr) {
     let odp = &a.odp_caps;
-    J::Obj(vec![
-        ("fw_ver", J::s(a.fw_ver.as_str())),
-        ("node_guid", guid(a.node_guid)),
-        ("sys_image_guid", guid(a.sys_image_guid)),
-        ("max_mr_size", J::u(a.max_mr_size)),
-        ("page_size_cap", J::u(a.page_size_cap)),
-        ("vendor_id", J::u(a.vendor_id)),
-        ("vendor_part_id", J::u(a.vendor_part_id)),
-        ("hw_ver", J::u(a.hw_ver)),
-        ("max_qp", J::u(a.max_qp)),
-        ("max_qp_wr", J::u(a.max_qp_wr)),
-        ("device_cap_flags", bitflags_json!(a.device_cap_flags)),
-        ("max_sge", J::u(a.max_sge)),
-        ("max_sge_rd", J::u(a.max_sge_rd)),
-        ("max_cq", J::u(a.max_cq)),
-        ("max_cqe", J::u(a.max_cqe)),
-        ("max_mr", J::u(a.max_mr)),
-        ("max_pd", J::u(a.max_pd)),
-        ("max_qp_rd_atom", J::u(a.max_qp_rd_atom)),
-        ("max_ee_rd_atom", J::u(a.max_ee_rd_atom)),
-        ("max_res_rd_atom", J::u(a.max_res_rd_atom)),
-        ("max_qp_init_rd_atom", J::u(a.max_qp_init_rd_atom)),
-        ("max_ee_init_rd_atom", J::u(a.max_ee_init_rd_atom)),
-        (
-            "atomic_cap",
-            enm(a.atomic_cap.c_name(), J::u(a.atomic_cap.as_raw())),
-        ),
-        ("max_ee", J::u(a.max_ee)),
-        ("max_rdd", J::u(a.max_rdd)),
-        ("max_mw", J::u(a.max_mw)),
-        ("max_raw_ipv6_qp", J::u(a.max_raw_ipv6_qp)),
-        ("max_raw_ethy_qp", J::u(a.max_raw_ethy_qp)),
-        ("max_mcast_grp", J::u(a.max_mcast_grp)),
-        ("max_mcast_qp_attach", J::u(a.max_mcast_qp_attach)),
+    w.obj();
+    w.key("fw_ver");
+    w.str(a.fw_ver.as_str());
+    w.key("node_guid");
+    guid(w, a.node_guid);
+    w.key("sys_image_guid");
+    guid(w, a.sys_image_guid);
+    w.members_u(&[
+        ("max_mr_size", a.max_mr_size),
+        ("page_size_cap", a.page_size_cap),
+        ("vendor_id", a.vendor_id.into()),
+        ("vendor_part_id", a.vendor_part_id.into()),
+        ("hw_ver", a.hw_ver.into()),
+        ("max_qp", a.max_qp.into()),
+        ("max_qp_wr", a.max_qp_wr.into()),
+    ]);
+    w.key("device_cap_flags");
+    bitflags_json!(w, a.device_cap_flags);
+    w.members_u(&[
+        ("max_sge", a.max_sge.into()),
+        ("max_sge_rd", a.max_sge_rd.into()),
+        ("max_cq", a.max_cq.into()),
+        ("max_cqe", a.max_cqe.into()),
+        ("max_mr", a.max_mr.into()),
+        ("max_pd", a.max_pd.into()),
+        ("max_qp_rd_atom", a.max_qp_rd_atom.into()),
+        ("max_ee_rd_atom", a.max_ee_rd_atom.into()),
+        ("max_res_rd_atom", a.max_res_rd_atom.into()),
+        ("max_qp_init_rd_atom", a.max_qp_init_rd_atom.into()),
+        ("max_ee_init_rd_atom", a.max_ee_init_rd_atom.into()),
+    ]);
+    w.key("atomic_cap");
+    w.enm(a.atomic_cap.c_name(), |w| w.u(a.atomic_cap.as_raw()));
+    w.members_u(&[
+        ("max_ee", a.max_ee.into()),
+        ("max_rdd", a.max_rdd.into()),
+        ("max_mw", a.max_mw.into()),
+        ("max_raw_ipv6_qp", a.max_raw_ipv6_qp.into()),
+        ("max_raw_ethy_qp", a.max_raw_ethy_qp.into()),
+        ("max_mcast_grp", a.max_mcast_grp.into()),
+        ("max_mcast_qp_attach", a.max_mcast_qp_attach.into()),
         (
             "max_total_mcast_qp_attach",
-            J::u(a.max_total_mcast_qp_attach),
+            a.max_total_mcast_qp_attach.into(),
         ),
-        ("max_ah", J::u(a.max_ah)),
-        ("max_fmr", J::u(a.max_fmr)),
-        ("max_map_per_fmr", J::u(a.max_map_per_fmr)),
-        ("max_srq", J::u(a.max_srq)),
-        ("max_srq_wr", J::u(a.max_srq_wr)),
-        ("max_srq_sge", J::u(a.max_srq_sge)),
-        ("max_pkeys", J::u(a.max_pkeys)),
-        ("local_ca_ack_delay", J::u(a.local_ca_ack_delay)),
-        ("phys_port_cnt", J::u(a.phys_port_cnt)),
-        ("ex_response_length", J::u(a.ex_response_length)),
+        ("max_ah", a.max_ah.into()),
+        ("max_fmr", a.max_fmr.into()),
+        ("max_map_per_fmr", a.max_map_per_fmr.into()),
+        ("max_srq", a.max_srq.into()),
+        ("max_srq_wr", a.max_srq_wr.into()),
+        ("max_srq_sge", a.max_srq_sge.into()),
+        ("max_pkeys", a.max_pkeys.into()),
+        ("local_ca_ack_delay", a.local_ca_ack_delay.into()),
+        ("phys_port_cnt", a.phys_port_cnt.into()),
+        ("ex_response_length", a.ex_response_length.into()),
+    ]);
+    w.key("odp_caps");
+    w.obj();
+    w.key("general_caps");
+    bitflags_json!(w, odp.general_caps);
+    w.key("rc_odp_caps");
+    bitflags_json!(w, odp.rc_odp_caps);
+    w.key("uc_odp_caps");
+    bitflags_json!(w, odp.uc_odp_caps);
+    w.key("ud_odp_caps");
+    bitflags_json!(w, odp.ud_odp_caps);
+    w.key("xrc_odp_caps");
+    bitflags_json!(w, a.xrc_odp_caps);
+    w.end_obj();
+    w.members_u(&[
+        ("completion_timestamp_mask", a.completion_timestamp_mask),
+        ("hca_core_clock_khz", a.hca_core_clock),
+    ]);
+    w.key("device_cap_flags_ex");
+    bitflags_json!(w, a.device_cap_flags_ex);
+    w.key("rss_caps");
+    w.obj();
+    w.members_u(&[
+        ("supported_qpts", a.rss_caps.supported_qpts.into()),
         (
-            "odp_caps",
-            J::Obj(vec![
-                ("general_caps", bitflags_json!(odp.general_caps)),
-                ("rc_odp_caps", bitflags_json!(odp.rc_odp_caps)),
-                ("uc_odp_caps", bitflags_json!(odp.uc_odp_caps)),
-                ("ud_odp_caps", bitflags_json!(odp.ud_odp_caps)),
-                ("xrc_odp_caps", bitflags_json!(a.xrc_odp_caps)),
-            ]),
-        ),
-        (
-            "completion_timestamp_mask",
-            J::u(a.completion_timestamp_mask),
-        ),
-        ("hca_core_clock_khz", J::u(a.hca_core_clock)),
-        ("device_cap_flags_ex", bitflags_json!(a.device_cap_flags_ex)),
-        (
-            "rss_caps",
-            J::Obj(vec![
-                ("supported_qpts", J::u(a.rss_caps.supported_qpts)),
-                (
-                    "max_rwq_indirection_tables",
-                    J::u(a.rss_caps.max_rwq_indirection_tables),
-                ),
-                (
-                    "max_rwq_indirection_table_size",
-                    J::u(a.rss_caps.max_rwq_indirection_table_size),
-                ),
-            ]),
-        ),
-        ("max_wq_type_rq", J::u(a.max_wq_type_rq)),
-        ("raw_packet_caps", bitflags_json!(a.raw_packet_caps)),
-        (
-            "tm_caps",
-            J::Obj(vec![
-                ("max_rndv_hdr_size", J::u(a.tm_caps.max_rndv_hdr_size)),
-                ("max_num_tags", J::u(a.tm_caps.max_num_tags)),
-                ("flags", J::u(a.tm_caps.flags)),
-                ("max_ops", J::u(a.tm_caps.max_ops)),
-                ("max_sge", J::u(a.tm_caps.max_sge)),
-            ]),
+            "max_rwq_indirection_tables",
+            a.rss_caps.max_rwq_indirection_tables.into(),
         ),
         (
-            "cq_moderation_caps",
-            J::Obj(vec![
-                ("max_cq_count", J::u(a.cq_mod_caps.max_cq_count)),
-                ("max_cq_period_us", J::u(a.cq_mod_caps.max_cq_period)),
-            ]),
+            "max_rwq_indirection_table_size",
+            a.rss_caps.max_rwq_indirection_table_size.into(),
         ),
-        ("max_dm_size", J::u(a.max_dm_size)),
-    ])
+    ]);
+    w.end_obj();
+    w.members_u(&[("max_wq_type_rq", a.max_wq_type_rq.into())]);
+    w.key("raw_packet_caps");
+    bitflags_json!(w, a.raw_packet_caps);
+    w.key("tm_caps");
+    w.obj();
+    w.members_u(&[
+        ("max_rndv_hdr_size", a.tm_caps.max_rndv_hdr_size.into()),
+        ("max_num_tags", a.tm_caps.max_num_tags.into()),
+        ("flags", a.tm_caps.flags.into()),
+        ("max_ops", a.tm_caps.max_ops.into()),
+        ("max_sge", a.tm_caps.max_sge.into()),
+    ]);
+    w.end_obj();
+    w.key("cq_moderation_caps");
+    w.obj();
+    w.members_u(&[
+        ("max_cq_count", a.cq_mod_caps.max_cq_count.into()),
+        ("max_cq_period_us", a.cq_mod_caps.max_cq_period.into()),
+    ]);
+    w.end_obj();
+    w.members_u(&[("max_dm_size", a.max_dm_size)]);
+    w.end_obj();
 }
 
-fn decigbps(v: Option<u32>) -> J {
-    v.map_or(J::Null, |d| J::Num(format!("{}.{}", d / 10, d % 10)))
+/// A rate in tenths of Gb/s as a decimal number (`2.5`), or null.
+fn decigbps(w: &mut Writer, v: Option<u32>) {
+    match v {
+        Some(d) => w.tenths(d.into()),
+        None => w.null(),
+    }
 }
 
-/// Every field of a port's attributes, plus its GIDs and P_Keys.
-pub fn port(p: &PortReport) -> J {
+/// `{"name": ..., "value": ..., EXTRA: ...}`: an enum with one more member.
+fn enm3(
+    w: &mut Writer,
+    name: Option<&'static str>,
+    value: u64,
+    extra: &'static str,
+    x: impl FnOnce(&mut Writer),
+) {
+    w.obj();
+    w.key("name");
+    match name {
+        Some(n) => w.name(n),
+        None => w.null(),
+    }
+    w.key("value");
+    w.u(value);
+    w.key(extra);
+    x(w);
+    w.end_obj();
+}
+
+/// Every field of a port's attributes, plus its GIDs and P_Keys, as one object.
+pub fn port(w: &mut Writer, p: &PortReport) {
     let a: &PortAttr = &p.attr;
-    let mtu = |m: uverbs::types::Mtu| {
-        J::Obj(vec![
-            ("name", m.c_name().map_or(J::Null, J::s)),
-            ("value", J::u(m.as_raw())),
-            ("bytes", J::opt_u(m.bytes())),
-        ])
+    let mtu = |w: &mut Writer, m: uverbs::types::Mtu| {
+        enm3(w, m.c_name(), m.as_raw().into(), "bytes", |w| {
+            w.opt_u(m.bytes())
+        });
     };
     let speed = a.speed();
-    J::Obj(vec![
-        ("port", J::u(p.num)),
-        ("state", enm(a.state.c_name(), J::u(a.state.as_raw()))),
-        ("max_mtu", mtu(a.max_mtu)),
-        ("active_mtu", mtu(a.active_mtu)),
-        ("gid_tbl_len", J::u(a.gid_tbl_len)),
-        ("port_cap_flags", bitflags_json!(a.port_cap_flags)),
-        ("max_msg_sz", J::u(a.max_msg_sz)),
-        ("bad_pkey_cntr", J::u(a.bad_pkey_cntr)),
-        ("qkey_viol_cntr", J::u(a.qkey_viol_cntr)),
-        ("pkey_tbl_len", J::u(a.pkey_tbl_len)),
-        ("lid", J::u(a.lid)),
-        ("sm_lid", J::u(a.sm_lid)),
-        ("lmc", J::u(a.lmc)),
-        (
-            "max_vl_num",
-            J::Obj(vec![
-                ("value", J::u(a.max_vl_num)),
-                ("vls", J::opt_u(a.max_vls())),
-            ]),
-        ),
-        ("sm_sl", J::u(a.sm_sl)),
-        ("subnet_timeout", J::u(a.subnet_timeout)),
-        ("init_type_reply", J::u(a.init_type_reply)),
-        (
-            "active_width",
-            J::Obj(vec![
-                ("name", a.active_width.c_name().map_or(J::Null, J::s)),
-                ("value", J::u(a.active_width.as_raw())),
-                ("lanes", J::opt_u(a.active_width.lanes())),
-            ]),
-        ),
-        ("active_speed", J::u(a.active_speed)),
-        ("active_speed_ex", J::u(a.active_speed_ex)),
-        (
-            "speed",
-            J::Obj(vec![
-                ("name", speed.c_name().map_or(J::Null, J::s)),
-                ("value", J::u(speed.as_raw())),
-                ("lane_gbps", decigbps(speed.lane_rate_decigbps())),
-            ]),
-        ),
-        ("rate_gbps", decigbps(a.rate_decigbps())),
-        (
-            "phys_state",
-            enm(a.phys_state.c_name(), J::u(a.phys_state.as_raw())),
-        ),
-        (
-            "link_layer",
-            enm(a.link_layer.c_name(), J::u(a.link_layer.as_raw())),
-        ),
-        ("flags", bitflags_json!(a.flags)),
-        ("port_cap_flags2", bitflags_json!(a.port_cap_flags2)),
-        ("gids", J::Arr(p.gids.iter().map(gid).collect())),
-        (
-            "pkeys",
-            p.pkeys
-                .as_ref()
-                .map_or(J::Null, |v| J::Arr(v.iter().map(|&k| J::u(k)).collect())),
-        ),
-    ])
+    w.obj();
+    w.key("port");
+    w.u(p.num);
+    w.key("state");
+    w.enm(a.state.c_name(), |w| w.u(a.state.as_raw()));
+    w.key("max_mtu");
+    mtu(w, a.max_mtu);
+    w.key("active_mtu");
+    mtu(w, a.active_mtu);
+    w.key("gid_tbl_len");
+    w.u(a.gid_tbl_len);
+    w.key("port_cap_flags");
+    bitflags_json!(w, a.port_cap_flags);
+    w.members_u(&[
+        ("max_msg_sz", a.max_msg_sz.into()),
+        ("bad_pkey_cntr", a.bad_pkey_cntr.into()),
+        ("qkey_viol_cntr", a.qkey_viol_cntr.into()),
+        ("pkey_tbl_len", a.pkey_tbl_len.into()),
+        ("lid", a.lid.into()),
+        ("sm_lid", a.sm_lid.into()),
+        ("lmc", a.lmc.into()),
+    ]);
+    w.key("max_vl_num");
+    w.obj();
+    w.key("value");
+    w.u(a.max_vl_num);
+    w.key("vls");
+    w.opt_u(a.max_vls());
+    w.end_obj();
+    w.members_u(&[
+        ("sm_sl", a.sm_sl.into()),
+        ("subnet_timeout", a.subnet_timeout.into()),
+        ("init_type_reply", a.init_type_reply.into()),
+    ]);
+    w.key("active_width");
+    let aw = a.active_width;
+    enm3(w, aw.c_name(), aw.as_raw().into(), "lanes", |w| {
+        w.opt_u(aw.lanes())
+    });
+    w.members_u(&[
+        ("active_speed", a.active_speed.into()),
+        ("active_speed_ex", a.active_speed_ex.into()),
+    ]);
+    w.key("speed");
+    enm3(w, speed.c_name(), speed.as_raw().into(), "lane_gbps", |w| {
+        decigbps(w, speed.lane_rate_decigbps())
+    });
+    w.key("rate_gbps");
+    decigbps(w, a.rate_decigbps());
+    w.key("phys_state");
+    w.enm(a.phys_state.c_name(), |w| w.u(a.phys_state.as_raw()));
+    w.key("link_layer");
+    w.enm(a.link_layer.c_name(), |w| w.u(a.link_layer.as_raw()));
+    w.key("flags");
+    bitflags_json!(w, a.flags);
+    w.key("port_cap_flags2");
+    bitflags_json!(w, a.port_cap_flags2);
+    w.key("gids");
+    w.arr();
+    for g in &p.gids {
+        w.elem();
+        gid(w, g);
+    }
+    w.end_arr();
+    w.key("pkeys");
+    match &p.pkeys {
+        Some(v) => {
+            w.arr();
+            for &k in v {
+                w.elem();
+                w.u(k);
+            }
+            w.end_arr();
+        }
+        None => w.null(),
+    }
+    w.end_obj();
 }
 
-/// One GID table entry.
-pub fn gid(g: &GidView) -> J {
+/// One GID table entry, as one object.
+pub fn gid(w: &mut Writer, g: &GidView) {
     let e = &g.entry;
-    J::Obj(vec![
-        ("index", J::u(e.index)),
-        ("gid", J::s(e.gid.to_string())),
-        (
-            "address",
-            J::s(crate::plumbing::format::inet_ntop6(&e.gid.0)),
-        ),
-        ("type", enm(e.gid_type.c_name(), J::u(e.gid_type.as_raw()))),
-        ("netdev", J::opt_s(&g.netdev)),
-        ("netdev_ifindex", J::u(e.netdev_ifindex)),
-    ])
+    w.obj();
+    w.key("index");
+    w.u(e.index);
+    w.key("gid");
+    w.str(&e.gid.to_string());
+    w.key("address");
+    w.str(&crate::plumbing::format::inet_ntop6(&e.gid.0));
+    w.key("type");
+    w.enm(e.gid_type.c_name(), |w| w.u(e.gid_type.as_raw()));
+    w.key("netdev");
+    w.opt_str(g.netdev.as_deref());
+    w.key("netdev_ifindex");
+    w.u(e.netdev_ifindex);
+    w.end_obj();
 }
 
 /// The JSON error object of a failure.
-pub fn failure(f: &Failure) -> J {
+pub fn failure(w: &mut Writer, f: &Failure) {
     let e = f.error();
     let message = match (f, e) {
         (Failure::BadPort { port, port_count }, _) => {
@@ -292,15 +360,17 @@ pub fn failure(f: &Failure) -> J {
         (_, Some(e)) => e.to_string(),
         (_, None) => String::new(),
     };
-    J::Obj(vec![
-        ("stage", J::s(f.stage())),
-        (
-            "errno",
-            e.and_then(|e| e.errno())
-                .map_or(J::Null, |n| J::i(n.raw_os_error())),
-        ),
-        ("message", J::s(message)),
-    ])
+    w.obj();
+    w.key("stage");
+    w.str(f.stage());
+    w.key("errno");
+    match e.and_then(|e| e.errno()) {
+        Some(n) => w.i(n.raw_os_error()),
+        None => w.null(),
+    }
+    w.key("message");
+    w.str(&message);
+    w.end_obj();
 }
 
 /// The members every document starts with.
@@ -317,13 +387,7 @@ fn hca(w: &mut Writer, r: &HcaReport) {
     ident(w, &r.ident);
     w.key("attributes");
     match &r.attr {
-        Some(a) => {
-            let v = device_attr(a);
-            w.value(&v);
-            // Kept to the exit, as the reports are: dropped here, the last value of a
-            // size class would make musl's allocator unmap its group, device by device.
-            crate::plumbing::io::keep(v);
-        }
+        Some(a) => device_attr(w, a),
         None => w.null(),
     }
     w.key("num_comp_vectors");
@@ -332,14 +396,12 @@ fn hca(w: &mut Writer, r: &HcaReport) {
     w.arr();
     for p in &r.ports {
         w.elem();
-        let v = port(p);
-        w.value(&v);
-        crate::plumbing::io::keep(v);
+        port(w, p);
     }
     w.end_arr();
     w.key("error");
     match &r.failure {
-        Some(f) => w.value(&failure(f)),
+        Some(f) => failure(w, f),
         None => w.null(),
     }
     w.end_obj();
@@ -347,8 +409,14 @@ fn hca(w: &mut Writer, r: &HcaReport) {
 
 /// The whole `devinfo --json` document.
 pub fn devinfo_doc(reports: &[HcaReport]) -> String {
-    // About 6 KiB a device with its attributes, ports and GIDs.
-    let mut w = Writer::with_capacity(6144 * reports.len() + 256);
+    // About 7 KiB a device with its attributes, one port and two GIDs (so that the text
+    // is not copied as it grows), and 256 bytes a GID more.
+    let gids: usize = reports
+        .iter()
+        .flat_map(|r| &r.ports)
+        .map(|p| p.gids.len())
+        .sum();
+    let mut w = Writer::with_capacity(7168 * reports.len() + 256 * gids + 256);
     w.obj();
     head(&mut w);
     w.key("devices");
@@ -391,6 +459,7 @@ pub mod tests {
     //! tests/golden/devinfo-rxe0.json. Nothing here is made up; the renderers must
     //! reproduce both files from these values.
     use super::*;
+    use crate::plumbing::json::J;
     use uverbs::types::FwVersion;
     use uverbs::types::*;
     use uverbs::types::{Gid, GidEntry};
@@ -532,6 +601,29 @@ pub mod tests {
         );
         assert_eq!(err, "");
         assert!(out == want, "text differs from the golden file:\n{out}");
+    }
+
+    /// A device whose port was refused: the error object, as the value type wrote it.
+    #[test]
+    fn failure_object() {
+        let mut r = rxe0_fixture();
+        r.failure = Some(Failure::BadPort {
+            port: 3,
+            port_count: 1,
+        });
+        let doc = devinfo_doc(&[r]);
+        let want = J::Obj(vec![
+            ("stage", J::s("port")),
+            ("errno", J::Null),
+            (
+                "message",
+                J::s("port 3 requested, the device has 1 port(s)"),
+            ),
+        ])
+        .pretty();
+        // the same object, three levels in (document, devices, device)
+        let want = want.trim_end().replace('\n', "\n      ");
+        assert!(doc.contains(&format!("\"error\": {want}\n    }}")), "{doc}");
     }
 
     #[test]

@@ -80,16 +80,11 @@ impl J {
     }
 
     fn write_compact(&self, s: &mut String) {
-        use core::fmt::Write;
         match self {
             J::Null => s.push_str("null"),
             J::Num(n) => s.push_str(n),
-            J::U(n) => {
-                let _ = write!(s, "{n}");
-            }
-            J::I(n) => {
-                let _ = write!(s, "{n}");
-            }
+            J::U(n) => push_u64(s, *n),
+            J::I(n) => push_i64(s, *n),
             J::Str(t) => escape(s, t),
             J::Arr(v) => {
                 s.push('[');
@@ -154,8 +149,7 @@ impl Writer {
     fn close(&mut self, c: char) {
         self.depth -= 1;
         if !self.fresh {
-            self.out.push('\n');
-            indent(&mut self.out, self.depth);
+            newline(&mut self.out, self.depth, false);
         }
         self.out.push(c);
         self.fresh = false;
@@ -183,19 +177,31 @@ impl Writer {
 
     /// Starts the next member or element on its own line.
     fn next(&mut self) {
-        if !self.fresh {
-            self.out.push(',');
-        }
-        self.out.push('\n');
-        indent(&mut self.out, self.depth);
+        newline(&mut self.out, self.depth, !self.fresh);
         self.fresh = false;
     }
 
-    /// Starts a member of the object: its key; its value follows.
-    pub fn key(&mut self, k: &str) {
+    /// Starts a member of the object: its key; its value follows. The keys are the
+    /// program's own names (`max_qp`, `node_guid`), never text from the kernel, and none
+    /// has a character to escape: each is copied as it is.
+    pub fn key(&mut self, k: &'static str) {
         self.next();
-        escape(&mut self.out, k);
-        self.out.push_str(": ");
+        self.name(k);
+        self.out.push(':');
+        self.out.push(' ');
+    }
+
+    /// A string from the program's own tables (an enum's or a flag's C name), which has
+    /// no character to escape: copied as it is, where [`Writer::str`] looks at every byte.
+    pub fn name(&mut self, n: &'static str) {
+        debug_assert!(
+            !crate::plumbing::json_line::needs_escape(n),
+            "{n:?} is not a name"
+        );
+        self.out.reserve(n.len() + 2);
+        self.out.push('"');
+        self.out.push_str(n);
+        self.out.push('"');
     }
 
     /// Starts an element of the array; its value follows.
@@ -208,13 +214,46 @@ impl Writer {
     }
 
     pub fn u(&mut self, n: impl Into<u64>) {
-        use core::fmt::Write;
-        let _ = write!(self.out, "{}", n.into());
+        push_u64(&mut self.out, n.into());
     }
 
     pub fn i(&mut self, n: impl Into<i64>) {
-        use core::fmt::Write;
-        let _ = write!(self.out, "{}", n.into());
+        push_i64(&mut self.out, n.into());
+    }
+
+    /// `n` tenths as a decimal fraction with one digit after the point (25: `2.5`).
+    pub fn tenths(&mut self, n: u64) {
+        push_u64(&mut self.out, n / 10);
+        self.out.push('.');
+        push_u64(&mut self.out, n % 10);
+    }
+
+    /// Members `k: n` for each pair, in order.
+    pub fn members_u(&mut self, m: &[(&'static str, u64)]) {
+        for &(k, n) in m {
+            self.key(k);
+            self.u(n);
+        }
+    }
+
+    /// A flag set: the raw value, the names of the named bits that are set, the rest
+    /// (the shape of [`flags`]).
+    pub fn flags(&mut self, value: u64, named: impl Iterator<Item = (&'static str, u64)>) {
+        self.obj();
+        self.key("value");
+        self.u(value);
+        self.key("names");
+        self.arr();
+        let mut known = 0u64;
+        for (n, bits) in named {
+            known |= bits;
+            self.elem();
+            self.name(n);
+        }
+        self.end_arr();
+        self.key("unknown");
+        self.u(value & !known);
+        self.end_obj();
     }
 
     pub fn str(&mut self, t: &str) {
@@ -236,10 +275,13 @@ impl Writer {
     }
 
     /// `{"name": ..., "value": ...}`.
-    pub fn enm(&mut self, name: Option<&str>, value: impl FnOnce(&mut Writer)) {
+    pub fn enm(&mut self, name: Option<&'static str>, value: impl FnOnce(&mut Writer)) {
         self.obj();
         self.key("name");
-        self.opt_str(name);
+        match name {
+            Some(n) => self.name(n),
+            None => self.null(),
+        }
         self.key("value");
         value(self);
         self.end_obj();
@@ -273,10 +315,49 @@ impl Writer {
     }
 }
 
-fn indent(s: &mut String, depth: usize) {
-    for _ in 0..depth {
-        s.push_str("  ");
+/// A new line (after a comma when `comma`) indented two spaces a level: one copy from a
+/// line of spaces (the command's documents nest a few levels; a deeper one takes more
+/// copies).
+fn newline(s: &mut String, depth: usize, comma: bool) {
+    const LINE: &str = ",\n                                ";
+    const SPACES: usize = LINE.len() - 2;
+    let mut n = 2 * depth;
+    let first = n.min(SPACES);
+    s.push_str(&LINE[usize::from(!comma)..2 + first]);
+    n -= first;
+    while n > 0 {
+        let k = n.min(SPACES);
+        s.push_str(&LINE[2..2 + k]);
+        n -= k;
     }
+}
+
+/// `n` in decimal, without `core::fmt` (its formatter costs more than the digits). Most
+/// numbers the command prints are a single digit (the zeros of what a device lacks):
+/// one push.
+pub fn push_u64(s: &mut String, mut n: u64) {
+    if n < 10 {
+        s.push(char::from(b'0' + n as u8));
+        return;
+    }
+    let mut b = [0u8; 20];
+    let mut i = b.len();
+    while n > 0 {
+        i -= 1;
+        b[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    for &d in &b[i..] {
+        s.push(char::from(d));
+    }
+}
+
+/// `n` in decimal, a minus sign first when negative.
+pub fn push_i64(s: &mut String, n: i64) {
+    if n < 0 {
+        s.push('-');
+    }
+    push_u64(s, n.unsigned_abs());
 }
 
 fn escape(s: &mut String, t: &str) {
@@ -300,4 +381,67 @@ pub fn flags<'a>(value: u64, named: impl Iterator<Item = (&'a str, u64)>) -> J {
         ("names", J::Arr(names)),
         ("unknown", J::u(value & !known)),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_as_core_fmt_writes_them() {
+        for n in [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            12345,
+            u64::from(u32::MAX),
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            let mut s = String::from("x");
+            push_u64(&mut s, n);
+            assert_eq!(s, format!("x{n}"));
+        }
+        for (n, text) in [(0, "0.0"), (9, "0.9"), (25, "2.5"), (1000, "100.0")] {
+            let mut w = Writer::with_capacity(0);
+            w.tenths(n);
+            assert_eq!(w.finish(), format!("{text}\n"));
+        }
+        for n in [0, -1, 1, -10, i64::from(i32::MIN), i64::MIN, i64::MAX] {
+            let mut s = String::new();
+            push_i64(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+    }
+
+    /// Nested deeper than the line of spaces is long: each level still two spaces.
+    #[test]
+    fn deep_nesting_keeps_the_indent() {
+        let mut v = J::u(7u64);
+        for _ in 0..40 {
+            v = J::Arr(vec![v]);
+        }
+        let text = v.pretty();
+        for (k, line) in text.lines().enumerate().take(41) {
+            let want = if k == 0 { 0 } else { 2 * k };
+            assert_eq!(
+                line.len() - line.trim_start().len(),
+                want,
+                "line {k}: {line:?}"
+            );
+        }
+        assert!(text.contains(&format!("\n{}7\n", " ".repeat(80))));
+    }
+
+    /// The writer's flag set is the value type's.
+    #[test]
+    fn flags_written_as_the_value_type() {
+        let named = [("A", 1u64), ("C", 4)];
+        let mut w = Writer::with_capacity(0);
+        w.flags(0x15, named.iter().copied());
+        assert_eq!(w.finish(), flags(0x15, named.iter().copied()).pretty());
+    }
 }

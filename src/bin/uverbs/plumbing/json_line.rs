@@ -9,24 +9,59 @@ use uverbs::verbs::event::{Event, EventScope};
 
 /// Appends `v` to `s` as a JSON string literal: quotes, backslash escapes, and
 /// `\uXXXX` for the other control characters and DEL.
+///
+/// Byte by byte: every character that needs an escape is ASCII, and no byte of a
+/// multi-byte UTF-8 sequence is, so the runs between escapes are whole characters and
+/// each is copied at once (the names and numbers the command prints have no escapes: one
+/// copy per string).
 pub fn push_str(s: &mut String, v: &str) {
-    use core::fmt::Write;
+    s.reserve(v.len() + 2);
     s.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
+    let b = v.as_bytes();
+    let mut run = 0;
+    for (i, &c) in b.iter().enumerate() {
+        let e = ESCAPE[usize::from(c)];
+        if e == 0 {
+            continue;
+        }
+        s.push_str(&v[run..i]);
+        run = i + 1;
+        s.push('\\');
+        if e == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            s.push_str("u00");
+            s.push(char::from(HEX[usize::from(c >> 4)]));
+            s.push(char::from(HEX[usize::from(c & 0xf)]));
+        } else {
+            s.push(char::from(e));
         }
     }
+    s.push_str(&v[run..]);
     s.push('"');
 }
+
+/// True when `v` has a character [`push_str`] escapes.
+pub fn needs_escape(v: &str) -> bool {
+    v.bytes().any(|c| ESCAPE[usize::from(c)] != 0)
+}
+
+/// For each byte: 0 when it stands for itself in a JSON string, else the letter that
+/// follows the backslash of its escape (`u` for `\u00XX`).
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = b'u';
+        c += 1;
+    }
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[0x7f] = b'u';
+    t
+};
 
 /// An event of `device` as one line of JSON (no newline):
 ///
@@ -140,6 +175,52 @@ mod tests {
         let mut s = String::new();
         push_str(&mut s, "\r\t\u{7f}é");
         assert_eq!(s, "\"\\r\\t\\u007fé\"");
+    }
+
+    /// The escaper against the rule it implements, character by character: every ASCII
+    /// character alone, between others and in runs, and multi-byte characters around.
+    #[test]
+    fn push_str_escapes_exactly_what_json_needs() {
+        fn reference(v: &str) -> String {
+            let mut s = String::from("\"");
+            for c in v.chars() {
+                match c {
+                    '"' => s.push_str("\\\""),
+                    '\\' => s.push_str("\\\\"),
+                    '\n' => s.push_str("\\n"),
+                    '\r' => s.push_str("\\r"),
+                    '\t' => s.push_str("\\t"),
+                    c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                        s.push_str(&format!("\\u{:04x}", c as u32))
+                    }
+                    c => s.push(c),
+                }
+            }
+            s.push('"');
+            s
+        }
+        let mut all = String::new();
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for v in [
+                c.to_string(),
+                format!("ab{c}"),
+                format!("{c}é{c}{c}x"),
+                format!("€{c}日"),
+            ] {
+                let mut s = String::new();
+                push_str(&mut s, &v);
+                assert_eq!(s, reference(&v), "{v:?}");
+            }
+            all.push(c);
+            all.push_str("ü𝄞");
+        }
+        let mut s = String::new();
+        push_str(&mut s, &all);
+        assert_eq!(s, reference(&all));
+        let mut s = String::from("x");
+        push_str(&mut s, "");
+        assert_eq!(s, "x\"\"");
     }
 
     #[test]
