@@ -18,7 +18,7 @@ macro_rules! bitflags_json {
         let v = $v;
         $w.flags(
             u64::from(v.bits()),
-            v.iter_names().map(|(n, f)| (n, u64::from(f.bits()))),
+            &mut v.iter_names().map(|(n, f)| (n, u64::from(f.bits()))),
         )
     }};
 }

@@ -238,7 +238,8 @@ impl Writer {
 
     /// A flag set: the raw value, the names of the named bits that are set, the rest
     /// (the shape of [`flags`]).
-    pub fn flags(&mut self, value: u64, named: impl Iterator<Item = (&'static str, u64)>) {
+    /// One copy for every flag type (a `dyn` iterator: a generic one was a copy per type).
+    pub fn flags(&mut self, value: u64, named: &mut dyn Iterator<Item = (&'static str, u64)>) {
         self.obj();
         self.key("value");
         self.u(value);
@@ -441,7 +442,7 @@ mod tests {
     fn flags_written_as_the_value_type() {
         let named = [("A", 1u64), ("C", 4)];
         let mut w = Writer::with_capacity(0);
-        w.flags(0x15, named.iter().copied());
+        w.flags(0x15, &mut named.iter().copied());
         assert_eq!(w.finish(), flags(0x15, named.iter().copied()).pretty());
     }
 }
