@@ -16,7 +16,8 @@
 #   * <asm/...> comes from the system's linux-libc-dev (/usr/include/<triplet>/asm), which
 #     only supplies the basic integer types and ioctl macros the rdma headers use;
 #   * the include/uapi headers are compiled with -D__EXPORTED_HEADERS__ and a stand-in
-#     <linux/compiler_types.h> (what headers_install would strip), placed after this tree;
+#     <linux/compiler_types.h> and <linux/compiler.h> (what headers_install would
+#     strip), placed after this tree;
 #   * the kernel version (for the manifest's `since=` annotations) is read from the
 #     package's top-level Makefile, two directories up (VERSION/PATCHLEVEL); set
 #     UVERBS_ABI_KERNEL=6.12 to override.

@@ -149,8 +149,20 @@ abi_612() {
   hdr=$(bash abi/headers-6.12.sh)
   # --include-ignored: kernel_headers_match_the_documented_values needs this tree's
   # include/rdma (the kernel's own headers), which only the 6.12 package provides.
-  UVERBS_ABI_HEADERS=$hdr cargo test --test abi_check -- --include-ignored --nocapture 2>&1 | grep -E "ABI check|test result|FAIL|panicked|mismatch|disagree" 
-  test "${PIPESTATUS[0]}" = 0
+  UVERBS_ABI_HEADERS=$hdr abi_test -- --include-ignored
+}
+# The ABI check's test with "$@": its summary lines, and on a failure all it printed (a
+# probe's compiler errors follow the panic message).
+abi_test() {
+  local log=target/tmp/abi-check.log rc=0
+  mkdir -p target/tmp
+  cargo test --test abi_check "$@" --nocapture > "$log" 2>&1 || rc=$?
+  grep -E "ABI check|test result|FAIL|panicked|mismatch|disagree" "$log" || true
+  if [ $rc != 0 ]; then
+    echo "---- the ABI check failed ($rc); its output:" >&2
+    tail -n 80 "$log" >&2
+  fi
+  return $rc
 }
 abi_rdma_core_64() {
   local p k
@@ -158,8 +170,7 @@ abi_rdma_core_64() {
   k=$(awk '!/^#/ && $1 == "64.0" { print $3 }' tests/vm/peers)
   UVERBS_ABI_HEADERS=$p/kernel-headers UVERBS_ABI_KERNEL=$k \
     UVERBS_ABI_VERBS_INCLUDE=$p/include UVERBS_ABI_RDMA_CORE=64 \
-    cargo test --test abi_check -- --nocapture 2>&1 | grep -E "ABI check|test result|FAIL|panicked|mismatch"
-  test "${PIPESTATUS[0]}" = 0
+    abi_test --
 }
 static_bin() {
   local bin=${CARGO_TARGET_DIR:-target}/x86_64-unknown-linux-musl/release/uverbs

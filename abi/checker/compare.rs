@@ -147,8 +147,9 @@ impl VerbsConfig {
 }
 
 /// A directory of empty-ish stand-ins that a raw kernel `include/uapi` tree needs (what
-/// `make headers_install` would have stripped): `linux/compiler_types.h`. It comes after
-/// the header directory, so a real one wins.
+/// `make headers_install` would have stripped): `linux/compiler_types.h`, and
+/// `linux/compiler.h` (which `linux/if.h`, of the rtnetlink items, includes). It comes
+/// after the header directory, so a real one wins.
 fn raw_tree_shims(dir: &Path) -> PathBuf {
     let shim = dir.join("shim");
     std::fs::create_dir_all(shim.join("linux")).expect("create shim dir");
@@ -157,6 +158,12 @@ fn raw_tree_shims(dir: &Path) -> PathBuf {
         "/* uverbs ABI check: stand-in for a raw kernel include/uapi tree. */\n\
          #define __user\n#define __force\n#define __iomem\n\
          #define __attribute_const__ __attribute__((__const__))\n",
+    )
+    .expect("write shim");
+    std::fs::write(
+        shim.join("linux/compiler.h"),
+        "/* uverbs ABI check: stand-in for a raw kernel include/uapi tree. */\n\
+         #include <linux/compiler_types.h>\n",
     )
     .expect("write shim");
     shim
