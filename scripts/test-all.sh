@@ -25,8 +25,8 @@
 #   7a. instructions  the CI guard of issue 28: the user-space instructions (callgrind)
 #                  of every whole uverbs command in one boot of the kernel
 #                  bench/instructions.tsv names (2 rxe + 2 siw), 3 runs each, against that
-#                  committed table: fails when a command whose runs agree grows by more
-#                  than 2%, or when the table was recorded with another rustc
+#                  committed table: fails when a command's least count is more than 2%
+#                  above the greatest recorded, or when the table was recorded with another rustc
 #                  (bench/instructions.sh --guard; the static phase's build is reused)
 #   7b. aarch64    the release binary for aarch64-unknown-linux-musl: a hardened static
 #                  PIE too, started once under qemu-aarch64 (user mode)
