@@ -25,6 +25,11 @@ command -v qemu-aarch64 >/dev/null || need+=(qemu-user)   # the aarch64 binary's
 command -v pkg-config >/dev/null || need+=(pkg-config)
 # issue 28: valgrind's callgrind, run in the VM for bench/instructions.sh (the CI guard)
 [ -x /usr/libexec/valgrind/callgrind-amd64-linux ] || need+=(valgrind)
+# issue 26: the image is checked with what reads OCI layouts (scripts/image.sh)
+command -v skopeo >/dev/null || need+=(skopeo)
+command -v umoci >/dev/null || need+=(umoci)
+command -v jq >/dev/null || need+=(jq)
+command -v podman >/dev/null || need+=(podman)   # deploy/Containerfile, built without a daemon
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2
   if [ "$(id -u)" != 0 ]; then

@@ -30,6 +30,11 @@
 #                  (bench/instructions.sh --guard; the static phase's build is reused)
 #   7b. aarch64    the release binary for aarch64-unknown-linux-musl: a hardened static
 #                  PIE too, started once under qemu-aarch64 (user mode)
+#   7c. image      the container image (scripts/image.sh): one OCI layout with a multi-arch
+#                  index (linux/amd64, linux/arm64), built twice to the same digests,
+#                  read by skopeo (each platform, every blob's digest) and unpacked by
+#                  umoci: the root holds only the binary; at most 2 MiB per platform;
+#                  deploy/Containerfile under podman gives the same file and config
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
 #                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end.
@@ -111,6 +116,51 @@ runner_selftest() {
   echo "runner: steps fail on their first failing command"
 }
 
+image() {
+  local t=${CARGO_TARGET_DIR:-target} a b d1 d2 arch bin want n
+  a=$t/x86_64-unknown-linux-musl/release/uverbs
+  b=$t/aarch64-unknown-linux-musl/release/uverbs
+  # the static and aarch64 phases built them (a no-op then; a build when they were left out)
+  cargo build --release --target x86_64-unknown-linux-musl --bin uverbs
+  cargo build --release --target aarch64-unknown-linux-musl --bin uverbs
+  rm -rf "$t/image"
+  d1=$(bash scripts/image.sh --tag test "$t/image/oci" "$a" "$b")
+  d2=$(bash scripts/image.sh --tag test "$t/image/again" "$a" "$b" 2>/dev/null)
+  [ "$d1" = "$d2" ] || { echo "image: two builds gave $d1 and $d2" >&2; return 1; }
+  diff -r "$t/image/oci" "$t/image/again"
+  echo "image: built twice, the same index digest $d1 and the same bytes"
+  skopeo copy -q --all "oci:$t/image/oci:test" "dir:$t/image/copy"
+  for arch in amd64 arm64; do
+    [ $arch = amd64 ] && bin=$a || bin=$b
+    want=$(skopeo inspect --override-arch $arch "oci:$t/image/oci:test" | jq -r '.Architecture + " " + (.Layers | length | tostring)')
+    [ "$want" = "$arch 1" ] || { echo "image: the index gave '$want' for $arch" >&2; return 1; }
+    # umoci unpacks one image: the platform's own reference
+    umoci unpack $([ "$(id -u)" = 0 ] || echo --rootless) --image "$t/image/oci:test-$arch" "$t/image/bundle-$arch" >/dev/null
+    test "$(cd "$t/image/bundle-$arch/rootfs" && find . ! -type d | sort | tr '\n' ' ')" = "./uverbs "
+    cmp "$bin" "$t/image/bundle-$arch/rootfs/uverbs"
+    test "$(jq -c '[.process.user.uid, .process.args[0]]' "$t/image/bundle-$arch/config.json")" = '[65534,"/uverbs"]'
+    # the platform's blobs: its manifest, config and layer
+    n=$(skopeo inspect --raw "oci:$t/image/oci:test-$arch" | jq '[.config.size] + [.layers[].size] | add')
+    n=$((n + $(skopeo inspect --raw "oci:$t/image/oci:test-$arch" | wc -c)))
+    echo "image: linux/$arch: $n bytes (one layer: ./uverbs, the binary as built; user 65534)"
+    [ "$n" -le 2097152 ] || { echo "image: linux/$arch is larger than 2 MiB" >&2; return 1; }
+    # deploy/Containerfile, built by podman (no daemon, its own storage under target/),
+    # gives the same file and the same entrypoint, command, user and port
+    local ctx=$t/image/context p c
+    p=(podman --root "$t/image/podman" --runroot "$t/image/podman-run" --storage-driver vfs)
+    mkdir -p "$ctx/$arch"; cp "$bin" "$ctx/$arch/uverbs"
+    "${p[@]}" build -q --platform "linux/$arch" -f deploy/Containerfile -t "uverbs-ci-$arch" "$ctx" >/dev/null
+    test "$("${p[@]}" image inspect "uverbs-ci-$arch" --format '{{json .Config}}' | jq -c '[.User, .Entrypoint, .Cmd, .ExposedPorts]')" \
+      = "$(skopeo inspect --config "oci:$t/image/oci:test-$arch" | jq -c '.config | [.User, .Entrypoint, .Cmd, .ExposedPorts]')"
+    c=$("${p[@]}" create --platform "linux/$arch" "uverbs-ci-$arch")
+    "${p[@]}" export "$c" > "$t/image/podman-$arch.tar"
+    "${p[@]}" rm "$c" >/dev/null
+    test "$(tar -tf "$t/image/podman-$arch.tar" | tr '\n' ' ')" = "uverbs "
+    tar -xOf "$t/image/podman-$arch.tar" uverbs | cmp "$bin" -
+    echo "image: linux/$arch: deploy/Containerfile under podman gives the same file and configuration"
+  done
+  "${p[@]}" rmi -a -f >/dev/null
+}
 miri() {
   if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
     echo "installing the nightly toolchain's miri and rust-src components" >&2
@@ -251,6 +301,7 @@ else
   LEFT_OUT+=("vm-tests static instructions (UVERBS_SKIP_VM=1)")
 fi
 phase aarch64 aarch64_bin
+phase image image
 phase miri miri
 summary
 if [ ${#LEFT_OUT[@]} -gt 0 ] || [ -z "${CI:-}" ]; then
