@@ -34,7 +34,8 @@
 #                  index (linux/amd64, linux/arm64), built twice to the same digests,
 #                  read by skopeo (each platform, every blob's digest) and unpacked by
 #                  umoci: the root holds only the binary; at most 2 MiB per platform;
-#                  deploy/Containerfile under podman gives the same file and config
+#                  deploy/Containerfile under podman gives the same file and config; in
+#                  the VM, the image under crun as user 65534 (tests/vm/image-guest.sh)
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
 #                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end.
@@ -160,6 +161,24 @@ image() {
     echo "image: linux/$arch: deploy/Containerfile under podman gives the same file and configuration"
   done
   "${p[@]}" rmi -a -f >/dev/null
+  # In the VM: the amd64 bundle under crun (tests/vm/image-guest.sh). The runtime
+  # configuration is umoci's with what running it needs: /dev/infiniband bound, the
+  # uverbs character devices (major 231) allowed in the device cgroup, the host's network
+  # namespace (the exporter is scraped from the guest); the image's user (65534), and
+  # no capability at all (umoci gives AUDIT_WRITE, KILL and NET_BIND_SERVICE).
+  local b=$t/image/bundle-amd64
+  jq '.linux.namespaces |= map(select(.type != "network"))
+      | .mounts += [{"destination": "/dev/infiniband", "type": "bind", "source": "/dev/infiniband", "options": ["rbind", "rw"]}]
+      | .process.terminal = false
+      | .process.capabilities = {"bounding": [], "effective": [], "inheritable": [], "permitted": [], "ambient": []}' \
+    "$b/config.json" > "$b/config-nodev.json"
+  jq '.linux.resources.devices += [{"allow": true, "type": "c", "major": 231, "access": "rw"}]' \
+    "$b/config-nodev.json" > "$b/config.json"
+  jq '.process.rlimits += [{"type": "RLIMIT_MEMLOCK", "hard": 67108864, "soft": 67108864}]' \
+    "$b/config.json" > "$b/config-memlock.json"
+  bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$a" --add "$b:/bundle" \
+    --add "$(command -v crun)" --add "$(command -v jq)" --add "$(command -v curl)" \
+    --add tests/vm/image-guest.sh -- 'sh /uverbs/image-guest.sh'
 }
 miri() {
   if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
