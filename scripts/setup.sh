@@ -32,6 +32,7 @@ command -v jq >/dev/null || need+=(jq)
 command -v podman >/dev/null || need+=(podman)   # deploy/Containerfile, built without a daemon
 command -v crun >/dev/null || need+=(crun)       # the image run in the VM
 command -v curl >/dev/null || need+=(curl)       # ... and its exporter scraped there
+command -v systemd-analyze >/dev/null || need+=(systemd)   # deploy/systemd checked offline
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2
   if [ "$(id -u)" != 0 ]; then

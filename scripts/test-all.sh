@@ -36,6 +36,9 @@
 #                  umoci: the root holds only the binary; at most 2 MiB per platform;
 #                  deploy/Containerfile under podman gives the same file and config; in
 #                  the VM, the image under crun as user 65534 (tests/vm/image-guest.sh)
+#   7d. deploy     what operators install, checked offline: the systemd units
+#                  (systemd-analyze verify, with nothing printed; the sandbox's exposure
+#                  at most 2.0 by systemd-analyze security)
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
 #                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end.
@@ -180,6 +183,25 @@ image() {
     --add "$(command -v crun)" --add "$(command -v jq)" --add "$(command -v curl)" \
     --add tests/vm/image-guest.sh -- 'sh /uverbs/image-guest.sh'
 }
+deploy() {
+  local t=${CARGO_TARGET_DIR:-target} d f out u e
+  d=$t/deploy/systemd
+  rm -rf "$d"; mkdir -p "$d"
+  # verify wants the ExecStart program to exist: the built binary stands in for
+  # /usr/local/bin/uverbs
+  cargo build --release --target x86_64-unknown-linux-musl --bin uverbs
+  for f in deploy/systemd/*; do
+    sed "s|/usr/local/bin/uverbs|$(realpath "$t")/x86_64-unknown-linux-musl/release/uverbs|" "$f" > "$d/${f##*/}"
+  done
+  # verify exits 0 on a directive it cannot parse (it ignores it): nothing may be printed
+  out=$(systemd-analyze verify --man=no "$d"/* 2>&1)
+  [ -z "$out" ] || { echo "$out" >&2; echo "deploy: systemd-analyze verify complained" >&2; return 1; }
+  for u in uverbs-exporter uverbs-textfile; do
+    e=$(systemd-analyze security --offline=true "$d/$u.service" 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+    [ -n "$e" ] && awk -v e="$e" 'BEGIN { exit !(e <= 2.0) }' || { echo "deploy: $u.service exposure '$e' (more than 2.0)" >&2; return 1; }
+    echo "deploy: $u.service verified; systemd-analyze security: exposure $e"
+  done
+}
 miri() {
   if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
     echo "installing the nightly toolchain's miri and rust-src components" >&2
@@ -321,6 +343,7 @@ else
 fi
 phase aarch64 aarch64_bin
 phase image image
+phase deploy deploy
 phase miri miri
 summary
 if [ ${#LEFT_OUT[@]} -gt 0 ] || [ -z "${CI:-}" ]; then
