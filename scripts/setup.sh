@@ -58,18 +58,24 @@ if [ -n "$msrv" ] && ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
   echo "setup: rustup toolchain install $msrv --profile minimal" >&2
   rustup toolchain install "$msrv" --profile minimal >/dev/null
 fi
-# issue 15: Debian's node_exporter (prometheus-node-exporter 1.5), the peer of `uverbs
-# exporter` in the host test on node_exporter's own test data (tests/operators.rs) and in
-# bench/exporter.sh. Unpacked from its .deb (apt-get download), not installed: the
-# package would start a service on port 9100.
-ne=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/prometheus-node-exporter
-if [ ! -x "$ne/usr/bin/prometheus-node-exporter" ]; then
-  echo "setup: apt-get download prometheus-node-exporter (unpacked in $ne)" >&2
+# A Debian package unpacked into the peers' cache (apt-get download), not installed:
+# unpack PACKAGE FILE, FILE being what must be there afterwards.
+unpack() {
+  local dir=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/$1 tmp
+  [ -x "$dir/$2" ] && return 0
+  echo "setup: apt-get download $1 (unpacked in $dir)" >&2
   tmp=$(mktemp -d)
   chmod 755 "$tmp"
-  (cd "$tmp" && { apt-get download -q prometheus-node-exporter >/dev/null 2>&1 ||
-    { apt-get update -q >/dev/null && apt-get download -q prometheus-node-exporter >/dev/null; }; })
-  mkdir -p "$ne"
-  dpkg-deb -x "$tmp"/prometheus-node-exporter_*.deb "$ne"
+  (cd "$tmp" && { apt-get download -q "$1" >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null && apt-get download -q "$1" >/dev/null; }; })
+  mkdir -p "$dir"
+  dpkg-deb -x "$tmp/$1"_*.deb "$dir"
   rm -rf "$tmp"
-fi
+}
+# issue 15: Debian's node_exporter (prometheus-node-exporter 1.5), the peer of `uverbs
+# exporter` in the host test on node_exporter's own test data (tests/operators.rs) and in
+# bench/exporter.sh; installed, the package would start a service on port 9100.
+unpack prometheus-node-exporter usr/bin/prometheus-node-exporter
+# issue 26: Prometheus 2.42's promtool checks deploy/prometheus (the alerting rules and
+# their unit tests); installed, the package would start a server.
+unpack prometheus usr/bin/promtool

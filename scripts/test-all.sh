@@ -38,7 +38,8 @@
 #                  the VM, the image under crun as user 65534 (tests/vm/image-guest.sh)
 #   7d. deploy     what operators install, checked offline: the systemd units
 #                  (systemd-analyze verify, with nothing printed; the sandbox's exposure
-#                  at most 2.0 by systemd-analyze security)
+#                  at most 2.0 by systemd-analyze security); the alerting rules
+#                  (promtool check rules, and their unit tests: promtool test rules)
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
 #                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end.
@@ -201,6 +202,10 @@ deploy() {
     [ -n "$e" ] && awk -v e="$e" 'BEGIN { exit !(e <= 2.0) }' || { echo "deploy: $u.service exposure '$e' (more than 2.0)" >&2; return 1; }
     echo "deploy: $u.service verified; systemd-analyze security: exposure $e"
   done
+  # the alerting rules: valid, and their unit tests (promtool's format) pass
+  local promtool=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/prometheus/usr/bin/promtool
+  "$promtool" check rules deploy/prometheus/uverbs-alerts.yml
+  (cd deploy/prometheus && "$promtool" test rules uverbs-alerts.test.yml)
 }
 miri() {
   if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
