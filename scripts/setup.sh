@@ -33,6 +33,9 @@ command -v podman >/dev/null || need+=(podman)   # deploy/Containerfile, built w
 command -v crun >/dev/null || need+=(crun)       # the image run in the VM
 command -v curl >/dev/null || need+=(curl)       # ... and its exporter scraped there
 command -v systemd-analyze >/dev/null || need+=(systemd)   # deploy/systemd checked offline
+command -v kubectl >/dev/null || need+=(kubernetes-client)  # deploy/kubernetes rendered
+command -v node >/dev/null || need+=(nodejs npm)     # ... its ServiceMonitor validated
+python3 -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)   # ... its objects validated
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2
   if [ "$(id -u)" != 0 ]; then

@@ -39,7 +39,10 @@
 #   7d. deploy     what operators install, checked offline: the systemd units
 #                  (systemd-analyze verify, with nothing printed; the sandbox's exposure
 #                  at most 2.0 by systemd-analyze security); the alerting rules
-#                  (promtool check rules, and their unit tests: promtool test rules)
+#                  (promtool check rules, and their unit tests: promtool test rules);
+#                  deploy/kubernetes rendered (kubectl kustomize) and validated
+#                  (kubernetes-validate --strict for 1.28 and 1.33, the ServiceMonitor
+#                  against the Prometheus operator's CRD schema)
 #   8. miri        the tests that make no system call, under Miri (tests/miri.sh; the
 #                  nightly toolchain's miri and rust-src components are installed first)
 # The time of each phase is printed at the end.
@@ -206,6 +209,28 @@ deploy() {
   local promtool=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/prometheus/usr/bin/promtool
   "$promtool" check rules deploy/prometheus/uverbs-alerts.yml
   (cd deploy/prometheus && "$promtool" test rules uverbs-alerts.test.yml)
+  # Kubernetes: the kustomization rendered, its objects checked against the Kubernetes
+  # schemas (PyPI's kubernetes-validate, strict: an unknown field fails) and the
+  # ServiceMonitor against the operator's CRD (scripts/servicemonitor-check.mjs)
+  local venv=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/venv-k8s node=$t/deploy/node k
+  kubectl kustomize deploy/kubernetes > "$t/deploy/rendered.yaml"
+  if [ ! -x "$venv/bin/kubernetes-validate" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q kubernetes-validate==1.37.0
+  fi
+  for k in 1.28.0 1.33.0; do
+    "$venv/bin/kubernetes-validate" --strict -k "$k" "$t/deploy/rendered.yaml" 2>&1 | tee "$t/deploy/validate.log"
+    test "${PIPESTATUS[0]}" = 0
+    # every object but the ServiceMonitor (a CRD, checked below) passed
+    test "$(grep -c "passed for resource" "$t/deploy/validate.log")" = \
+      "$(grep -c '^kind: ' "$t/deploy/rendered.yaml" | awk '{ print $1 - 1 }')"
+  done
+  mkdir -p "$node"
+  [ -e "$node/node_modules/@kubernetes-models/prometheus-operator" ] ||
+    npm install -s --no-audit --no-fund --prefix "$node" \
+      @kubernetes-models/prometheus-operator@6.0.0 js-yaml@4.1.0 >/dev/null
+  cp scripts/servicemonitor-check.mjs "$node/"
+  node "$node/servicemonitor-check.mjs" "$t/deploy/rendered.yaml"
 }
 miri() {
   if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
