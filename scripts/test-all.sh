@@ -224,6 +224,10 @@ deploy() {
     # every object but the ServiceMonitor (a CRD, checked below) passed
     test "$(grep -c "passed for resource" "$t/deploy/validate.log")" = \
       "$(grep -c '^kind: ' "$t/deploy/rendered.yaml" | awk '{ print $1 - 1 }')"
+    # the examples (an init container for NCCL): every object known and valid
+    "$venv/bin/kubernetes-validate" --strict -k "$k" deploy/kubernetes/examples/*.yaml 2>&1 | tee "$t/deploy/validate.log"
+    test "${PIPESTATUS[0]}" = 0
+    ! grep -v "passed for resource" "$t/deploy/validate.log"
   done
   mkdir -p "$node"
   [ -e "$node/node_modules/@kubernetes-models/prometheus-operator" ] ||

@@ -197,6 +197,57 @@ fn gids_table_and_roce_v2_selection_on_a_vlan() {
         "gids", "-d", rxe, "--select", "roce-v2", "--netdev", &parent,
     ]);
     assert_eq!(o.stdout, format!("{own_index}\n"), "{}", o.stderr);
+    // What an init container leaves for NCCL and UCX: the same GID, as their variables,
+    // in a file written whole (issue 26).
+    let dir = std::env::temp_dir().join(format!("uverbs-gids-env-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nccl.conf");
+    let o = uverbs(&[
+        "gids",
+        "-d",
+        rxe,
+        "--select",
+        "roce-v2",
+        "--netdev",
+        &parent,
+        "--env",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!((o.code, o.stdout.as_str()), (0, ""), "{}", o.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        format!(
+            "NCCL_IB_HCA=={rxe}:1\nNCCL_IB_GID_INDEX={own_index}\n\
+             UCX_NET_DEVICES={rxe}:1\nUCX_IB_GID_INDEX={own_index}\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "nothing but the file is left in its folder"
+    );
+    let missing = dir.join("no-such-dir/nccl.conf");
+    let o = uverbs(&[
+        "gids",
+        "-d",
+        rxe,
+        "--select",
+        "roce-v2",
+        "--env",
+        "-o",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.starts_with(&format!(
+            "uverbs gids: cannot write {}: ",
+            missing.display()
+        )),
+        "{}",
+        o.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 
     // No match: one line, exit 1.
     let o = uverbs(&["gids", "--select", "roce-v2", "--ipv4", "10.99.99.99"]);
@@ -354,6 +405,14 @@ fn check_and_gids_usage_errors() {
         (
             &["gids", "--ipv4", "1.2.3"],
             "uverbs gids: bad IPv4 address '1.2.3' (try 'uverbs gids --help')\n",
+        ),
+        (
+            &["gids", "--env"],
+            "uverbs gids: --env needs a selection (--select TYPE) (try 'uverbs gids --help')\n",
+        ),
+        (
+            &["gids", "--select", "ib", "--env", "--json"],
+            "uverbs gids: --env and --json are two outputs: give one (try 'uverbs gids --help')\n",
         ),
     ] {
         let o = uverbs(args);

@@ -698,21 +698,6 @@ fn collect(st: &Arc<State>) -> String {
 
 // ------------------------------------------------------------------ the command
 
-fn write_textfile(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let r = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if r.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    r
-}
-
 /// `uverbs exporter ARGS`.
 pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut listen = DEFAULT_LISTEN.to_string();
@@ -765,7 +750,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         // same once the collection is written.
         let text = collect(&state);
         return match &opts.textfile {
-            Some(path) => match write_textfile(path, &text) {
+            Some(path) => match crate::plumbing::io::write_atomically(path, &text) {
                 Ok(()) => 0,
                 Err(e) => {
                     io.err_line(&crate::plumbing::io::printable(

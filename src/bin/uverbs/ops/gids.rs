@@ -14,7 +14,7 @@ use crate::plumbing::json::{enm, J};
 const HELP: &str = "\
 Usage: uverbs gids [-d DEV] [-i PORT] [--json]
        uverbs gids --select TYPE [--ipv4 ADDR | --ipv6 ADDR] [--netdev IF] [--vlan ID]
-                   [--routable] [-d DEV] [-i PORT] [--json]
+                   [--routable] [-d DEV] [-i PORT] [--json | --env] [--output FILE]
 
 Prints the valid entries of the GID tables: device, port, index, GID, the IPv4
 address of an IPv4-mapped GID, the VLAN id of its netdev, its type (IB, RoCE v1,
@@ -27,6 +27,12 @@ NCCL_IB_GID_INDEX or UCX_IB_GID_INDEX (with --json, the whole entry). Among
 matches, an IPv4-mapped GID comes first, then other IPv6 ones, link-local ones last;
 then the first device, port and index.
 
+With --env it prints what NCCL and UCX read instead, one VARIABLE=VALUE a line:
+NCCL_IB_HCA (=DEV:PORT, an exact match), NCCL_IB_GID_INDEX, UCX_NET_DEVICES and
+UCX_IB_GID_INDEX: an nccl.conf, a ucx.conf, an env file, or shell assignments. With
+--output FILE the text goes to FILE (written whole, then renamed into place) instead
+of standard output: what an init container leaves for the application's container.
+
   -d, --ib-dev=DEV    only device DEV
   -i, --ib-port=PORT  only port PORT
       --json          JSON (docs/json-schema.md)
@@ -36,6 +42,8 @@ then the first device, port and index.
       --netdev=IF     ... whose netdev is IF
       --vlan=ID       ... whose netdev is a VLAN device of VLAN ID
       --routable      ... that is not link-local (fe80::/10)
+      --env           print NCCL's and UCX's variables for the selected GID
+  -o, --output=FILE   write to FILE instead of standard output
   -h, --help          this text
 
 Exit status: 0 success; 1 no GID matches the selection, or an error; 2 usage error.
@@ -51,6 +59,8 @@ const LONGS: &[LongOpt] = &[
     opt("netdev", true, b'n'),
     opt("vlan", true, b'v'),
     opt("routable", false, b'r'),
+    opt("env", false, b'e'),
+    opt("output", true, b'o'),
     opt("help", false, b'h'),
 ];
 
@@ -185,9 +195,13 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     let mut dev: Option<String> = None;
     let mut sel = GidSelector::default();
     let mut selecting = false;
-    let parsed = io.text_options("gids", HELP, args, "d:i:h", LONGS, |c, v| {
+    let mut env = false;
+    let mut output: Option<std::path::PathBuf> = None;
+    let parsed = io.text_options("gids", HELP, args, "d:i:o:h", LONGS, |c, v| {
         match c {
             b'j' => json = true,
+            b'e' => env = true,
+            b'o' => output = Some(v.into()),
             b'd' => dev = Some(v),
             b'i' => sel.port = Some(crate::plumbing::io::port_arg(&v)?),
             b's' => {
@@ -235,6 +249,12 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     if let Err(status) = parsed {
         return status;
     }
+    if env && !selecting {
+        return io.usage_error("gids", "--env needs a selection (--select TYPE)");
+    }
+    if env && json {
+        return io.usage_error("gids", "--env and --json are two outputs: give one");
+    }
     let disc = Discovery::new();
     let infos = match &dev {
         Some(d) => disc.device(d).map(|i| vec![i]),
@@ -259,12 +279,14 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     if selecting {
         return match sel.select(&rows) {
             Some(r) => {
-                if json {
-                    io.out(row_json(r).pretty());
+                let text = if json {
+                    row_json(r).pretty()
+                } else if env {
+                    env_lines(r)
                 } else {
-                    io.out(format!("{}\n", r.index));
-                }
-                0
+                    format!("{}\n", r.index)
+                };
+                emit(io, output.as_deref(), text)
             }
             None => {
                 io.err_line(&crate::plumbing::io::printable(
@@ -274,14 +296,44 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             }
         };
     }
-    if json {
-        let doc =
-            crate::plumbing::json::document("gids", J::Arr(rows.iter().map(row_json).collect()));
-        io.out(doc.pretty());
+    let text = if json {
+        crate::plumbing::json::document("gids", J::Arr(rows.iter().map(row_json).collect()))
+            .pretty()
     } else {
-        io.out(table(&rows));
+        table(&rows)
+    };
+    match emit(io, output.as_deref(), text) {
+        0 => i32::from(!errors.is_empty()),
+        status => status,
     }
-    i32::from(!errors.is_empty())
+}
+
+/// The variables NCCL and UCX read for the GID `r`.
+fn env_lines(r: &GidRow) -> String {
+    let (dev, port, index) = (&r.device, r.port, r.index);
+    format!(
+        "NCCL_IB_HCA=={dev}:{port}\nNCCL_IB_GID_INDEX={index}\n\
+         UCX_NET_DEVICES={dev}:{port}\nUCX_IB_GID_INDEX={index}\n"
+    )
+}
+
+/// `text` to standard output, or to `file` as a whole; the exit status.
+fn emit(io: &mut Io, file: Option<&Path>, text: String) -> i32 {
+    match file {
+        None => {
+            io.out(text);
+            0
+        }
+        Some(path) => match crate::plumbing::io::write_atomically(path, &text) {
+            Ok(()) => 0,
+            Err(e) => {
+                io.err_line(&crate::plumbing::io::printable(
+                    format!("uverbs gids: cannot write {}: {e}", path.display()).as_bytes(),
+                ));
+                1
+            }
+        },
+    }
 }
 
 /// The selection in words, for the message when nothing matches.

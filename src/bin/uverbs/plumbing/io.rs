@@ -230,3 +230,21 @@ pub fn port_arg(v: &str) -> Result<u32, String> {
         .filter(|p| (1..=255).contains(p))
         .ok_or_else(|| format!("bad port '{v}' (1-255)"))
 }
+
+/// Writes `text` to `path` as a whole or not at all: into a temporary file beside it
+/// (`.NAME.PID.tmp`), then renamed over it, so that a reader (node_exporter's textfile
+/// collector, a container started after an init container) never sees half a file.
+pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let r = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
