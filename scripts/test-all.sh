@@ -319,7 +319,11 @@ static_bin() {
   # check of raw::node (+4,096: 1,753,792), selftest --create (+28,672: 1,782,464), the
   # per-device deadlines of exporter, check and counters (+40,960: 1,823,424), devinfo's
   # and devices' JSON written straight into the text (issue 28: +4,096: 1,827,520).
-  [ "$(stat -c %s "$bin")" -le 1835008 ] || { echo "larger than 1.75 MiB" >&2; return 1; }
+  # Moved to 1.8 MiB with `uverbs labels` (issue 26: node labels for node-feature-
+  # discovery on a device follower shared with `watch`: +28,672 alone, 1,856,192), after
+  # the option parser's loop became one copy for all commands (it was one per command:
+  # -16,384): 1,839,808, 4,800 bytes past 1.75 MiB.
+  [ "$(stat -c %s "$bin")" -le 1887437 ] || { echo "larger than 1.8 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
     'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/

@@ -16,7 +16,7 @@ mod plumbing;
 
 use conformance::{probe, selftest};
 use dropin::{devices, devinfo, ibstat, ibstatus};
-use ops::{check, counters, exporter, gids, link, watch};
+use ops::{check, counters, exporter, gids, labels, link, watch};
 
 use std::os::unix::ffi::OsStringExt;
 
@@ -70,6 +70,11 @@ const COMMANDS: &[Command] = &[
         name: "ibstatus",
         summary: "RDMA ports as infiniband-diags' ibstatus prints them (--json)",
         run: ibstatus::uverbs,
+    },
+    Command {
+        name: "labels",
+        summary: "node labels that follow RDMA ports and devices (node-feature-discovery's file)",
+        run: labels::uverbs,
     },
     Command {
         name: "link",

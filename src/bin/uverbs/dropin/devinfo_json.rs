@@ -44,9 +44,9 @@ pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     w.key("index");
     w.opt_u(d.index);
     w.key("node_type");
-    w.enm(nt.c_name(), |w| w.u(nt.as_raw()));
+    w.enm(nt.c_name(), i64::from(nt.as_raw()));
     w.key("transport");
-    w.enm(tr.c_name(), |w| w.i(tr.as_raw()));
+    w.enm(tr.c_name(), i64::from(tr.as_raw()));
     w.key("protocol");
     w.opt_str(d.protocol.as_deref());
     w.key("node_guid");
@@ -75,7 +75,7 @@ pub fn ident(w: &mut Writer, d: &DeviceInfo) {
     w.opt_u(d.cap_flags);
     w.key("driver_id");
     match d.driver_id {
-        Some(id) => w.enm(uverbs::raw::driver::driver_c_name(id), |w| w.u(id)),
+        Some(id) => w.enm(uverbs::raw::driver::driver_c_name(id), i64::from(id)),
         None => w.null(),
     }
     w.key("uverbs");
@@ -133,7 +133,7 @@ pub fn device_attr(w: &mut Writer, a: &DeviceAttr) {
         ("max_ee_init_rd_atom", a.max_ee_init_rd_atom.into()),
     ]);
     w.key("atomic_cap");
-    w.enm(a.atomic_cap.c_name(), |w| w.u(a.atomic_cap.as_raw()));
+    w.enm(a.atomic_cap.c_name(), i64::from(a.atomic_cap.as_raw()));
     w.members_u(&[
         ("max_ee", a.max_ee.into()),
         ("max_rdd", a.max_rdd.into()),
@@ -256,7 +256,7 @@ pub fn port(w: &mut Writer, p: &PortReport) {
     w.key("port");
     w.u(p.num);
     w.key("state");
-    w.enm(a.state.c_name(), |w| w.u(a.state.as_raw()));
+    w.enm(a.state.c_name(), i64::from(a.state.as_raw()));
     w.key("max_mtu");
     mtu(w, a.max_mtu);
     w.key("active_mtu");
@@ -302,9 +302,9 @@ pub fn port(w: &mut Writer, p: &PortReport) {
     w.key("rate_gbps");
     decigbps(w, a.rate_decigbps());
     w.key("phys_state");
-    w.enm(a.phys_state.c_name(), |w| w.u(a.phys_state.as_raw()));
+    w.enm(a.phys_state.c_name(), i64::from(a.phys_state.as_raw()));
     w.key("link_layer");
-    w.enm(a.link_layer.c_name(), |w| w.u(a.link_layer.as_raw()));
+    w.enm(a.link_layer.c_name(), i64::from(a.link_layer.as_raw()));
     w.key("flags");
     bitflags_json!(w, a.flags);
     w.key("port_cap_flags2");
@@ -342,7 +342,7 @@ pub fn gid(w: &mut Writer, g: &GidView) {
     w.key("address");
     w.str(&crate::plumbing::format::inet_ntop6(&e.gid.0));
     w.key("type");
-    w.enm(e.gid_type.c_name(), |w| w.u(e.gid_type.as_raw()));
+    w.enm(e.gid_type.c_name(), i64::from(e.gid_type.as_raw()));
     w.key("netdev");
     w.opt_str(g.netdev.as_deref());
     w.key("netdev_ifindex");

@@ -5,11 +5,7 @@
 //! the kernel waits for the device's files to close): rxe and siw deletes never wait
 //! for a running watch.
 
-use std::os::fd::AsFd;
-
-use rustix::event::{poll, PollFd, PollFlags};
-use uverbs::{Context, DeviceChange, DeviceInfo, DeviceMonitor, Discovery, EventStream, Next};
-
+use crate::ops::follow::{Follower, Happened};
 use crate::plumbing::getopt::{opt, LongOpt};
 use crate::plumbing::io::Io;
 
@@ -42,14 +38,6 @@ const LONGS: &[LongOpt] = &[
 /// The exit status when the device of `-d` goes away.
 const GONE: i32 = 3;
 
-/// One watched device.
-struct Watched {
-    name: String,
-    /// Kept for its file: the stream's events are the context's.
-    _ctx: Context,
-    stream: EventStream,
-}
-
 /// A line about the devices themselves (not a kernel event).
 #[derive(Clone, Copy)]
 enum Change<'a> {
@@ -73,45 +61,17 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     if let Err(status) = parsed {
         return status;
     }
-    // The monitor first, then the device list: nothing added or removed in between is
-    // missed.
-    let mut monitor = match DeviceMonitor::new() {
-        Ok(m) => Some(m),
-        Err(e) => {
-            io.err_line(&crate::plumbing::io::printable(
-                format!("uverbs watch: cannot follow devices being added and removed: {e}")
-                    .as_bytes(),
-            ));
-            None
-        }
-    };
-    let disc = Discovery::new();
-    let infos = match &only {
-        Some(name) => disc.device(name).map(|d| vec![d]),
-        None => disc.devices(),
-    };
-    let infos = match infos {
-        Ok(v) => v,
+    let mut errors = Vec::new();
+    let started = Follower::start(only.clone(), &mut |e| errors.push(e));
+    for e in &errors {
+        error(io, e);
+    }
+    let mut f = match started {
+        Ok(f) => f,
         Err(e) => return error(io, &e),
     };
-    let mut watched: Vec<Watched> = Vec::new();
-    for info in &infos {
-        match open(info) {
-            Ok(w) => watched.push(w),
-            // With -d the device is the point; without, one device that cannot be
-            // opened (being removed, no permission) does not stop the others.
-            Err(e) if only.is_some() => return error(io, &e),
-            Err(e) => {
-                error(io, &e);
-            }
-        }
-    }
-    if watched.is_empty() && (only.is_some() || monitor.is_none()) {
-        io.err_line("uverbs watch: no RDMA devices found");
-        return 1;
-    }
     if !json {
-        let names: Vec<&str> = watched.iter().map(|w| w.name.as_str()).collect();
+        let names: Vec<&str> = f.devices.iter().map(|d| d.name.as_str()).collect();
         let what = match (&only, names.is_empty()) {
             (None, true) => "every RDMA device as it comes (none yet)".to_string(),
             (None, false) => format!("{} and devices added later", names.join(", ")),
@@ -121,158 +81,57 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     }
     io.flush();
     loop {
-        let ready = match wait(monitor.as_ref(), &watched) {
-            Ok(r) => r,
-            Err(e) => {
-                io.err_line(&format!("uverbs watch: poll: {e}"));
-                return 1;
-            }
-        };
-        // The streams first: events a device queued before it left are printed.
-        let mut i = 0;
-        for was_ready in ready {
-            let keep = !was_ready || drain(io, &mut watched[i], json);
-            if keep {
-                i += 1;
-                continue;
-            }
-            let w = watched.remove(i);
-            if only.is_some() {
-                return GONE;
-            }
-            drop(w);
-        }
-        let Some(m) = monitor.as_mut() else { continue };
-        loop {
-            let change = match m.try_next() {
-                Ok(Some(c)) => c,
-                Ok(None) => break,
-                Err(e) => {
-                    io.err_line(&crate::plumbing::io::printable(
-                        format!("uverbs watch: device monitor: {e}").as_bytes(),
+        let mut gone = false;
+        let waited = f.wait(None, &mut |h| match h {
+            Happened::Event { device, event } => {
+                if json {
+                    io.out(format!(
+                        "{}\n",
+                        crate::plumbing::json_line::event(&event, device)
                     ));
-                    break;
+                } else {
+                    io.out(format!("{}\n", event.on(device)));
                 }
-            };
-            match change {
-                DeviceChange::NodeRemoved {
-                    device: Some(name), ..
-                }
-                | DeviceChange::Removed { name } => {
-                    let Some(i) = watched.iter().position(|w| w.name == name) else {
-                        continue;
-                    };
-                    // Close its files now: the kernel's removal waits for them.
-                    drop(watched.remove(i));
-                    print_change(io, &name, Change::Removed, json);
-                    if only.is_some() {
-                        io.err_line(&crate::plumbing::io::printable(
-                            format!("uverbs watch: {name}: the device was removed").as_bytes(),
-                        ));
-                        return GONE;
-                    }
-                }
-                DeviceChange::NodeAdded {
-                    device: Some(name), ..
-                } if only.is_none() && !watched.iter().any(|w| w.name == name) => {
-                    match disc.device(&name).and_then(|info| open(&info)) {
-                        Ok(w) => {
-                            watched.push(w);
-                            print_change(io, &name, Change::Added, json);
-                        }
-                        Err(e) => {
-                            error(io, &e);
-                        }
-                    }
-                }
-                DeviceChange::Renamed { from, to } => {
-                    let Some(w) = watched.iter_mut().find(|w| w.name == from) else {
-                        continue;
-                    };
-                    w.name.clone_from(&to);
-                    if only.as_deref() == Some(from.as_str()) {
-                        only = Some(to.clone());
-                    }
-                    print_change(io, &to, Change::Renamed { from: &from }, json);
-                }
-                _ => {}
+                io.flush();
             }
+            Happened::Added(name) => print_change(io, name, Change::Added, json),
+            Happened::Removed(name) => {
+                print_change(io, name, Change::Removed, json);
+                if only.is_some() {
+                    error(io, &format!("{name}: the device was removed"));
+                    gone = true;
+                }
+            }
+            Happened::Renamed { from, to } => {
+                print_change(io, to, Change::Renamed { from }, json);
+            }
+            Happened::Ended(name) => {
+                error(
+                    io,
+                    &format!("{name}: the device is gone (its event stream ended)"),
+                );
+                gone |= only.is_some();
+            }
+            Happened::Error(e) => {
+                error(io, &e);
+            }
+        });
+        if let Err(e) = waited {
+            io.err_line(&format!("uverbs watch: poll: {e}"));
+            return 1;
+        }
+        if gone {
+            return GONE;
         }
     }
 }
 
-fn open(info: &DeviceInfo) -> uverbs::Result<Watched> {
-    let ctx = Context::open(info)?;
-    let stream = ctx.events()?;
-    Ok(Watched {
-        name: info.name.clone(),
-        _ctx: ctx,
-        stream,
-    })
-}
-
 /// Prints `e` as one line; returns status 1.
-fn error(io: &mut Io, e: &uverbs::Error) -> i32 {
+fn error(io: &mut Io, e: &str) -> i32 {
     io.err_line(&crate::plumbing::io::printable(
         format!("uverbs watch: {e}").as_bytes(),
     ));
     1
-}
-
-/// Waits until the monitor or a stream has something; which streams do, in order.
-fn wait(monitor: Option<&DeviceMonitor>, watched: &[Watched]) -> rustix::io::Result<Vec<bool>> {
-    let mut theirs: Vec<_> = watched.iter().map(|w| w.stream.as_fd()).collect();
-    let n = theirs.len();
-    if let Some(m) = monitor {
-        theirs.extend(m.fds());
-    }
-    let mut fds: Vec<PollFd<'_>> = theirs
-        .iter()
-        .map(|f| PollFd::new(f, PollFlags::IN))
-        .collect();
-    loop {
-        match poll(&mut fds, None) {
-            Ok(_) => break,
-            Err(rustix::io::Errno::INTR) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(fds[..n].iter().map(|f| !f.revents().is_empty()).collect())
-}
-
-/// Prints what `w`'s stream has queued. False when the stream is over (the device is
-/// gone, and a line on stderr says so).
-fn drain(io: &mut Io, w: &mut Watched, json: bool) -> bool {
-    loop {
-        match w.stream.try_read() {
-            Ok(Next::Event(ev)) => {
-                if json {
-                    io.out(format!(
-                        "{}\n",
-                        crate::plumbing::json_line::event(&ev, &w.name)
-                    ));
-                } else {
-                    io.out(format!("{}\n", ev.on(&w.name)));
-                }
-                io.flush();
-            }
-            Ok(Next::Empty) => return true,
-            Ok(Next::End) => {
-                io.err_line(&crate::plumbing::io::printable(
-                    format!(
-                        "uverbs watch: {}: the device is gone (its event stream ended)",
-                        w.name
-                    )
-                    .as_bytes(),
-                ));
-                return false;
-            }
-            Err(e) => {
-                error(io, &e);
-                return false;
-            }
-        }
-    }
 }
 
 fn print_change(io: &mut Io, device: &str, change: Change<'_>, json: bool) {

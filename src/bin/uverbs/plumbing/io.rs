@@ -115,6 +115,20 @@ impl Io {
         longs: &'static [LongOpt],
         mut take: impl FnMut(u8, Option<Vec<u8>>) -> Result<bool, String>,
     ) -> Result<(), i32> {
+        self.options_dyn(cmd, help, args, shorts, longs, &mut take)
+    }
+
+    /// [`Io::options`]' one copy (each command's closure is called through a `dyn`: a
+    /// generic parse loop was a copy per command in the binary).
+    fn options_dyn(
+        &mut self,
+        cmd: &str,
+        help: &str,
+        args: &[Vec<u8>],
+        shorts: &'static str,
+        longs: &'static [LongOpt],
+        take: &mut dyn FnMut(u8, Option<Vec<u8>>) -> Result<bool, String>,
+    ) -> Result<(), i32> {
         let mut g = Getopt::new(args, shorts, longs);
         while let Some(r) = g.next_opt() {
             match r {
@@ -152,9 +166,8 @@ impl Io {
         longs: &'static [LongOpt],
         mut take: impl FnMut(u8, String) -> Result<bool, String>,
     ) -> Result<(), i32> {
-        self.options(cmd, help, args, shorts, longs, |c, arg| {
-            let text = arg.as_deref().map(String::from_utf8_lossy);
-            take(c, text.map(|t| t.into_owned()).unwrap_or_default())
+        self.options_dyn(cmd, help, args, shorts, longs, &mut |c, arg| {
+            take(c, text_arg(arg))
         })
     }
 
@@ -229,6 +242,15 @@ pub fn port_arg(v: &str) -> Result<u32, String> {
         .ok()
         .filter(|p| (1..=255).contains(p))
         .ok_or_else(|| format!("bad port '{v}' (1-255)"))
+}
+
+/// An option's argument as text (bytes that are not UTF-8 replaced; empty when none).
+fn text_arg(arg: Option<Vec<u8>>) -> String {
+    match arg {
+        Some(v) => String::from_utf8(v)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        None => String::new(),
+    }
 }
 
 /// Writes `text` to `path` as a whole or not at all: into a temporary file beside it

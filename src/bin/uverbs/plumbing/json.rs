@@ -276,7 +276,7 @@ impl Writer {
     }
 
     /// `{"name": ..., "value": ...}`.
-    pub fn enm(&mut self, name: Option<&'static str>, value: impl FnOnce(&mut Writer)) {
+    pub fn enm(&mut self, name: Option<&'static str>, value: i64) {
         self.obj();
         self.key("name");
         match name {
@@ -284,7 +284,7 @@ impl Writer {
             None => self.null(),
         }
         self.key("value");
-        value(self);
+        self.i(value);
         self.end_obj();
     }
 
