@@ -205,6 +205,8 @@ deploy() {
     [ -n "$e" ] && awk -v e="$e" 'BEGIN { exit !(e <= 2.0) }' || { echo "deploy: $u.service exposure '$e' (more than 2.0)" >&2; return 1; }
     echo "deploy: $u.service verified; systemd-analyze security: exposure $e"
   done
+  # the dashboard is JSON with a query in every panel (the VM runs the queries)
+  jq -e '[.panels[].targets[].expr] | length > 0 and all(length > 0)' deploy/grafana/uverbs.json >/dev/null
   # the alerting rules: valid, and their unit tests (promtool's format) pass
   local promtool=${UVERBS_PEERS_CACHE:-/var/cache/uverbs-peers}/prometheus/usr/bin/promtool
   "$promtool" check rules deploy/prometheus/uverbs-alerts.yml
