@@ -37,6 +37,9 @@
 #   --log FILE         also save the guest console log to FILE
 #   --verbose          stream the guest console (kernel + setup) to stderr
 #   --prepare          only fill the cache (downloads, siw build, initramfs)
+#   --planted-siw SED  build siw.ko for --kernel's series with the sed script SED
+#                      applied to its sources (a planted bug), cache it, print its
+#                      path, and exit (tests/vm/planted/ holds the scripts)
 #   --bump             rewrite tests/vm/versions to the newest kernels apt
 #                      offers now, then exit
 #   -h, --help
@@ -110,7 +113,7 @@ secs_since() { # start_us -> "12.3s"
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 
-SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
+PLANTED='' SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
 ADDS=() ENVS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -126,6 +129,7 @@ while [ $# -gt 0 ]; do
     --verbose) VERBOSE=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     --bump) BUMP=1; shift ;;
+    --planted-siw) PLANTED=${2:?}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
     *) echo "rig: unknown argument '$1' (commands go after --; see --help)" >&2; exit 125 ;;
@@ -359,6 +363,77 @@ extract_vmlinux() { # bzImage vmlinux  (fails if no PVH entry)
   rm -f "$2.tmp"; return 1
 }
 
+# build_siw TMP CONFIG SEDFILE HEADERS_DEB COMMON_DEB KBUILD_DEB SOURCE_DEB: siw.ko in
+# TMP/siw, from drivers/infiniband/sw/siw/ of linux-source-SERIES with SEDFILE (a sed
+# script: a planted bug; '' for none) applied, against the matching headers, with the
+# compiler the kernel was built with (gcc-12 for both series). It is not signed: the
+# kernel loads it (tainted), as Debian does not enforce signatures.
+build_siw() {
+  local tmp=$1 cfg=$2 sedf=$3 f
+  shift 3
+  mkdir -p "$tmp/kb" "$tmp/siw"
+  for f in "${@:1:3}"; do dpkg-deb -x "$f" "$tmp/kb"; done
+  local H=$tmp/kb/usr/src/linux-headers-$KREL cc kcc
+  # the arch Makefile includes the -common tree by absolute path
+  sed -i "s|/usr/src/|$tmp/kb/usr/src/|g" "$H/Makefile"
+  kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$cfg")
+  cc=${kcc%% *}
+  have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
+  [ "$("$cc" --version | head -n1)" = "$kcc" ] \
+    || msg "warning: kernel built with '$kcc', building siw with '$("$cc" --version | head -n1)'"
+  # only drivers/infiniband/sw/siw/ of the source tarball is needed; tar
+  # still has to read through the whole xz stream (the slow part)
+  dpkg-deb --fsys-tarfile "$4" \
+    | tar -xO "./usr/src/linux-source-$KSERIES.tar.xz" \
+    | xz -dc -T0 \
+    | tar -x -C "$tmp/siw" --strip-components=5 --wildcards "linux-source-$KSERIES/drivers/infiniband/sw/siw/*"
+  [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSERIES"
+  if [ -n "$sedf" ]; then
+    cp -r "$tmp/siw" "$tmp/siw.orig"
+    sed -i -f "$sedf" "$tmp"/siw/*.c "$tmp"/siw/*.h
+    ! diff -r "$tmp/siw.orig" "$tmp/siw" >&2 || die "$sedf changed nothing in siw's sources"
+  fi
+  # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
+  make -C "$H" M="$tmp/siw" CC="$cc" CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= \
+    -j"$(nproc)" modules > "$tmp/siw-build.log" 2>&1 \
+    || { tail -n 30 "$tmp/siw-build.log" >&2; die "siw build failed (log: $tmp/siw-build.log)"; }
+  strip --strip-debug "$tmp/siw/siw.ko"
+}
+
+# kernel_debs: the cached .debs of the kernel, its headers, -common, kbuild and source
+kernel_debs() {
+  local hdep common kbuild
+  # the headers' dependencies name the -common and kbuild packages (6.1:
+  # linux-kbuild-6.1; 6.12: linux-kbuild-6.12.117+deb12); all come from the
+  # same source package, so they have the kernel's version
+  hdep=$(apt_field "linux-headers-$KREL=$KDEBVER" Depends)
+  common=$(grep -o 'linux-headers-[^ ,]*-common' <<<"$hdep" | head -n1 || true)
+  kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<<"$hdep" | head -n1 || true)
+  [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot find the -common/kbuild packages of linux-headers-$KREL"
+  fetch_debs "$KPKG=$KDEBVER" "linux-headers-$KREL=$KDEBVER" "$common=$KDEBVER" \
+    "$kbuild=$KDEBVER" "linux-source-$KSERIES=$KDEBVER"
+}
+
+# planted_siw SEDFILE: prints the path of a siw.ko built with SEDFILE applied (issue
+# 25: a regression planted in a real driver), cached by the script's contents
+planted_siw() {
+  local sedf=$1 key dir debs
+  [ -f "$sedf" ] || die "no sed script $sedf"
+  key=$(sha256sum "$sedf" | cut -c1-12)
+  dir=$KDIR/planted-siw-$key
+  if [ ! -f "$dir/siw.ko" ]; then
+    msg "building siw.ko with $sedf applied"
+    rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
+    debs=$(kernel_debs)
+    mapfile -t debs <<<"$debs"
+    build_siw "$dir.tmp" "$KDIR/config" "$sedf" "${debs[@]:1:4}"
+    mkdir -p "$dir"
+    cp "$dir.tmp/siw/siw.ko" "$dir/siw.ko"
+    rm -rf "$dir.tmp"
+  fi
+  echo "$dir/siw.ko"
+}
+
 prepare_kernel() {
   local t0 t1 tmp debs cfg mods
   t0=$(now_us)
@@ -367,18 +442,8 @@ prepare_kernel() {
   host_tools make:make readelf:binutils xz:xz-utils zstd:zstd gcc-12:gcc-12 \
     "/usr/lib/$ARCH/libelf.so.1:libelf1" "/usr/lib/$ARCH/libssl.so.3:libssl3"
   rm -rf "$KDIR"; mkdir -p "$KDIR"
-  tmp=$KDIR/.tmp; mkdir -p "$tmp/img" "$tmp/kb" "$tmp/siw"
-
-  # the headers' dependencies name the -common and kbuild packages (6.1:
-  # linux-kbuild-6.1; 6.12: linux-kbuild-6.12.117+deb12); all come from the
-  # same source package, so they have the kernel's version
-  local hdep common kbuild
-  hdep=$(apt_field "linux-headers-$KREL=$KDEBVER" Depends)
-  common=$(grep -o 'linux-headers-[^ ,]*-common' <<<"$hdep" | head -n1 || true)
-  kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<<"$hdep" | head -n1 || true)
-  [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot find the -common/kbuild packages of linux-headers-$KREL"
-  debs=$(fetch_debs "$KPKG=$KDEBVER" "linux-headers-$KREL=$KDEBVER" "$common=$KDEBVER" \
-    "$kbuild=$KDEBVER" "linux-source-$KSERIES=$KDEBVER")
+  tmp=$KDIR/.tmp; mkdir -p "$tmp/img"
+  debs=$(kernel_debs)
   mapfile -t debs <<<"$debs"
 
   t1=$(now_us)
@@ -399,38 +464,16 @@ prepare_kernel() {
   fi
   msg "unpacked the kernel and its vmlinux in $(secs_since "$t1")"
 
-  # siw: Debian does not enable CONFIG_RDMA_SIW, so build it out of tree from
-  # linux-source-SERIES against the matching headers, with the compiler the
-  # kernel was built with (gcc-12 for both series).  It is not signed: the
-  # kernel loads it (tainted), as Debian does not enforce signatures.
+  # siw: Debian does not enable CONFIG_RDMA_SIW, so build it out of tree (build_siw)
   local siw=''
   if grep -qx 'CONFIG_RDMA_SIW=m' "$cfg"; then
     siw=$(find "$mods" -name 'siw.ko*' | head -n1)
   else
     t1=$(now_us)
     msg "building siw.ko"
-    for f in "${debs[@]:1:3}"; do dpkg-deb -x "$f" "$tmp/kb"; done
-    local H=$tmp/kb/usr/src/linux-headers-$KREL cc kcc
-    # the arch Makefile includes the -common tree by absolute path
-    sed -i "s|/usr/src/|$tmp/kb/usr/src/|g" "$H/Makefile"
-    kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$cfg")
-    cc=${kcc%% *}
-    have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
-    [ "$("$cc" --version | head -n1)" = "$kcc" ] \
-      || msg "warning: kernel built with '$kcc', building siw with '$("$cc" --version | head -n1)'"
-    # only drivers/infiniband/sw/siw/ of the source tarball is needed; tar
-    # still has to read through the whole xz stream (the slow part)
-    dpkg-deb --fsys-tarfile "${debs[4]}" \
-      | tar -xO "./usr/src/linux-source-$KSERIES.tar.xz" \
-      | xz -dc -T0 \
-      | tar -x -C "$tmp/siw" --strip-components=5 --wildcards "linux-source-$KSERIES/drivers/infiniband/sw/siw/*"
-    [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSERIES"
-    # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
-    make -C "$H" M="$tmp/siw" CC="$cc" CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= \
-      -j"$(nproc)" modules > "$KDIR/siw-build.log" 2>&1 \
-      || { tail -n 30 "$KDIR/siw-build.log" >&2; die "siw build failed (log: $KDIR/siw-build.log)"; }
+    build_siw "$tmp" "$cfg" '' "${debs[@]:1:4}"
+    cp "$tmp/siw-build.log" "$KDIR/"
     siw=$tmp/siw/siw.ko
-    strip --strip-debug "$siw"
     msg "built siw.ko in $(secs_since "$t1")"
   fi
 
@@ -642,6 +685,13 @@ host_tools qemu-system-x86_64:qemu-system-x86 flock:util-linux
 # warm cache that is not writable (non-root user) is used as it is
 LOCKED=0
 if [ -w "$CACHE" ]; then exec 9>"$CACHE/.lock"; flock 9; LOCKED=1; fi
+
+if [ -n "$PLANTED" ]; then
+  PLANTED=$(realpath "$PLANTED")
+  prepare_userland; select_kernel "$SERIES"
+  planted_siw "$PLANTED"
+  exit 0
+fi
 
 if [ "$PREPARE" = 1 ]; then
   [ "$SERIES" = all ] && SERIES=$(all_series | tr '\n' ' ')

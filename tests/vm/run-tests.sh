@@ -233,6 +233,14 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   envs+=(--env UVERBS_DP_ORACLE=/uverbs/dp_oracle)   # issue 17
   envs+=(--env UVERBS_EXAMPLES=/uverbs/examples)     # issue 27
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
+  # issue 25: drivers with a planted regression (tests/vm/planted/*.sed), built for this
+  # kernel by the rig (cached): selftest must catch each
+  local p ko
+  for p in "$HERE"/planted/*.sed; do
+    ko=$("$HERE/rig.sh" --kernel "$kernel" --planted-siw "$p")
+    adds+=(--add "$ko:/uverbs/planted/$(basename "$p" .sed).ko")
+  done
+  envs+=(--env UVERBS_PLANTED=/uverbs/planted)
   if [ -e "$STAGE/oracle-64" ]; then adds+=(--add "$STAGE/oracle-64"); envs+=(--env UVERBS_ORACLE_64=/uverbs/oracle-64); fi
   local f
   for f in $CRATE_FILES; do adds+=(--add "$CRATE/$f:$CRATE/$f"); done
