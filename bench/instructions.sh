@@ -126,7 +126,6 @@ spec() {
 }
 
 # counts FILE LABEL BUILD: the counts of one row, one a line
-counts() { awk -v l="$2" -v b="$3" '$1 == "N" && $2 == l && $3 == b { print $4 }' "$1"; }
 # stable FILE LABEL BUILD: the count when every run counted the same, else nothing
 stable() { counts "$@" | sort -u | awk '{ v = $1; n++ } END { if (n == 1) print v }'; }
 # lowest / highest FILE LABEL BUILD: the least and the greatest count of the runs
@@ -135,19 +134,8 @@ highest() { counts "$@" | sort -g | tail -n 1; }
 
 # boot KERNEL RXE SIW SPEC OUT: one boot running the spec; 0 when it ran cleanly
 boot() {
-  local k=$1 rxe=$2 siw=$3 spec=$4 out=$5 T rc=0
-  T=$(now_us)
-  cp "$spec" "$STAGE/spec"
-  say "kernel $k: $rxe rxe + $siw siw, $RUNS runs of each command under callgrind"
-  "$RIG" --prepare --kernel "$k" >&2
-  if "$RIG" --kernel "$k" --rxe "$rxe" --siw "$siw" --timeout 1800 --add "$STAGE:/instr" \
-      -- sh /instr/instructions-guest.sh /instr/spec "$RUNS" > "$out" 2> "${out%.out}.err"; then
-    say "kernel $k ($((rxe + siw)) devices) done in $(secs_since "$T")"
-  else
-    say "kernel $k FAILED (log: ${out%.out}.err)"; tail -n 20 "${out%.out}.err" >&2; rc=1
-  fi
-  if grep '^E ' "$out" >&2; then rc=1; fi
-  return $rc
+  cp "$4" "$STAGE/spec"
+  guest_boot "$1" "$2" "$3" instr "$5"
 }
 
 build_stage() { # MODE
@@ -267,9 +255,6 @@ fi
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
 export LC_ALL=C
-num() { awk -v n="$1" 'BEGIN { if (n == "" || n == "-") { print "-"; exit } s = sprintf("%d", n < 0 ? -n : n); o = ""
-  while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
-  print (n < 0 ? "-" : "") s o }'; }
 # cell FILE LABEL BUILD: the median, with the range when the runs differ
 cell() {
   local m lo hi

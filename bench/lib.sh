@@ -14,6 +14,15 @@
 #                     package lists once when the install fails without; uses the
 #                     script's `say`
 #   musl_target       the musl C compiler and the Rust target $TARGET, installed if missing
+#   num N             N with thousands separators (1234567: 1,234,567; "-" stays "-")
+#   counts FILE LABEL BUILD
+#                     the instruction counts a guest script reported ("N LABEL BUILD
+#                     COUNT" lines), one a line
+#   guest_boot KERNEL RXE SIW DIR OUT
+#                     one boot of the rig ($RIG) with $STAGE at /DIR, running
+#                     DIR/instructions-guest.sh on DIR/spec, $RUNS runs; its output in
+#                     OUT, its log in OUT with .err for .out; fails when the boot did or
+#                     the guest reported an error (an "E " line)
 #   build_cli LABEL [VAR=VALUE...]
 #                     builds the CLI (release, $TARGET) in $CRATE with that environment,
 #                     cargo's output in $RES/build-LABEL.{json,log}; prints the executable
@@ -104,4 +113,25 @@ cg_files() {
     [ -e "$b" ] || continue
     base64 -d "$b" | gunzip > "${b%.b64}.out" && rm -f "$b"
   done
+}
+
+num() { awk -v n="$1" 'BEGIN { if (n == "" || n == "-") { print "-"; exit } s = sprintf("%d", n < 0 ? -n : n); o = ""
+  while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
+  print (n < 0 ? "-" : "") s o }'; }
+
+counts() { awk -v l="$2" -v b="$3" '$1 == "N" && $2 == l && $3 == b { print $4 }' "$1"; }
+
+guest_boot() {
+  local k=$1 rxe=$2 siw=$3 dir=$4 out=$5 T rc=0
+  T=$(now_us)
+  say "kernel $k: $rxe rxe + $siw siw, $RUNS runs of each command under callgrind"
+  "$RIG" --prepare --kernel "$k" >&2
+  if "$RIG" --kernel "$k" --rxe "$rxe" --siw "$siw" --timeout 1800 --add "$STAGE:/$dir" \
+      -- sh "/$dir/instructions-guest.sh" "/$dir/spec" "$RUNS" > "$out" 2> "${out%.out}.err"; then
+    say "kernel $k ($((rxe + siw)) devices) done in $(secs_since "$T")"
+  else
+    say "kernel $k FAILED (log: ${out%.out}.err)"; tail -n 20 "${out%.out}.err" >&2; rc=1
+  fi
+  if grep '^E ' "$out" >&2; then rc=1; fi
+  return $rc
 }

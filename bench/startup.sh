@@ -108,16 +108,7 @@ cp "$HERE/instructions-guest.sh" "$STAGE/"
 
 # ------------------------------------------------------------ the VMs
 for k in "${KERNELS[@]}"; do
-  T=$(now_us)
-  say "kernel $k: $RXE rxe + $SIW siw, $RUNS runs of each command and build under callgrind"
-  "$RIG" --prepare --kernel "$k" >&2
-  if "$RIG" --kernel "$k" --rxe "$RXE" --siw "$SIW" --timeout 1800 --add "$STAGE:/startup" \
-      -- sh /startup/instructions-guest.sh /startup/spec "$RUNS" > "$RES/$k.out" 2> "$RES/$k.err"; then
-    say "kernel $k done in $(secs_since "$T")"
-  else
-    say "kernel $k FAILED (log: $RES/$k.err)"; tail -n 20 "$RES/$k.err" >&2; FAILED=1
-  fi
-  grep '^E ' "$RES/$k.out" >&2 && FAILED=1
+  guest_boot "$k" "$RXE" "$SIW" startup "$RES/$k.out" || FAILED=1
   # the callgrind files of the unstripped builds
   cg_files "$RES/$k.out" "$RES" "cg-$k"
 done
@@ -127,11 +118,7 @@ fi
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
 export LC_ALL=C
-num() { awk -v n="$1" 'BEGIN { if (n == "" || n == "-") { print "-"; exit } s = sprintf("%d", n < 0 ? -n : n); o = ""
-  while (length(s) > 3) { o = "," substr(s, length(s) - 2) o; s = substr(s, 1, length(s) - 3) }
-  print (n < 0 ? "-" : "") s o }'; }
 signed() { case $1 in -|'') echo -;; -*) num "$1";; *) echo "+$(num "$1")";; esac; }
-counts() { awk -v l="$2" -v b="$3" '$1 == "N" && $2 == l && $3 == b { print $4 }' "$1"; }
 # the median of the counts, and their range when the runs differ
 cell() { # FILE LABEL BUILD
   local m lo hi

@@ -1007,52 +1007,9 @@ fn exporter_is_scraped_by_prometheus_and_passes_promtool() {
         }
     }
     // A real Prometheus scrapes it every second; PromQL answers the port state.
-    let dir = std::env::temp_dir().join(format!("uverbs-prom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cfg = dir.join("prometheus.yml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: rdma\n    static_configs:\n      - targets: ['{}']\n",
-            ex.addr
-        ),
-    )
-    .unwrap();
-    let web = format!("127.0.0.1:{}", free_port());
-    let mut prom = Command::new("prometheus")
-        .arg(format!("--config.file={}", cfg.display()))
-        .arg(format!(
-            "--storage.tsdb.path={}",
-            dir.join("data").display()
-        ))
-        .arg(format!("--web.listen-address={web}"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::fs::File::create(dir.join("log")).unwrap())
-        .spawn()
-        .expect("prometheus (Debian's package, in the rig)");
-    let t = std::time::Instant::now();
+    let prom = Prometheus::start(ex.addr, "groups: []\n");
     let query = format!("uverbs_port_state{{device=\"{}\",port=\"1\"}}", devs[0]);
-    let mut answer = String::new();
-    while t.elapsed() < Duration::from_secs(120) {
-        let o = Command::new("promtool")
-            .args(["query", "instant", &format!("http://{web}"), &query])
-            .output()
-            .unwrap();
-        answer = String::from_utf8_lossy(&o.stdout).into_owned();
-        if answer.contains(" => ") {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(500));
-    }
-    let took = t.elapsed();
-    let _ = prom.kill();
-    let _ = prom.wait();
-    let log = std::fs::read_to_string(dir.join("log")).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        answer.contains(" => 4 @"),
-        "PromQL {query}: {answer:?}; prometheus log:\n{log}"
-    );
+    let took = prom.until(&query, " => 4 @", Duration::from_secs(120));
     println!(
         "kernel {}: promtool check metrics passes ({} lines); Prometheus answered {query} => 4 after {took:?}",
         common::kernel(),

@@ -85,6 +85,33 @@ impl Follower {
         })
     }
 
+    /// [`Follower::start`] for the command `cmd`: each error a line on stderr (`uverbs
+    /// CMD: ...`); `Err(1)` when nothing can be followed. With the follower, how many
+    /// devices could not be opened.
+    pub fn start_reporting(
+        io: &mut crate::plumbing::io::Io,
+        cmd: &str,
+        only: Option<String>,
+    ) -> Result<(Follower, usize), i32> {
+        let mut errors = Vec::new();
+        let started = Follower::start(only, &mut |e| errors.push(e));
+        let mut line = |e: &str| {
+            io.err_line(&crate::plumbing::io::printable(
+                format!("uverbs {cmd}: {e}").as_bytes(),
+            ))
+        };
+        for e in &errors {
+            line(e);
+        }
+        match started {
+            Ok(f) => Ok((f, errors.len())),
+            Err(e) => {
+                line(&e);
+                Err(1)
+            }
+        }
+    }
+
     /// Waits up to `timeout` (forever: `None`) until a device or the monitor has
     /// something, and hands `on` all that happened. False when it timed out with
     /// nothing.

@@ -265,20 +265,13 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     if let Err(status) = parsed {
         return status;
     }
-    let mut errors = Vec::new();
-    let started = Follower::start(only.clone(), &mut |e| errors.push(e));
-    for e in &errors {
-        error(io, e);
-    }
-    let mut f = match started {
-        Ok(f) => f,
-        Err(e) => return error(io, &e),
+    let mut f = match Follower::start_reporting(io, "labels", only.clone()) {
+        Ok((f, 0)) => f,
+        // A device that cannot be opened (no access to its uverbs node) would be
+        // missing from the labels as if the node had none: no labels rather than false.
+        Ok(_) => return 1,
+        Err(status) => return status,
     };
-    // A device that cannot be opened (no access to its uverbs node) would be missing
-    // from the labels as if the node had none: no labels rather than false ones.
-    if !errors.is_empty() {
-        return 1;
-    }
     loop {
         let mut report = |e: String| {
             error(io, &e);

@@ -61,14 +61,9 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     if let Err(status) = parsed {
         return status;
     }
-    let mut errors = Vec::new();
-    let started = Follower::start(only.clone(), &mut |e| errors.push(e));
-    for e in &errors {
-        error(io, e);
-    }
-    let mut f = match started {
-        Ok(f) => f,
-        Err(e) => return error(io, &e),
+    let mut f = match Follower::start_reporting(io, "watch", only.clone()) {
+        Ok((f, _)) => f,
+        Err(status) => return status,
     };
     if !json {
         let names: Vec<&str> = f.devices.iter().map(|d| d.name.as_str()).collect();
