@@ -14,8 +14,12 @@
 //!   the deadline and a margin, with `mlx4_0`'s values, name `i40iw0` and the read it was
 //!   in, and `--rate` keeps to its reader threads while the pipe hangs.
 //!
-//! `uverbs check` reads devices through uverbs only (no sysfs root): its deadline is
-//! proved by the plumbing's unit tests (`plumbing::deadline`).
+//! In the VM, a read that blocks in the kernel itself: siw built with
+//! tests/vm/planted/siw-query-port-hang.sed, whose QUERY_PORT waits while its module
+//! parameter `siw_hang` is 1. Every reader of a siw port blocks there (sysfs
+//! `ports/1/state`, which ib_core answers by asking the driver; the uverbs QUERY_PORT
+//! call). The exporter (sysfs reads) and `uverbs check` (uverbs calls) answer rxe on time
+//! and name siw as late; once the parameter is 0 again, siw is read again.
 
 mod common;
 
@@ -554,4 +558,98 @@ fn once_and_counters_end_within_the_deadline_naming_the_hung_device() {
         "{took:?}"
     );
     println!("counters --rate --count 3, i40iw0 hung: ended in {took:?}, at most {peak} threads");
+}
+
+/// Sets the planted siw's hang (its module parameter `siw_hang`).
+fn siw_hang(on: bool) {
+    std::fs::write(
+        "/sys/module/siw/parameters/siw_hang",
+        if on { "1" } else { "0" },
+    )
+    .expect("the planted siw's siw_hang parameter");
+}
+
+/// Lets the planted siw's queries return when dropped (before the exporter is killed
+/// and the module swapped back, which wait for them).
+struct Release;
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        siw_hang(false);
+    }
+}
+
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn a_query_blocked_in_the_kernel_delays_no_other_device() {
+    use common::scratch::{planted, spawn, wait_child, PlantedSiw};
+    let devs = common::devices();
+    let rxe = devs
+        .iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device")
+        .clone();
+    let siw_mod = PlantedSiw::load(&planted("siw-query-port-hang"));
+    let siw = siw_mod.links[0].0.clone();
+    let ex = Server::uverbs(&["--sysfs-only", "--device-timeout", "1"]);
+    let _release = Release;
+    let (body, _) = ex.scrape();
+    assert_eq!(
+        per_device(&body, "uverbs_device_scrape_timeout", &siw),
+        Some("0"),
+        "{body}"
+    );
+
+    siw_hang(true);
+    // The read blocks in the kernel: a plain cat of the port's state does not return.
+    let state = format!("/sys/class/infiniband/{siw}/ports/1/state");
+    let mut cat = spawn(&["cat", &state]);
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!cat.done(), "cat {state} returned while siw_hang is 1");
+
+    let (body, took) = ex.scrape();
+    assert!(took <= DEADLINE + MARGIN, "the scrape took {took:?}");
+    assert_eq!(
+        per_device(&body, "uverbs_device_scrape_timeout", &siw),
+        Some("1"),
+        "{body}"
+    );
+    assert_eq!(
+        per_device(&body, "uverbs_device_scrape_timeout", &rxe),
+        Some("0"),
+        "{body}"
+    );
+    assert!(
+        device_samples(&body, &rxe)
+            .iter()
+            .any(|l| l.starts_with("uverbs_port_state{")),
+        "rxe's port is in the scrape: {body}"
+    );
+    assert!(device_samples(&body, &siw).is_empty(), "{body}");
+
+    // check asks through uverbs (QUERY_PORT): the same hang
+    let (o, check_took) = run(&["check", "--device-timeout", "1"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with(&format!("{siw}: no answer within 1 s"))),
+        "{out}"
+    );
+    assert!(!out.contains(&rxe), "rxe is healthy: {out}");
+    assert!(check_took <= DEADLINE + MARGIN, "check took {check_took:?}");
+
+    siw_hang(false);
+    let cat_done = wait_child(cat, Duration::from_secs(10)).expect("cat returned");
+    assert_eq!(cat_done.0, 0, "{}", cat_done.1);
+    let mut last = String::new();
+    let back = common::scratch::wait_until(Duration::from_secs(20), || {
+        last = ex.scrape().0;
+        per_device(&last, "uverbs_device_scrape_timeout", &siw) == Some("0")
+    });
+    assert!(back, "siw was not read again: {last}");
+    println!(
+        "kernel {}: siw's QUERY_PORT blocked in the kernel: the scrape answered in {took:?} with {rxe} and without {siw} (late), check in {check_took:?} naming {siw}; {siw} read again once released",
+        common::kernel()
+    );
 }

@@ -438,44 +438,6 @@ fn create_makes_its_own_devices_and_removes_them() {
     assert_eq!(selftest(&["--netdev", "x"]).status.code(), Some(2));
 }
 
-/// The siw links (name, netdev) as `rdma link` lists them (`link siw0/1 ... netdev
-/// siwnet0`), to put back after a module swap.
-fn siw_links() -> Vec<(String, String)> {
-    let (st, out) = run(&["rdma", "link", "show"], Duration::from_secs(30));
-    assert_eq!(st, 0, "rdma link show: {out}");
-    let mut links: Vec<(String, String)> = out
-        .lines()
-        .filter_map(|l| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            let dev = w.get(1)?.split('/').next()?;
-            let netdev = w
-                .iter()
-                .position(|x| *x == "netdev")
-                .and_then(|i| w.get(i + 1))?;
-            dev.starts_with("siw")
-                .then(|| (dev.to_string(), netdev.to_string()))
-        })
-        .collect();
-    links.dedup();
-    links
-}
-
-/// Puts the stock siw back (its links as they were) when dropped, whatever happened.
-struct StockSiw(Vec<(String, String)>);
-
-impl Drop for StockSiw {
-    fn drop(&mut self) {
-        let t = Duration::from_secs(60);
-        let _ = run(&["rdma", "link", "delete", "siw_pl"], t);
-        let _ = run(&["rmmod", "siw"], t);
-        let (st, out) = run(&["modprobe", "siw"], t);
-        assert_eq!(st, 0, "modprobe siw: {out}");
-        for (name, netdev) in &self.0 {
-            common::scratch::add_link("rdma", "siw", name, netdev);
-        }
-    }
-}
-
 /// Issue 25: a regression planted in a real driver is caught. siw built from Debian's
 /// source with tests/vm/planted/siw-sys-image-guid-0.sed (QUERY_DEVICE answers
 /// sys_image_guid 0, as rxe did after 2ac5415022d1) replaces the stock module: the
@@ -483,31 +445,20 @@ impl Drop for StockSiw {
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn a_planted_siw_regression_fails_device_query() {
-    let dir = std::env::var("UVERBS_PLANTED").expect("UVERBS_PLANTED (tests/vm/run-tests.sh)");
-    let ko = std::path::Path::new(&dir).join("siw-sys-image-guid-0.ko");
-    assert!(ko.exists(), "{} is missing", ko.display());
-    let links = siw_links();
-    let (siw, netdev) = links.first().cloned().expect("a siw device in the VM");
+    let ko = common::scratch::planted("siw-sys-image-guid-0");
+    let siw = common::scratch::siw_links()
+        .first()
+        .map(|l| l.0.clone())
+        .expect("a siw device in the VM");
     let o = selftest(&["-d", &siw, "--filter", "device.query"]);
     assert_eq!(o.status.code(), Some(0), "stock siw:\n{}", text(&o));
     assert!(text(&o).contains("ok 1 device.query"), "{}", text(&o));
 
-    let _restore = StockSiw(links.clone());
-    let t = Duration::from_secs(60);
-    for (name, _) in &links {
-        let (st, out) = run(&["rdma", "link", "delete", name], t);
-        assert_eq!(st, 0, "rdma link delete {name}: {out}");
-    }
-    let (st, out) = run(&["rmmod", "siw"], t);
-    assert_eq!(st, 0, "rmmod siw: {out}");
-    let (st, out) = run(&["insmod", ko.to_str().unwrap()], t);
-    assert_eq!(st, 0, "insmod {}: {out}", ko.display());
-    common::scratch::add_link("rdma", "siw", "siw_pl", &netdev);
-
-    let o = selftest(&["-d", "siw_pl", "--filter", "device.query"]);
+    let _planted = common::scratch::PlantedSiw::load(&ko);
+    let o = selftest(&["-d", &siw, "--filter", "device.query"]);
     let doc = text(&o);
     assert_eq!(o.status.code(), Some(1), "planted siw:\n{doc}");
-    let cases = lines_of(&doc, "siw_pl");
+    let cases = lines_of(&doc, &siw);
     let (_, line) = cases
         .iter()
         .find(|(n, _)| n == "device.query")

@@ -289,3 +289,71 @@ pub fn prompt_delete(d: &ScratchDevice, baseline: Duration, holder: &str) -> Dur
     );
     took
 }
+
+/// The siw links (name, netdev) as `rdma link show` lists them (`link siw0/1 ...
+/// netdev siwnet0`).
+pub fn siw_links() -> Vec<(String, String)> {
+    let (st, out) = run(&["rdma", "link", "show"], Duration::from_secs(30));
+    assert_eq!(st, 0, "rdma link show: {out}");
+    let mut links: Vec<(String, String)> = out
+        .lines()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let dev = w.get(1)?.split('/').next()?;
+            let netdev = w
+                .iter()
+                .position(|x| *x == "netdev")
+                .and_then(|i| w.get(i + 1))?;
+            dev.starts_with("siw")
+                .then(|| (dev.to_string(), netdev.to_string()))
+        })
+        .collect();
+    links.dedup();
+    links
+}
+
+/// A module of tests/vm/planted/ built for the running kernel (tests/vm/run-tests.sh
+/// puts them in the guest and names the folder in UVERBS_PLANTED).
+pub fn planted(name: &str) -> PathBuf {
+    let dir = std::env::var("UVERBS_PLANTED").expect("UVERBS_PLANTED (tests/vm/run-tests.sh)");
+    let ko = Path::new(&dir).join(format!("{name}.ko"));
+    assert!(ko.exists(), "{} is missing", ko.display());
+    ko
+}
+
+/// siw replaced by a planted build: its links deleted, the module swapped, the same
+/// links added again on the same netdevs (the same device names). The stock module and
+/// its links are put back when this is dropped, whatever happened.
+pub struct PlantedSiw {
+    pub links: Vec<(String, String)>,
+}
+
+impl PlantedSiw {
+    pub fn load(ko: &Path) -> PlantedSiw {
+        let p = PlantedSiw { links: siw_links() };
+        assert!(!p.links.is_empty(), "no siw link to swap the module under");
+        p.swap(&["insmod", ko.to_str().unwrap()]);
+        p
+    }
+
+    fn swap(&self, load: &[&str]) {
+        let t = Duration::from_secs(60);
+        for (name, _) in &self.links {
+            let (st, out) = run(&["rdma", "link", "delete", name], t);
+            assert_eq!(st, 0, "rdma link delete {name}: {out}");
+        }
+        let (st, out) = run(&["rmmod", "siw"], t);
+        assert_eq!(st, 0, "rmmod siw: {out}");
+        let (st, out) = run(load, t);
+        assert_eq!(st, 0, "{load:?}: {out}");
+        for (name, netdev) in &self.links {
+            add_link("rdma", "siw", name, netdev);
+        }
+    }
+}
+
+impl Drop for PlantedSiw {
+    fn drop(&mut self) {
+        self.swap(&["modprobe", "siw"]);
+    }
+}

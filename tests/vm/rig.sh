@@ -38,7 +38,7 @@
 #   --verbose          stream the guest console (kernel + setup) to stderr
 #   --prepare          only fill the cache (downloads, siw build, initramfs)
 #   --planted-siw SED  build siw.ko for --kernel's series with the sed script SED
-#                      applied to its sources (a planted bug), cache it, print its
+#                      applied to its .c sources (a planted bug), cache it, print its
 #                      path, and exit (tests/vm/planted/ holds the scripts)
 #   --bump             rewrite tests/vm/versions to the newest kernels apt
 #                      offers now, then exit
@@ -390,7 +390,7 @@ build_siw() {
   [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSERIES"
   if [ -n "$sedf" ]; then
     cp -r "$tmp/siw" "$tmp/siw.orig"
-    sed -i -f "$sedf" "$tmp"/siw/*.c "$tmp"/siw/*.h
+    sed -i -f "$sedf" "$tmp"/siw/*.c
     ! diff -r "$tmp/siw.orig" "$tmp/siw" >&2 || die "$sedf changed nothing in siw's sources"
   fi
   # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
