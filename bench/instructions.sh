@@ -267,16 +267,6 @@ pair() { # FILE TYPE LABEL PEER COLUMN: "uverbs / peer"
   a=$(one "$1" "$2" "$3" pie "$5"); a=$(num "${a:--}")
   if [ "$4" = - ]; then echo "$a"; else p=$(one "$1" "$2" "$4" peer "$5"); echo "$a / $(num "${p:--}")"; fi
 }
-# fns CALLGRIND-FILE: "COUNT<TAB>FUNCTION", self cost per function (callgrind_annotate)
-fns() {
-  callgrind_annotate --threshold=100 "$1" 2>/dev/null |
-    awk '/^ *[0-9,]+ +\([ 0-9.]+%\) +[^ ]/ && !/PROGRAM TOTALS/ {
-      n = $1; gsub(/,/, "", n); sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/ \[[^]]*\]$/, "")
-      f = $0; sub(/^[^:]*:/, "", f)
-      if (f ~ /^0x[0-9a-f]+$/) f = "(code without a symbol)"
-      c[f] += n }
-      END { for (k in c) print c[k] "\t" k }' | sort -t$'\t' -k1,1nr
-}
 REPRO="bench/instructions.sh"
 for k in "${KERNELS[@]}"; do REPRO+=" --kernel $k"; done
 [ "$SCALE" = 1 ] && REPRO+=" --scale"

@@ -18,6 +18,10 @@
 #   counts FILE LABEL BUILD
 #                     the instruction counts a guest script reported ("N LABEL BUILD
 #                     COUNT" lines), one a line
+#   fns CALLGRIND-FILE
+#                     "COUNT<TAB>FUNCTION" a line, each function's own instructions
+#                     (callgrind_annotate), the largest first; code without a symbol (the
+#                     stripped copies have no DWARF, so no file names) as one line
 #   guest_boot KERNEL RXE SIW DIR OUT
 #                     one boot of the rig ($RIG) with $STAGE at /DIR, running
 #                     DIR/instructions-guest.sh on DIR/spec, $RUNS runs; its output in
@@ -134,4 +138,14 @@ guest_boot() {
   fi
   if grep '^E ' "$out" >&2; then rc=1; fi
   return $rc
+}
+
+fns() {
+  callgrind_annotate --threshold=100 "$1" 2>/dev/null |
+    awk '/^ *[0-9,]+ +\([ 0-9.]+%\) +[^ ]/ && !/PROGRAM TOTALS/ {
+      n = $1; gsub(/,/, "", n); sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/ \[[^]]*\]$/, "")
+      f = $0; sub(/^[^:]*:/, "", f)
+      if (f ~ /^0x[0-9a-f]+$/) f = "(code without a symbol)"
+      c[f] += n }
+      END { for (k in c) print c[k] "\t" k }' | sort -t$'\t' -k1,1nr
 }

@@ -173,17 +173,6 @@ gotcalls() {
     END { print n + 0 }'
 }
 
-# --- callgrind per function (callgrind_annotate), "COUNT<TAB>FUNCTION" (the copies in the
-# VM have no DWARF, so no file names)
-fns() { # CALLGRIND-FILE
-  callgrind_annotate --threshold=100 "$1" 2>/dev/null |
-    awk '/^ *[0-9,]+ +\([ 0-9.]+%\) +[^ ]/ && !/PROGRAM TOTALS/ {
-      n = $1; gsub(/,/, "", n); sub(/^ *[0-9,]+ +\([ 0-9.]+%\) +/, ""); sub(/ \[[^]]*\]$/, "")
-      f = $0; sub(/^[^:]*:/, "", f)
-      if (f ~ /^0x[0-9a-f]+$/) f = "(code without a symbol)"
-      c[f] += n }
-      END { for (k in c) print c[k] "\t" k }'
-}
 # the instructions of FUNCTION executed at least N times, from a --dump-instr=yes file
 # (--compress-pos=no, --compress-strings=no): "instructions total"
 # (cost lines: "ADDRESS [LINE] COUNT"; an address may have several; the line after a

@@ -215,6 +215,18 @@ impl Error {
         }
     }
 
+    /// The same errno-carrying error, as the failure of `op` (an answer parsed under a
+    /// generic name, given the object it was about); any other error unchanged.
+    pub fn for_op(self, op: Op) -> Self {
+        match self {
+            Error::DeviceGone { errno, .. } => Error::DeviceGone { op, errno },
+            Error::NotSupported { errno, .. } => Error::NotSupported { op, errno },
+            Error::InvalidArgument { errno, .. } => Error::InvalidArgument { op, errno },
+            Error::Os { errno, .. } => Error::Os { op, errno },
+            other => other,
+        }
+    }
+
     /// The errno behind the error, if a system call failed.
     pub fn errno(&self) -> Option<rustix::io::Errno> {
         match self {

@@ -23,7 +23,7 @@
 
 mod common;
 
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -196,32 +196,9 @@ struct Server {
 
 impl Server {
     fn uverbs(args: &[&str]) -> Server {
-        let mut child = Command::new(common::uverbs_bin())
-            .args(["exporter", "--listen", "127.0.0.1:0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start uverbs exporter");
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        err.read_line(&mut line).unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split("/metrics").next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
         let log = Arc::new(Mutex::new(String::new()));
         let to = log.clone();
-        std::thread::spawn(move || {
-            let mut l = String::new();
-            while err.read_line(&mut l).is_ok_and(|n| n > 0) {
-                to.lock().unwrap().push_str(&l);
-                l.clear();
-            }
-        });
+        let (child, addr) = common::start_exporter(args, move |l| to.lock().unwrap().push_str(l));
         Server { child, addr, log }
     }
 

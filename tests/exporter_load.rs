@@ -111,32 +111,9 @@ impl Server {
     /// `uverbs exporter --listen 127.0.0.1:0 --sysfs FIXTURE ARGS`, its address read from
     /// its first line on stderr.
     fn uverbs(args: &[&str]) -> Server {
-        use std::io::BufRead;
-        let mut child = Command::new(common::uverbs_bin())
-            .args(["exporter", "--listen", "127.0.0.1:0", "--sysfs"])
-            .arg(fixture())
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start uverbs exporter");
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        err.read_line(&mut line).unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split("/metrics").next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            while err.read_line(&mut rest).is_ok_and(|n| n > 0) {
-                print!("exporter: {rest}");
-                rest.clear();
-            }
-        });
+        let mut all: Vec<std::ffi::OsString> = vec!["--sysfs".into(), fixture().into()];
+        all.extend(args.iter().map(|a| a.into()));
+        let (child, addr) = common::start_exporter(&all, |l| print!("exporter: {l}"));
         Server {
             name: "uverbs exporter",
             child,

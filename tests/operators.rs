@@ -432,32 +432,7 @@ impl Exporter {
     /// Starts `uverbs exporter --listen 127.0.0.1:0 ARGS` and reads the address it
     /// bound from its first line on stderr.
     fn start(args: &[&str]) -> Exporter {
-        use std::io::BufRead;
-        let mut child = Command::new(bin())
-            .args(["exporter", "--listen", "127.0.0.1:0"])
-            .args(args)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("start uverbs exporter");
-        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        err.read_line(&mut line).unwrap();
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split("/metrics").next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
-        // Keep reading stderr so that the exporter never blocks on it.
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            while err.read_line(&mut rest).is_ok_and(|n| n > 0) {
-                print!("exporter: {rest}");
-                rest.clear();
-            }
-        });
+        let (child, addr) = common::start_exporter(args, |l| print!("exporter: {l}"));
         Exporter { child, addr }
     }
 

@@ -80,28 +80,6 @@ fn exchange(
     Ok(datagrams)
 }
 
-fn named(e: Error, op: &'static str, name: &str) -> Error {
-    match e {
-        Error::NotSupported { errno, .. } => Error::NotSupported {
-            op: Op::new(op, name),
-            errno,
-        },
-        Error::InvalidArgument { errno, .. } => Error::InvalidArgument {
-            op: Op::new(op, name),
-            errno,
-        },
-        Error::DeviceGone { errno, .. } => Error::DeviceGone {
-            op: Op::new(op, name),
-            errno,
-        },
-        Error::Os { errno, .. } => Error::Os {
-            op: Op::new(op, name),
-            errno,
-        },
-        other => other,
-    }
-}
-
 /// The `NEWLINK` request that [`add`] sends.
 ///
 /// # Errors
@@ -140,7 +118,7 @@ pub fn add(name: &str, kind: LinkType, netdev: &str) -> Result<()> {
             op: Op::new(OP, name),
             reason: format!("no network interface named '{netdev}' (ENODEV)"),
         },
-        _ => named(e, OP, name),
+        _ => e.for_op(Op::new(OP, name)),
     })
 }
 
@@ -170,7 +148,7 @@ pub fn del(name: &str) -> Result<()> {
         Ok(r)
     })
     .map(|_| ())
-    .map_err(|e| named(e, OP, name))
+    .map_err(|e| e.for_op(Op::new(OP, name)))
 }
 
 /// Decodes one `PORT_GET` answer message.

@@ -94,32 +94,9 @@ fn acked(op: &'static str, name: &str, req_of: &dyn Fn(u32) -> Result<Request>) 
     let ty = u16::from_ne_bytes([req.bytes()[4], req.bytes()[5]]);
     let datagrams = sock.raw_exchange(req.bytes(), seq, ty)?;
     for d in &datagrams {
-        parse_answer(d, seq, ty, op, |_| Ok(())).map_err(|e| named(e, op, name))?;
+        parse_answer(d, seq, ty, op, |_| Ok(())).map_err(|e| e.for_op(Op::new(op, name)))?;
     }
     Ok(())
-}
-
-/// The error `e` of operation `op`, naming the interface.
-fn named(e: Error, op: &'static str, name: &str) -> Error {
-    match e {
-        Error::Os { errno, .. } => Error::Os {
-            op: Op::new(op, name),
-            errno,
-        },
-        Error::NotSupported { errno, .. } => Error::NotSupported {
-            op: Op::new(op, name),
-            errno,
-        },
-        Error::InvalidArgument { errno, .. } => Error::InvalidArgument {
-            op: Op::new(op, name),
-            errno,
-        },
-        Error::DeviceGone { errno, .. } => Error::DeviceGone {
-            op: Op::new(op, name),
-            errno,
-        },
-        other => other,
-    }
 }
 
 /// Creates the dummy interface `name` (down, as a new interface is).

@@ -32,6 +32,41 @@ pub fn uverbs_bin() -> std::path::PathBuf {
     bin
 }
 
+/// Starts `uverbs exporter --listen 127.0.0.1:0 ARGS` and reads the address it bound
+/// from its first line on stderr. The rest of stderr goes to `line`, a line at a time,
+/// on a thread of its own (so that the exporter never blocks writing it).
+pub fn start_exporter<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+    mut line: impl FnMut(&str) + Send + 'static,
+) -> (std::process::Child, std::net::SocketAddr) {
+    use std::io::BufRead;
+    let mut child = Command::new(uverbs_bin())
+        .args(["exporter", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start uverbs exporter");
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    err.read_line(&mut first).unwrap();
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split("/metrics").next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    std::thread::spawn(move || {
+        let mut rest = String::new();
+        while err.read_line(&mut rest).is_ok_and(|n| n > 0) {
+            line(&rest);
+            rest.clear();
+        }
+    });
+    (child, addr)
+}
+
 /// Asserts that the siw module is loaded: the VM rig always loads it (and makes `siw0`),
 /// so a test's siw half that finds no module is a broken rig, not a skip.
 pub fn require_siw() {

@@ -335,15 +335,21 @@ pub fn compare_facts(baseline: &[(String, String)], now: &[(String, String)]) ->
     out
 }
 
+/// QUERY_DEVICE for a case: the attributes, or the case's outcome, failed on the error.
+fn query_device(ctx: &Context) -> Result<crate::verbs::device_attr::DeviceAttr, Outcome> {
+    ctx.query_device().map_err(|e| {
+        let mut o = Outcome::new();
+        o.fail(format!("QUERY_DEVICE: {e}"));
+        o
+    })
+}
+
 fn device_query(info: &DeviceInfo, ctx: &Context) -> Outcome {
-    let mut o = Outcome::new();
-    let a = match ctx.query_device() {
+    let a = match query_device(ctx) {
         Ok(a) => a,
-        Err(e) => {
-            o.fail(format!("QUERY_DEVICE: {e}"));
-            return o;
-        }
+        Err(failed) => return failed,
     };
+    let mut o = Outcome::new();
     o.facts = debug_facts("device", &a);
     o.fact("context.num_comp_vectors", ctx.num_comp_vectors());
     o.fact("context.core_support", format!("{:?}", ctx.core_support()));
@@ -385,14 +391,11 @@ fn device_query(info: &DeviceInfo, ctx: &Context) -> Outcome {
 }
 
 fn device_netlink(info: &DeviceInfo, ctx: &Context) -> Outcome {
-    let mut o = Outcome::new();
-    let a = match ctx.query_device() {
+    let a = match query_device(ctx) {
         Ok(a) => a,
-        Err(e) => {
-            o.fail(format!("QUERY_DEVICE: {e}"));
-            return o;
-        }
+        Err(failed) => return failed,
     };
+    let mut o = Outcome::new();
     if info.index.is_none() {
         return Outcome::skip("RDMA netlink does not report this device (read from sysfs)");
     }
@@ -435,14 +438,11 @@ fn sysfs_text(info: &DeviceInfo, ctx: &Context, rel: &str) -> Result<String, Str
 }
 
 fn device_sysfs(info: &DeviceInfo, ctx: &Context) -> Outcome {
-    let mut o = Outcome::new();
-    let a = match ctx.query_device() {
+    let a = match query_device(ctx) {
         Ok(a) => a,
-        Err(e) => {
-            o.fail(format!("QUERY_DEVICE: {e}"));
-            return o;
-        }
+        Err(failed) => return failed,
     };
+    let mut o = Outcome::new();
     for (file, ours) in [
         ("node_guid", a.node_guid.to_string()),
         ("sys_image_guid", a.sys_image_guid.to_string()),
