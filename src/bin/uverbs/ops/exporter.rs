@@ -749,21 +749,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         // A device whose read never returns keeps its thread; the process ends all the
         // same once the collection is written.
         let text = collect(&state);
-        return match &opts.textfile {
-            Some(path) => match crate::plumbing::io::write_atomically(path, &text) {
-                Ok(()) => 0,
-                Err(e) => {
-                    io.err_line(&crate::plumbing::io::printable(
-                        format!("uverbs exporter: cannot write {}: {e}", path.display()).as_bytes(),
-                    ));
-                    1
-                }
-            },
-            None => {
-                io.out(text);
-                0
-            }
-        };
+        return io.out_or_file("exporter", opts.textfile.as_deref(), text);
     }
     let listener = match std::net::TcpListener::bind(opts.listen) {
         Ok(l) => l,

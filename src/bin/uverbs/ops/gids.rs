@@ -286,7 +286,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 } else {
                     format!("{}\n", r.index)
                 };
-                emit(io, output.as_deref(), text)
+                io.out_or_file("gids", output.as_deref(), text)
             }
             None => {
                 io.err_line(&crate::plumbing::io::printable(
@@ -302,7 +302,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     } else {
         table(&rows)
     };
-    match emit(io, output.as_deref(), text) {
+    match io.out_or_file("gids", output.as_deref(), text) {
         0 => i32::from(!errors.is_empty()),
         status => status,
     }
@@ -315,25 +315,6 @@ fn env_lines(r: &GidRow) -> String {
         "NCCL_IB_HCA=={dev}:{port}\nNCCL_IB_GID_INDEX={index}\n\
          UCX_NET_DEVICES={dev}:{port}\nUCX_IB_GID_INDEX={index}\n"
     )
-}
-
-/// `text` to standard output, or to `file` as a whole; the exit status.
-fn emit(io: &mut Io, file: Option<&Path>, text: String) -> i32 {
-    match file {
-        None => {
-            io.out(text);
-            0
-        }
-        Some(path) => match crate::plumbing::io::write_atomically(path, &text) {
-            Ok(()) => 0,
-            Err(e) => {
-                io.err_line(&crate::plumbing::io::printable(
-                    format!("uverbs gids: cannot write {}: {e}", path.display()).as_bytes(),
-                ));
-                1
-            }
-        },
-    }
 }
 
 /// The selection in words, for the message when nothing matches.

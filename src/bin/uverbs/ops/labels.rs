@@ -277,17 +277,10 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             error(io, &e);
         };
         let text = feature_file(&ports(&f, &mut report), SystemTime::now() + expiry);
-        let status = match &output {
-            None => {
-                io.out(&text);
-                io.flush();
-                0
-            }
-            Some(path) => match crate::plumbing::io::write_atomically(path, &text) {
-                Ok(()) => 0,
-                Err(e) => error(io, &format!("cannot write {}: {e}", path.display())),
-            },
-        };
+        let status = io.out_or_file("labels", output.as_deref(), text);
+        if output.is_none() {
+            io.flush();
+        }
         if once || status != 0 {
             return status;
         }

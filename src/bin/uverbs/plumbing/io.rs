@@ -171,6 +171,24 @@ impl Io {
         })
     }
 
+    /// `text` on standard output, or written whole to `file` ([`write_atomically`]);
+    /// the exit status: 1, with a line naming the file, when it cannot be written.
+    pub fn out_or_file(&mut self, cmd: &str, file: Option<&std::path::Path>, text: String) -> i32 {
+        let Some(path) = file else {
+            self.out(text);
+            return 0;
+        };
+        match write_atomically(path, &text) {
+            Ok(()) => 0,
+            Err(e) => {
+                self.err_line(&printable(
+                    format!("uverbs {cmd}: cannot write {}: {e}", path.display()).as_bytes(),
+                ));
+                1
+            }
+        }
+    }
+
     /// One line on stderr (a newline is added).
     pub fn err_line(&mut self, s: &str) {
         let mut v = Vec::with_capacity(s.len() + 1);
@@ -256,7 +274,7 @@ fn text_arg(arg: Option<Vec<u8>>) -> String {
 /// Writes `text` to `path` as a whole or not at all: into a temporary file beside it
 /// (`.NAME.PID.tmp`), then renamed over it, so that a reader (node_exporter's textfile
 /// collector, a container started after an init container) never sees half a file.
-pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     let name = path
         .file_name()
         .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
