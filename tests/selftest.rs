@@ -473,3 +473,86 @@ fn a_planted_siw_regression_fails_device_query() {
         common::kernel()
     );
 }
+
+/// The kernel's `kernel.modprobe` pointed at nothing while alive, as in a root that
+/// holds no modprobe (an initramfs with only the binary); put back when dropped.
+struct NoModprobe(String);
+
+const MODPROBE: &str = "/proc/sys/kernel/modprobe";
+
+impl NoModprobe {
+    fn set() -> NoModprobe {
+        let old = std::fs::read_to_string(MODPROBE).expect("kernel.modprobe");
+        std::fs::write(MODPROBE, "/nonexistent/modprobe\n").expect("set kernel.modprobe");
+        NoModprobe(old)
+    }
+}
+
+impl Drop for NoModprobe {
+    fn drop(&mut self) {
+        std::fs::write(MODPROBE, &self.0).expect("restore kernel.modprobe");
+    }
+}
+
+/// Issue 25: `--modules DIR` loads what the run needs where the kernel cannot. With
+/// siw unloaded and no modprobe for the kernel's request_module, `--create siw` cannot
+/// make its link (could not test, 4); with `--modules /lib/modules/RELEASE` it loads
+/// siw itself (finit_module, from the tree's modules.dep), tests it and passes.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn modules_loads_the_driver_the_kernel_cannot() {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap();
+    let tree = format!("/lib/modules/{}", release.trim());
+    let _no_modprobe = NoModprobe::set();
+    let _unloaded = common::scratch::PlantedSiw::unloaded();
+    assert!(!std::path::Path::new("/sys/module/siw").exists());
+
+    let o = selftest(&["--create", "siw"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let without = text(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "without siw or modprobe:\n{without}{err}"
+    );
+    assert!(
+        text(&o).starts_with("KTAP version 1\n1..0 # SKIP --create: "),
+        "{}",
+        text(&o)
+    );
+    assert!(!std::path::Path::new("/sys/module/siw").exists());
+
+    let o = selftest(&["--create", "siw", "--modules", &tree]);
+    let with = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = &with;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "with --modules:\n{}{err}",
+        text(&o)
+    );
+    assert!(
+        err.contains(&format!("--modules: loaded siw from {tree}")),
+        "{err}"
+    );
+    assert!(std::path::Path::new("/sys/module/siw").exists());
+    let cases = lines_of(&text(&o), "uvst_siw");
+    assert!(
+        cases.len() > 5 && cases.iter().all(|(_, l)| l.starts_with("ok ")),
+        "{}",
+        text(&o)
+    );
+    assert!(leftovers().is_empty(), "left behind: {:?}", leftovers());
+
+    // A tree without modules.dep is refused, naming the file.
+    let o = selftest(&["--create", "siw", "--modules", "/tmp"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{}{err}", text(&o));
+    assert!(text(&o).contains("/tmp/modules.dep"), "{}", text(&o));
+    println!(
+        "kernel {}: no siw, no modprobe: {}; with --modules: {}",
+        common::kernel(),
+        without.trim_end().replace('\n', " | "),
+        with.trim_end()
+    );
+}

@@ -321,30 +321,45 @@ pub fn planted(name: &str) -> PathBuf {
     ko
 }
 
-/// siw replaced by a planted build: its links deleted, the module swapped, the same
-/// links added again on the same netdevs (the same device names). The stock module and
-/// its links are put back when this is dropped, whatever happened.
+/// siw replaced by a planted build, or unloaded: its links deleted, the module removed
+/// (and, for a planted build, loaded from that file with the same links added again on
+/// the same netdevs: the same device names). The stock module and its links are put
+/// back when this is dropped, whatever happened meanwhile.
 pub struct PlantedSiw {
     pub links: Vec<(String, String)>,
 }
 
 impl PlantedSiw {
-    pub fn load(ko: &Path) -> PlantedSiw {
+    /// siw's links deleted and the module removed.
+    pub fn unloaded() -> PlantedSiw {
         let p = PlantedSiw { links: siw_links() };
         assert!(!p.links.is_empty(), "no siw link to swap the module under");
-        p.swap(&["insmod", ko.to_str().unwrap()]);
+        p.remove();
         p
     }
 
-    fn swap(&self, load: &[&str]) {
+    /// siw's links on the module built at `ko`.
+    pub fn load(ko: &Path) -> PlantedSiw {
+        let p = PlantedSiw::unloaded();
+        p.reload(&["insmod", ko.to_str().unwrap()]);
+        p
+    }
+
+    /// Deletes whatever siw links exist and removes the module if it is loaded.
+    fn remove(&self) {
         let t = Duration::from_secs(60);
-        for (name, _) in &self.links {
-            let (st, out) = run(&["rdma", "link", "delete", name], t);
+        for (name, _) in siw_links() {
+            let (st, out) = run(&["rdma", "link", "delete", &name], t);
             assert_eq!(st, 0, "rdma link delete {name}: {out}");
         }
-        let (st, out) = run(&["rmmod", "siw"], t);
-        assert_eq!(st, 0, "rmmod siw: {out}");
-        let (st, out) = run(load, t);
+        if Path::new("/sys/module/siw").exists() {
+            let (st, out) = run(&["rmmod", "siw"], t);
+            assert_eq!(st, 0, "rmmod siw: {out}");
+        }
+    }
+
+    fn reload(&self, load: &[&str]) {
+        let (st, out) = run(load, Duration::from_secs(60));
         assert_eq!(st, 0, "{load:?}: {out}");
         for (name, netdev) in &self.links {
             add_link("rdma", "siw", name, netdev);
@@ -354,6 +369,7 @@ impl PlantedSiw {
 
 impl Drop for PlantedSiw {
     fn drop(&mut self) {
-        self.swap(&["modprobe", "siw"]);
+        self.remove();
+        self.reload(&["modprobe", "siw"]);
     }
 }

@@ -21,6 +21,7 @@
 //!   down and up, only on an interface the self-test made itself ([`Env`]).
 
 pub mod health;
+pub mod modules;
 pub mod testbed;
 
 use core::fmt::Debug;

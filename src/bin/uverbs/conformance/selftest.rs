@@ -10,6 +10,7 @@
 //! device's resources back where they were, nothing in the kernel log).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -17,6 +18,7 @@ use uverbs::netlink::link::LinkType;
 use uverbs::netlink::NlSocket;
 use uverbs::verbs::discover::{DeviceInfo, Discovery};
 use uverbs::verbs::selftest::health::{KernelLog, Resources};
+use uverbs::verbs::selftest::modules::ModuleTree;
 use uverbs::verbs::selftest::testbed::Testbed;
 use uverbs::verbs::selftest::{self, compare_facts, Env, Status};
 
@@ -27,8 +29,8 @@ use crate::plumbing::ktap;
 use crate::plumbing::pipe::{Lines, Next};
 
 const HELP: &str = "\
-Usage: uverbs selftest [-d DEV]... [--create rxe,siw [--netdev IF]] [--list]
-                       [--filter GLOB] [--timeout S] [--json]
+Usage: uverbs selftest [-d DEV]... [--create rxe,siw [--netdev IF]] [--modules DIR]
+                       [--list] [--filter GLOB] [--timeout S] [--json]
                        [--record FILE | --baseline FILE] [--bisect]
 
 Conformance cases of the kernel's uverbs interface on each RDMA device, as KTAP version
@@ -48,6 +50,11 @@ process: a case that hangs is killed after the timeout.
                        CAP_NET_ADMIN); only these devices (and -d's) are tested
       --netdev=IF      the network interface for --create's links (it is never set
                        down: port.N.events skips)
+      --modules=DIR    load the kernel modules needed (ib_uverbs; rdma_rxe, siw and
+                       dummy for --create) and what they depend on from the modules
+                       tree DIR (/lib/modules/RELEASE, with depmod's modules.dep),
+                       where there is no modprobe (needs CAP_SYS_MODULE); they stay
+                       loaded
       --list           print the cases (DEVICE CASE), run nothing
       --filter=GLOB    only the cases whose name matches (* and ?)
       --timeout=S      seconds a case may take (default 60)
@@ -75,6 +82,7 @@ const LONGS: &[LongOpt] = &[
     opt("create", true, b'c'),
     opt("netdev", true, b'n'),
     opt("own-netdev", true, b'O'),
+    opt("modules", true, b'm'),
     opt("help", false, b'h'),
 ];
 
@@ -99,6 +107,8 @@ struct Opts {
     create: Vec<LinkType>,
     /// `--netdev`.
     netdev: Option<String>,
+    /// `--modules`.
+    modules: Option<String>,
     /// What the cases may change (the child's `--own-netdev`, the parent's test bed).
     env: Env,
     /// The baseline read from `baseline`.
@@ -575,6 +585,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
         child: None,
         create: Vec::new(),
         netdev: None,
+        modules: None,
         env: Env::default(),
         baseline_record: None,
     };
@@ -606,6 +617,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 }
             }
             (b'n', Some(v)) => o.netdev = Some(text(v)),
+            (b'm', Some(v)) => o.modules = Some(text(v)),
             (b'O', Some(v)) => o.env.own_netdev = Some(text(v)),
             _ => return Ok(false),
         }
@@ -636,6 +648,11 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     if o.netdev.is_some() && o.create.is_empty() {
         return io.usage_error("selftest", "--netdev goes with --create");
     }
+    if let Some(dir) = &o.modules {
+        if let Err(e) = load_modules(io, Path::new(dir), &o) {
+            return could_not(io, &o, &format!("--modules: {e}"));
+        }
+    }
     // The devices made for this run: removed when it ends, whatever its verdict.
     let bed = if o.create.is_empty() {
         None
@@ -646,7 +663,15 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                 o.devices.extend(b.devices().iter().cloned());
                 Some(b)
             }
-            Err(e) => return could_not(io, &o, &format!("--create: {e}")),
+            Err(e) => {
+                // RDMA netlink answers EINVAL for a link type no loaded driver has.
+                let hint = if e.errno() == Some(rustix::io::Errno::INVAL) && o.modules.is_none() {
+                    " (is the driver loaded? where there is no modprobe, --modules DIR loads it)"
+                } else {
+                    ""
+                };
+                return could_not(io, &o, &format!("--create: {e}{hint}"));
+            }
         }
     };
     let status = run(io, &o);
@@ -660,6 +685,34 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
     } else {
         KSFT_FAIL
     }
+}
+
+/// `--modules DIR`: ib_uverbs, and for `--create` each kind's driver and (without
+/// `--netdev`) dummy, with no stray `dummy0`; what was loaded is said on stderr.
+fn load_modules(io: &mut Io, dir: &Path, o: &Opts) -> uverbs::Result<()> {
+    let tree = ModuleTree::open(dir)?;
+    let mut want = vec![("ib_uverbs", "")];
+    for kind in &o.create {
+        want.push(match kind {
+            LinkType::Rxe => ("rdma_rxe", ""),
+            LinkType::Siw => ("siw", ""),
+        });
+    }
+    if !o.create.is_empty() && o.netdev.is_none() {
+        want.push(("dummy", "numdummies=0"));
+    }
+    let mut loaded = Vec::new();
+    for (name, params) in want {
+        loaded.extend(tree.load(name, params)?);
+    }
+    if !loaded.is_empty() {
+        io.err_line(&format!(
+            "uverbs selftest: --modules: loaded {} from {}",
+            loaded.join(", "),
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Nothing could be tested, for `why`: KTAP's skipped plan (or an empty JSON
