@@ -20,8 +20,9 @@
 #   6. VM tests    tests/vm/run-tests.sh: every device test inside a real kernel (6.1 and
 #                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass
 #   7. static      the release musl binary: size, a hardened static PIE
-#                  (scripts/check-elf.sh), and a run in a guest chroot that holds no libc
-#                  file at all
+#                  (scripts/check-elf.sh), a run in a guest chroot that holds no libc
+#                  file at all, and git bisect run over a synthetic history with the
+#                  binary as an initramfs' only program (tests/vm/bisect-history.sh)
 #   7a. instructions  the CI guard of issue 28: the user-space instructions (callgrind)
 #                  of every whole uverbs command in one boot of the kernel
 #                  bench/instructions.tsv names (2 rxe + 2 siw), 3 runs each, against that
@@ -325,7 +326,8 @@ static_bin() {
   # discovery on a device follower shared with `watch`: +28,672 alone, 1,856,192), after
   # the option parser's loop became one copy for all commands (it was one per command:
   # -16,384): 1,839,808, 4,800 bytes past 1.75 MiB. Within it since: selftest --modules
-  # (issue 25: modules.dep read, finit_module; +24,576: 1,864,384).
+  # (issue 25: modules.dep read, finit_module; +24,576: 1,864,384), the command as PID 1
+  # of a bisect's initramfs (mount, reboot; +4,096: 1,868,480).
   [ "$(stat -c %s "$bin")" -le 1887437 ] || { echo "larger than 1.8 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
@@ -349,6 +351,10 @@ static_bin() {
      # issue 25: the conformance suite in the root that holds nothing but the binary
      chroot $R /uverbs selftest > /tmp/ktap; tail -n 1 /tmp/ktap
      echo "no-libc guest: uverbs selftest passes"'
+  # issue 25: the binary as the only program of an initramfs (PID 1, its modules loaded
+  # by selftest --modules), booted by scripts/bisect-boot.sh under git bisect run over a
+  # synthetic history with a planted siw: it must name the first bad commit (6.1, 6.12).
+  bash tests/vm/bisect-history.sh "$bin" $UVERBS_VM_KERNELS
 }
 aarch64_bin() {
   # The arm64 build (Grace, Graviton): cross-built with rust-lld (.cargo/config.toml,

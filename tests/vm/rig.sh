@@ -40,6 +40,8 @@
 #   --planted-siw SED  build siw.ko for --kernel's series with the sed script SED
 #                      applied to its .c sources (a planted bug), cache it, print its
 #                      path, and exit (tests/vm/planted/ holds the scripts)
+#   --kernel-paths     print --kernel's image and its modules tree (two lines: the
+#                      cache's, with the rig's siw.ko), and exit (scripts/bisect-boot.sh)
 #   --bump             rewrite tests/vm/versions to the newest kernels apt
 #                      offers now, then exit
 #   -h, --help
@@ -130,6 +132,7 @@ while [ $# -gt 0 ]; do
     --prepare) PREPARE=1; shift ;;
     --bump) BUMP=1; shift ;;
     --planted-siw) PLANTED=${2:?}; shift 2 ;;
+    --kernel-paths) PATHS=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
     *) echo "rig: unknown argument '$1' (commands go after --; see --help)" >&2; exit 125 ;;
@@ -690,6 +693,13 @@ if [ -n "$PLANTED" ]; then
   PLANTED=$(realpath "$PLANTED")
   prepare_userland; select_kernel "$SERIES"
   planted_siw "$PLANTED"
+  exit 0
+fi
+
+if [ "${PATHS:-0}" = 1 ]; then
+  prepare_userland; select_kernel "$SERIES"
+  img=$KDIR/vmlinux; [ -e "$img" ] || img=$KDIR/vmlinuz
+  printf '%s\n%s\n' "$img" "$KDIR/modules/lib/modules/$KREL"
   exit 0
 fi
 

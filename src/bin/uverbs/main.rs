@@ -188,6 +188,9 @@ fn main() {
     let rest = args.get(1..).unwrap_or(&[]);
     let mut io = Io::new();
     let base = basename(&argv0);
+    if rustix::process::getpid().is_init() {
+        plumbing::init::run(&mut io, rest, uverbs_main);
+    }
     let code = match PERSONALITIES.iter().find(|(n, _)| n.as_bytes() == base) {
         Some((_, p)) => p(&mut io, &argv0, rest),
         None => uverbs_main(&mut io, rest),

@@ -135,6 +135,12 @@ impl ModuleTree {
         Ok(out)
     }
 
+    /// Whether the tree holds module `name` (to load) or the kernel has it built in.
+    pub fn has(&self, name: &str) -> bool {
+        let n = canonical(name);
+        self.entries.contains_key(&n) || self.builtin.contains(&n)
+    }
+
     /// Loads `name` and what it depends on, in order, giving `name` itself `params`
     /// (`numdummies=0`); returns the modules this call loaded (not those loaded
     /// already or built in).
@@ -249,6 +255,7 @@ kernel/drivers/net/dummy.ko.xz:
         assert_eq!(t.order("siw").unwrap(), ["ib_core", "siw"]);
         assert_eq!(t.order("rdma-rxe").unwrap().last().unwrap(), "rdma_rxe");
         assert_eq!(t.entries["dummy"].path, "kernel/drivers/net/dummy.ko.xz");
+        assert!(t.has("dummy") && t.has("libcrc32c") && !t.has("crc32c_generic"));
     }
 
     #[test]
