@@ -556,3 +556,55 @@ fn modules_loads_the_driver_the_kernel_cannot() {
         with.trim_end()
     );
 }
+
+/// Issue 25: two more kinds of regression planted in siw, each caught by the case that
+/// covers it, which passes on the stock module: a limit no longer enforced (CREATE_QP
+/// takes max_qp_wr + 1 send WRs: probe.error_paths) and a kernel warning (a WARN_ON in
+/// ALLOC_PD: the kernel-log check fails the first case that allocates a PD, and shows
+/// the report).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn planted_siw_limit_and_warning_regressions_fail_their_cases() {
+    let siw = common::scratch::siw_links()
+        .first()
+        .map(|l| l.0.clone())
+        .expect("a siw device in the VM");
+    let kmsg = |s: &str| std::fs::write("/dev/kmsg", format!("{s}\n")).unwrap();
+    for (plant, case, needle) in [
+        (
+            "siw-create-qp-no-wr-limit",
+            "probe.error_paths",
+            "max_qp_wr + 1",
+        ),
+        ("siw-alloc-pd-warn", "probe.lifecycle.auto", "WARNING: CPU"),
+    ] {
+        let o = selftest(&["-d", &siw, "--filter", case]);
+        assert_eq!(o.status.code(), Some(0), "stock siw:\n{}", text(&o));
+
+        let _planted = common::scratch::PlantedSiw::load(&common::scratch::planted(plant));
+        let warns = plant.ends_with("warn");
+        if warns {
+            kmsg("uverbs-vm: expected splat begin");
+        }
+        let o = selftest(&["-d", &siw, "--filter", case]);
+        if warns {
+            kmsg("uverbs-vm: expected splat end");
+        }
+        let doc = text(&o);
+        ktap::parse_strict(&doc).unwrap_or_else(|e| panic!("not KTAP: {e}\n{doc}"));
+        assert_eq!(o.status.code(), Some(1), "{plant}:\n{doc}");
+        let cases = lines_of(&doc, &siw);
+        let (_, line) = cases
+            .iter()
+            .find(|(n, _)| n == case)
+            .unwrap_or_else(|| panic!("{plant}: no {case}:\n{doc}"));
+        assert!(line.starts_with("not ok "), "{plant}: {line}\n{doc}");
+        assert!(doc.contains(needle), "{plant}: names {needle:?}:\n{doc}");
+        let why = doc
+            .lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or("")
+            .trim();
+        println!("kernel {}: {plant}: {line} ({why})", common::kernel());
+    }
+}
