@@ -327,8 +327,12 @@ static_bin() {
   # the option parser's loop became one copy for all commands (it was one per command:
   # -16,384): 1,839,808, 4,800 bytes past 1.75 MiB. Within it since: selftest --modules
   # (issue 25: modules.dep read, finit_module; +24,576: 1,864,384), the command as PID 1
-  # of a bisect's initramfs (mount, reboot; +4,096: 1,868,480).
-  [ "$(stat -c %s "$bin")" -le 1887437 ] || { echo "larger than 1.8 MiB" >&2; return 1; }
+  # of a bisect's initramfs (mount, reboot; +4,096: 1,868,480). Moved to 1.9 MiB with
+  # selftest's data.rc.* cases (issue 25: payloads and completions through rxe's
+  # loopback; +73,728, 1,942,208: 19 KB for the five cases, 7 KB for completions and
+  # posting, the rest the data path's post and poll that perf reaches only through
+  # other paths, and their unwind and string tables).
+  [ "$(stat -c %s "$bin")" -le 1992294 ] || { echo "larger than 1.9 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
     'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/

@@ -18,8 +18,12 @@
 //! - `probe.*`: every object's lifecycle through each interface, and the error paths
 //!   ([`probe`]);
 //! - `port.N.events`: the port's asynchronous events when its network interface goes
-//!   down and up, only on an interface the self-test made itself ([`Env`]).
+//!   down and up, only on an interface the self-test made itself ([`Env`]);
+//! - `data.rc.*`: payloads moved by SEND, immediate data, RDMA WRITE and READ and
+//!   inline sends between two connected RC QPs of the device, compared byte for byte,
+//!   with every completion field (`data`; rxe, through its loopback).
 
+mod data;
 pub mod health;
 pub mod modules;
 pub mod testbed;
@@ -142,6 +146,7 @@ enum Kind {
     PortEvents(u32),
     Lifecycle(CallPath),
     ErrorPaths,
+    Data(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -225,6 +230,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
         "invalid transitions, masks, limits, stale handles",
         Kind::ErrorPaths,
     ));
+    for (name, what) in data::CASES {
+        v.push(c(format!("data.rc.{name}"), what, Kind::Data(name)));
+    }
     v
 }
 
@@ -240,6 +248,7 @@ impl Case {
             Kind::PortEvents(p) => port_events(info, p, env),
             Kind::Lifecycle(path) => probe_case(probe::lifecycle_via(info, path)),
             Kind::ErrorPaths => probe_case(probe::error_paths_of(info)),
+            Kind::Data(name) => data::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -262,7 +271,7 @@ impl Case {
             Kind::PortNetlink(p) => port_netlink(info, ctx, p),
             Kind::PortGids(p) => port_gids(info, ctx, p),
             Kind::PortPkeys(p) => port_pkeys(info, ctx, p),
-            Kind::Lifecycle(_) | Kind::ErrorPaths | Kind::PortEvents(_) => {
+            Kind::Lifecycle(_) | Kind::ErrorPaths | Kind::PortEvents(_) | Kind::Data(_) => {
                 unreachable!("run without a context")
             }
         }
