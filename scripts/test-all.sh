@@ -405,7 +405,7 @@ static_bin() {
 aarch64_bin() {
   # The arm64 build (Grace, Graviton): cross-built with rust-lld (.cargo/config.toml,
   # scripts/static-pie-ld), the same hardened static PIE, and run once under
-  # qemu-user (no RDMA device there; the VM rig boots x86_64 kernels).
+  # qemu-user (no RDMA device there; the aarch64-vm phase runs it on an arm64 kernel).
   local bin=${CARGO_TARGET_DIR:-target}/aarch64-unknown-linux-musl/release/uverbs
   rm -f "$bin"
   cargo build --release --target aarch64-unknown-linux-musl --bin uverbs

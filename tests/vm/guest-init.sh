@@ -132,13 +132,13 @@ if [ $ok = 0 ]; then
   # kernel warnings/oopses in this boot: tell the host (it fails the run). A test that
   # causes one on purpose brackets it with the lines "uverbs-vm: expected splat begin"
   # and "uverbs-vm: expected splat end" written to /dev/kmsg; what lies between is not
-  # counted.
+  # counted. (x86 writes "Call Trace:", arm64 "Call trace:".)
   dmesg | awk '/uverbs-vm: expected splat begin/ { skip = 1 }
                !skip { print }
                /uverbs-vm: expected splat end/ { skip = 0 }' > /run/dmesg.checked
-  if grep -qE 'WARNING:|BUG:|Oops|Call Trace|general protection' /run/dmesg.checked; then
+  if grep -qE 'WARNING:|BUG:|Oops|Call [Tt]race|general protection' /run/dmesg.checked; then
     echo "@@uverbs-vm $RIG_NONCE KERNEL-SPLAT"
-    grep -E -A 20 'WARNING:|BUG:|Oops|Call Trace|general protection' /run/dmesg.checked | head -n 80
+    grep -E -A 20 'WARNING:|BUG:|Oops|Call [Tt]race|general protection' /run/dmesg.checked | head -n 80
   fi
 else
   echo "rig-guest: RDMA setup FAILED; setup log:"
