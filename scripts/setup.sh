@@ -31,7 +31,13 @@ command -v umoci >/dev/null || need+=(umoci)
 command -v jq >/dev/null || need+=(jq)
 command -v podman >/dev/null || need+=(podman)   # deploy/Containerfile, built without a daemon
 command -v crun >/dev/null || need+=(crun)       # the image run in the VM
-command -v curl >/dev/null || need+=(curl)       # ... and its exporter scraped there
+# issue 26 on arm64: the ABI check for aarch64 (a cross gcc-12 with the arm64 libc and
+# uapi headers) and the arm64 VM (tests/vm/rig.sh installs qemu-system-arm and the cross
+# gcc itself too when it prepares an arm64 kernel, and adds the arm64 architecture to apt)
+command -v qemu-system-aarch64 >/dev/null || need+=(qemu-system-arm)
+command -v aarch64-linux-gnu-gcc-12 >/dev/null || need+=(gcc-12-aarch64-linux-gnu)
+[ -e /usr/aarch64-linux-gnu/include/stdio.h ] || need+=(libc6-dev-arm64-cross)
+[ -e /usr/aarch64-linux-gnu/include/asm/types.h ] || need+=(linux-libc-dev-arm64-cross)
 command -v systemd-analyze >/dev/null || need+=(systemd)   # deploy/systemd checked offline
 command -v kubectl >/dev/null || need+=(kubernetes-client)  # deploy/kubernetes rendered
 command -v node >/dev/null || need+=(nodejs npm)     # ... its ServiceMonitor validated

@@ -36,8 +36,16 @@
 #                  read by skopeo (each platform, every blob's digest) and unpacked by
 #                  umoci: the root holds only the binary; at most 2 MiB per platform;
 #                  deploy/Containerfile under podman gives the same file and config; in
-#                  the VM, the image under crun as user 65534 (tests/vm/image-guest.sh)
-#   7d. deploy     what operators install, checked offline: the systemd units
+#                  the VM (6.1 and 6.12), the amd64 image under crun as user 65534
+#                  (tests/vm/image-guest.sh)
+#   7d. aarch64-vm issue 26 on arm64: the ABI check built for aarch64 (the Rust mirror's
+#                  layout against C probes from aarch64-linux-gnu-gcc-12, both run under
+#                  qemu-aarch64); then ONE boot of Debian's arm64 6.1 kernel
+#                  (qemu-system-aarch64, rxe + siw) with the aarch64 binary: devinfo -v
+#                  byte for byte against rdma-core's arm64 ibv_devinfo -v, probe, the
+#                  rc_pingpong example against ibv_rc_pingpong both ways, and the arm64
+#                  image (the image phase's bundle) under crun (tests/vm/aarch64-guest.sh)
+#   7e. deploy     what operators install, checked offline: the systemd units
 #                  (systemd-analyze verify, with nothing printed; the sandbox's exposure
 #                  at most 2.0 by systemd-analyze security); the alerting rules
 #                  (promtool check rules, and their unit tests: promtool test rules);
@@ -169,12 +177,25 @@ image() {
     echo "image: linux/$arch: deploy/Containerfile under podman gives the same file and configuration"
   done
   "${p[@]}" rmi -a -f >/dev/null
-  # In the VM: the amd64 bundle under crun (tests/vm/image-guest.sh). The runtime
-  # configuration is umoci's with what running it needs: /dev/infiniband bound, the
-  # uverbs character devices (major 231) allowed in the device cgroup, the host's network
-  # namespace (the exporter is scraped from the guest); the image's user (65534), and
-  # no capability at all (umoci gives AUDIT_WRITE, KILL and NET_BIND_SERVICE).
-  local b=$t/image/bundle-amd64
+  # In the VM: the amd64 bundle under crun (tests/vm/image-guest.sh), on each kernel
+  # (the arm64 bundle: the aarch64-vm phase)
+  runtime_configs "$t/image/bundle-amd64"
+  runtime_configs "$t/image/bundle-arm64"
+  local k
+  for k in $UVERBS_VM_KERNELS; do
+    bash tests/vm/rig.sh --kernel "$k" --add "$a" --add "$t/image/bundle-amd64:/bundle" \
+      --add "$(command -v crun)" --add "$(command -v jq)" \
+      --add tests/vm/image-guest.sh -- 'sh /uverbs/image-guest.sh'
+  done
+}
+# runtime_configs BUNDLE: the runtime configurations tests/vm/image-guest.sh runs the
+# bundle with: umoci's with what running it needs: /dev/infiniband bound, the uverbs
+# character devices (major 231) allowed in the device cgroup (config.json; not in
+# config-nodev.json), the host's network namespace (the exporter is scraped from the
+# guest); the image's user (65534), and no capability at all (umoci gives AUDIT_WRITE,
+# KILL and NET_BIND_SERVICE); config-memlock.json adds RLIMIT_MEMLOCK for probe.
+runtime_configs() {
+  local b=$1
   jq '.linux.namespaces |= map(select(.type != "network"))
       | .mounts += [{"destination": "/dev/infiniband", "type": "bind", "source": "/dev/infiniband", "options": ["rbind", "rw"]}]
       | .process.terminal = false
@@ -184,9 +205,41 @@ image() {
     "$b/config-nodev.json" > "$b/config.json"
   jq '.process.rlimits += [{"type": "RLIMIT_MEMLOCK", "hard": 67108864, "soft": 67108864}]' \
     "$b/config.json" > "$b/config-memlock.json"
-  bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$a" --add "$b:/bundle" \
-    --add "$(command -v crun)" --add "$(command -v jq)" --add "$(command -v curl)" \
-    --add tests/vm/image-guest.sh -- 'sh /uverbs/image-guest.sh'
+}
+# Issue 26 on arm64 (see the header): the ABI check for aarch64, then one arm64 boot.
+aarch64_vm() {
+  local t=${CARGO_TARGET_DIR:-target} rel dbg b d
+  rel=$t/aarch64-unknown-linux-musl/release
+  dbg=$t/aarch64-unknown-linux-musl/debug
+  # The aarch64 dev builds (the ABI check's test, the example) take the dev-dependencies
+  # with them, and criterion's alloca compiles C for the target: the cross gcc will do.
+  export CC_aarch64_unknown_linux_musl=aarch64-linux-gnu-gcc-12
+  # The ABI check on aarch64: the Rust table built for aarch64 and run under qemu-aarch64,
+  # the C probes compiled by aarch64-linux-gnu-gcc-12 and run there too. The same uapi
+  # headers and verbs.h as the host-tests phase (the host's linux-libc-dev and
+  # libibverbs-dev: their rdma/, linux/ and infiniband/ hold no per-architecture header),
+  # the aarch64 asm/ and libc from the cross sysroot (linux-libc-dev-arm64-cross is
+  # Linux 6.1.4, older than the 6.1 stable headers the manifest follows).
+  d=$t/abi-aarch64
+  mkdir -p "$d/uapi" "$d/verbs"
+  ln -sfn /usr/include/rdma "$d/uapi/rdma"
+  ln -sfn /usr/include/linux "$d/uapi/linux"
+  ln -sfn /usr/include/infiniband "$d/verbs/infiniband"
+  CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_RUNNER=qemu-aarch64 \
+    UVERBS_ABI_CC=aarch64-linux-gnu-gcc-12 UVERBS_ABI_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu" \
+    UVERBS_ABI_HEADERS=$d/uapi UVERBS_ABI_VERBS_INCLUDE=$d/verbs UVERBS_ABI_RDMA_CORE=44 \
+    abi_test --target aarch64-unknown-linux-musl -- --exact uapi_headers_match_the_mirror verbs_h_matches_the_types
+  # The binary (the aarch64 phase's release build) and the rc_pingpong example (a dev
+  # build: the ABI check's dependencies)
+  cargo build --release --target aarch64-unknown-linux-musl --bin uverbs
+  cargo build --target aarch64-unknown-linux-musl --example rc_pingpong
+  # the arm64 bundle of the image phase, which must hold this binary
+  b=$t/image/bundle-arm64
+  [ -e "$b/config-memlock.json" ] && cmp -s "$rel/uverbs" "$b/rootfs/uverbs" \
+    || { echo "aarch64-vm: no arm64 bundle of this binary in $b: run the image phase first" >&2; return 1; }
+  bash tests/vm/rig.sh --kernel 6.1-arm64 --add "$rel/uverbs" --add "$dbg/examples/rc_pingpong" \
+    --add "$b:/bundle" --add tests/vm/aarch64-guest.sh --add tests/vm/image-guest.sh \
+    -- 'sh /uverbs/aarch64-guest.sh'
 }
 deploy() {
   local t=${CARGO_TARGET_DIR:-target} d f out u e
@@ -363,7 +416,7 @@ static_bin() {
 aarch64_bin() {
   # The arm64 build (Grace, Graviton): cross-built with rust-lld (.cargo/config.toml,
   # scripts/static-pie-ld), the same hardened static PIE, and run once under
-  # qemu-user (no RDMA device there; the VM rig boots x86_64 kernels).
+  # qemu-user (no RDMA device there; the aarch64-vm phase runs it on an arm64 kernel).
   local bin=${CARGO_TARGET_DIR:-target}/aarch64-unknown-linux-musl/release/uverbs
   rm -f "$bin"
   cargo build --release --target aarch64-unknown-linux-musl --bin uverbs
@@ -394,6 +447,7 @@ else
 fi
 phase aarch64 aarch64_bin
 phase image image
+phase aarch64-vm aarch64_vm
 phase deploy deploy
 phase miri miri
 summary

@@ -20,6 +20,10 @@ pub struct Compiler {
     pub include: Vec<PathBuf>,
     /// `-D` definitions.
     pub defines: Vec<String>,
+    /// The program that runs a probe, with its arguments (`$UVERBS_ABI_RUNNER`, split at
+    /// spaces): a cross compiler's probes under user-mode QEMU, e.g.
+    /// `qemu-aarch64 -L /usr/aarch64-linux-gnu`. Empty: the probe runs itself.
+    pub runner: Vec<String>,
 }
 
 impl Compiler {
@@ -30,6 +34,9 @@ impl Compiler {
             cc: cc.unwrap_or_else(|| "cc".to_string()),
             include: Vec::new(),
             defines: Vec::new(),
+            runner: var("UVERBS_ABI_RUNNER")
+                .map(|r| r.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_default(),
         }
     }
 }
@@ -104,7 +111,10 @@ pub fn run(
             }
         };
         if out.status.success() {
-            let res = Command::new(&exe).output();
+            let res = match compiler.runner.split_first() {
+                Some((prog, args)) => Command::new(prog).args(args).arg(&exe).output(),
+                None => Command::new(&exe).output(),
+            };
             return match res {
                 Ok(o) if o.status.success() => Run::Ran {
                     output: String::from_utf8_lossy(&o.stdout)

@@ -1,14 +1,17 @@
 #!/bin/sh
 # /init of the uverbs test VM (runs as PID 1 under dash; see rig.sh).
 #
-# Channels:  ttyS0 = kernel console + this script's setup log (the host keeps
-#            it in a log file, shows it with --verbose or on failure);
-#            ttyS1 = the command's stdout+stderr between marker lines that
-#            carry a per-run nonce, then the exit status.  Nothing else ever
-#            writes to ttyS1, so console noise cannot mix with test output.
+# Channels:  the console (ttyS0; arm64: ttyAMA0) = kernel console + this script's
+#            setup log (the host keeps it in a log file, shows it with --verbose
+#            or on failure);
+#            the output port RIG_OUT (ttyS1; arm64: the virtio console hvc0, there
+#            once the setup loaded its modules) = the command's stdout+stderr
+#            between marker lines that carry a per-run nonce, then the exit
+#            status.  Nothing else ever writes to it, so console noise cannot mix
+#            with test output.
 #
 # /rig/config (written by rig.sh for each run) sets:
-#   RIG_NONCE RIG_RXE RIG_SIW RIG_KERNEL RIG_MODULES RIG_WAIT RIG_VERBOSE
+#   RIG_NONCE RIG_RXE RIG_SIW RIG_KERNEL RIG_OUT RIG_MODULES RIG_WAIT RIG_VERBOSE
 # /rig/env holds the --env exports, /rig/cmd the command (a shell script).
 
 export PATH=/uverbs:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -23,8 +26,7 @@ mount -t tmpfs -o mode=1777 tmpfs /tmp
 mount -t tmpfs tmpfs /run
 . /rig/config
 
-OUT=/dev/ttyS1
-stty -F "$OUT" raw -echo 2>/dev/null   # no \n -> \r\n, no echo
+OUT=${RIG_OUT:-/dev/ttyS1}
 mark() { echo "@@uverbs-vm $RIG_NONCE $*" > "$OUT"; }
 now() { cut -d' ' -f1 /proc/uptime; }
 say() { echo "rig-guest: [$(now)] $*"; }
@@ -34,8 +36,8 @@ setup() {
   ip link set lo up || return 1
 
   # ib_core ib_uverbs rdma_rxe siw dummy + crc modules (+ their
-  # dependencies), in one modprobe; /etc/modprobe.d gives dummy
-  # numdummies=0 (no stray dummy0).
+  # dependencies; arm64: the virtio console's too), in one modprobe;
+  # /etc/modprobe.d gives dummy numdummies=0 (no stray dummy0).
   modprobe -a $RIG_MODULES || return 1
 
   # One 'ip -batch' and one 'rdma -b' for all links: starting a process
@@ -71,14 +73,15 @@ setup() {
   fi
 
   # Wait until all devices, their /dev/infiniband/uverbs* nodes, ACTIVE
-  # ports and the rxe IPv4 GIDs (index 1) are there.
+  # ports, the rxe IPv4 GIDs (index 1) and the output port are there.
   want=$((RIG_RXE + RIG_SIW))
   tries=$((RIG_WAIT * 10))
   while :; do
     missing=''
+    [ -e "$OUT" ] || missing="output-port:$OUT"
     cnt=0
     for f in /dev/infiniband/uverbs*; do [ -e "$f" ] && cnt=$((cnt + 1)); done
-    [ $cnt = "$want" ] || missing="uverbs-nodes:$cnt/$want"
+    [ $cnt = "$want" ] || missing="$missing uverbs-nodes:$cnt/$want"
     for kind in rxe siw; do
       if [ $kind = rxe ]; then n=$RIG_RXE; else n=$RIG_SIW; fi
       i=0
@@ -106,7 +109,10 @@ setup() {
 }
 
 say "kernel $(uname -r), setting up $RIG_RXE rxe + $RIG_SIW siw"
-if setup > /run/setup.log 2>&1; then
+setup > /run/setup.log 2>&1
+ok=$?
+stty -F "$OUT" raw -echo 2>/dev/null   # no \n -> \r\n, no echo
+if [ $ok = 0 ]; then
   [ "$RIG_VERBOSE" = 1 ] && cat /run/setup.log
   say "ready: $(ls /sys/class/infiniband | tr '\n' ' ')"
 
@@ -126,13 +132,13 @@ if setup > /run/setup.log 2>&1; then
   # kernel warnings/oopses in this boot: tell the host (it fails the run). A test that
   # causes one on purpose brackets it with the lines "uverbs-vm: expected splat begin"
   # and "uverbs-vm: expected splat end" written to /dev/kmsg; what lies between is not
-  # counted.
+  # counted. (x86 writes "Call Trace:", arm64 "Call trace:".)
   dmesg | awk '/uverbs-vm: expected splat begin/ { skip = 1 }
                !skip { print }
                /uverbs-vm: expected splat end/ { skip = 0 }' > /run/dmesg.checked
-  if grep -qE 'WARNING:|BUG:|Oops|Call Trace|general protection' /run/dmesg.checked; then
+  if grep -qE 'WARNING:|BUG:|Oops|Call [Tt]race|general protection' /run/dmesg.checked; then
     echo "@@uverbs-vm $RIG_NONCE KERNEL-SPLAT"
-    grep -E -A 20 'WARNING:|BUG:|Oops|Call Trace|general protection' /run/dmesg.checked | head -n 80
+    grep -E -A 20 'WARNING:|BUG:|Oops|Call [Tt]race|general protection' /run/dmesg.checked | head -n 80
   fi
 else
   echo "rig-guest: RDMA setup FAILED; setup log:"

@@ -1,8 +1,12 @@
 #!/bin/sh
-# image-guest.sh - runs in the VM (tests/vm/rig.sh, from scripts/test-all.sh's image
-# phase): the amd64 image, unpacked by umoci into /bundle, under a real OCI runtime
-# (crun) with /dev/infiniband and /sys of the guest, as the image's own user (65534,
-# no capabilities). Its answers must equal the binary's outside and rdma-core's.
+# image-guest.sh - runs in the VM (tests/vm/rig.sh): the image of the guest's
+# architecture, unpacked by umoci into /bundle, under a real OCI runtime (crun) with
+# /dev/infiniband and /sys of the guest, as the image's own user (65534, no
+# capabilities). Its answers must equal the binary's outside (/uverbs/uverbs) and
+# rdma-core's. scripts/test-all.sh runs it for amd64 in the image phase (6.1 and 6.12;
+# crun and jq added from the host) and for arm64 in the aarch64-vm phase (from
+# tests/vm/aarch64-guest.sh; crun and jq are in the arm64 guest). The exporter is
+# scraped with busybox's wget.
 #
 # /bundle holds the image's rootfs and the runtime configurations the host made from
 # umoci's (scripts/test-all.sh, image()): config.json has no network namespace (the
@@ -36,7 +40,7 @@ cmp /tmp/check.outside /tmp/check
 run gid config.json gids --select roce-v2 -d rxe0
 /uverbs/uverbs gids --select roce-v2 -d rxe0 > /tmp/gid.outside
 cmp /tmp/gid.outside /tmp/gid
-echo "crun: devinfo -v equals ibv_devinfo -v, ibstat equals infiniband-diags, check and gids --select roce-v2 ($(cat /tmp/gid)) equal the binary outside; as user 65534 with no capabilities"
+echo "crun ($(uname -m)): devinfo -v equals ibv_devinfo -v, ibstat equals infiniband-diags, check and gids --select roce-v2 ($(cat /tmp/gid)) equal the binary outside; as user 65534 with no capabilities"
 
 # the least privilege: without the device rule the uverbs node cannot be opened
 if run nodev config-nodev.json devinfo 2> /tmp/nodev.err; then
@@ -54,7 +58,7 @@ echo "crun: probe (objects, with RLIMIT_MEMLOCK) passes: $(tail -n 1 /tmp/probe)
 jq '.process.args = ["/uverbs", "exporter", "--listen", "127.0.0.1:9550"]' /bundle/config.json > /bundle/run-exporter.json
 crun run --no-pivot -d -b /bundle -f /bundle/run-exporter.json uverbs-exporter
 i=0
-until curl -sf -o /tmp/metrics http://127.0.0.1:9550/metrics; do
+until wget -q -O /tmp/metrics http://127.0.0.1:9550/metrics; do
   i=$((i + 1)); [ $i -lt 100 ] || { echo "crun: the exporter never answered" >&2; exit 1; }
   sleep 0.1
 done

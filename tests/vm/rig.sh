@@ -17,9 +17,10 @@
 #   to stderr.
 #
 # Options:
-#   --kernel SERIES    kernel series from tests/vm/versions: 6.1 or 6.12
-#                      (default: the first line of that file, 6.1).
-#                      With --prepare, "all" prepares every series.
+#   --kernel SERIES    kernel series from tests/vm/versions: 6.1, 6.12 or
+#                      6.1-arm64 (default: the first line of that file, 6.1).
+#                      With --prepare, "all" prepares every series.  An arm64
+#                      kernel boots under qemu-system-aarch64 (see below).
 #   --rxe N            rxe links rxe0..rxe<N-1>, each on its own dummy netdev
 #                      rxenet<i> with 169.254.<1+i>.1/24 (default 1, max 100)
 #   --siw N            siw links siw0..siw<N-1> on dummy siwnet<i> with
@@ -71,6 +72,15 @@
 # Host: Debian bookworm (amd64), root for the first preparation (apt-get
 # installs qemu-system-x86, gcc-12, make, binutils, xz-utils, zstd, libelf1
 # when missing).  No KVM needed; no network in the guest (no NIC at all).
+#
+# arm64 (issue 26): a series whose package ends in -arm64 (6.1-arm64) is Debian's
+# arm64 kernel under qemu-system-aarch64 (-M virt, TCG), with arm64 user space
+# (USER_PKGS_ARM64: the same tools as :arm64 packages, less the x86-only peers,
+# plus crun and jq for the image); siw.ko is cross-built with the amd64
+# linux-kbuild of the same version and gcc-12-aarch64-linux-gnu.  The first
+# preparation runs 'dpkg --add-architecture arm64' and installs qemu-system-arm
+# and gcc-12-aarch64-linux-gnu.  Console on the PL011 (ttyAMA0), the command's
+# output on a virtio console (hvc0).
 set -eEuo pipefail
 # a command failing unexpectedly (set -e) is a host-side error too
 trap 'rc=$?; [ $rc = 125 ] || echo "rig: error: unexpected failure (status $rc) at line $LINENO" >&2; exit 125' ERR
@@ -80,15 +90,21 @@ SELF=$HERE/rig.sh
 VERSIONS=$HERE/versions
 GUEST_INIT=$HERE/guest-init.sh
 CACHE=${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}
-ARCH=x86_64-linux-gnu
+HOST_DEB_ARCH=amd64   # the host (x86_64): kbuild's tools, busybox's depmod and cpio
 
-# user space taken from Debian's packages (never installed on the host)
+# user space taken from Debian's packages (never installed on the host): USER_PKGS
+# for the amd64 guest, USER_PKGS_ARM64 (as :arm64 packages) for the arm64 one
 USER_PKGS="busybox-static dash libc6 libgcc-s1 iproute2 libbpf1 libelf1 zlib1g libmnl0
   libbsd0 libmd0 libcap2 libibverbs1 ibverbs-providers ibverbs-utils libnl-3-200
   libnl-route-3-200 util-linux libcap-ng0"
 # issue 18: infiniband-diags 44's ibstat (C, over libibumad) and ibstatus (a
 # sh script: dash plus busybox's basename, sed and cat), the compat peers
 USER_PKGS+=" infiniband-diags libibumad3 libibmad5 libibnetdisc5"
+# issue 26: the arm64 guest runs a smoke set (tests/vm/aarch64-guest.sh) and the image
+# under crun (jq writes the runtime's configurations), not the data path's or the
+# exporter's peers
+USER_PKGS_ARM64="$USER_PKGS crun libseccomp2 libsystemd0 libyajl2 libgcrypt20 libgpg-error0
+  liblz4-1 liblzma5 libzstd1 jq libjq1 libonig5"
 # issue 17: the data path's peers: perftest (ib_*_lat/bw, which need librdmacm, libpci,
 # libudev and libibumad, listed above for issue 18), rdmacm-utils' rping, and librdmacm itself
 USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
@@ -104,6 +120,42 @@ WANT_MODULES+=" rdma_ucm veth"
 # issue 15: VLAN devices (a RoCE v2 GID on a VLAN, for uverbs gids --select)
 WANT_MODULES+=" 8021q"
 
+# The files of the guest image (besides busybox and the libraries they need), from
+# the user space packages: GUEST_FILES in the amd64 guest, GUEST_FILES_ARM64 in the
+# arm64 one.  dash is /bin/sh: Debian's busybox ash prefers its own applets to PATH, so
+# 'ip' would be busybox's instead of iproute2's.
+GUEST_FILES="bin/dash bin/ip usr/bin/rdma usr/bin/setpriv usr/bin/ibv_devinfo usr/bin/ibv_devices
+  usr/bin/ibv_asyncwatch usr/bin/ibv_rc_pingpong usr/bin/ibv_ud_pingpong"
+# issue 18: ibstat, ibstatus (a script) and the config file ibstat reads
+GUEST_FILES+=" usr/sbin/ibstat usr/sbin/ibstatus etc/infiniband-diags/ibdiag.conf"
+GUEST_FILES_ARM64="$GUEST_FILES usr/bin/crun usr/bin/jq"   # issue 26: the image under crun
+# issue 17: the data path's peers (perftest, rping, the pingpong programs the list
+# above lacks)
+GUEST_FILES+=" usr/bin/ib_write_lat usr/bin/ib_write_bw usr/bin/ib_send_lat usr/bin/ib_send_bw
+  usr/bin/ib_read_lat usr/bin/ib_read_bw usr/bin/ib_atomic_lat usr/bin/ib_atomic_bw
+  usr/bin/rping usr/bin/ibv_uc_pingpong usr/bin/ibv_srq_pingpong"
+# issue 15: Prometheus, promtool and node_exporter (the exporter's peers)
+GUEST_FILES+=" usr/bin/prometheus usr/bin/promtool usr/bin/prometheus-node-exporter"
+
+# set_arch DEBARCH (amd64, arm64): the guest's architecture, from its kernel package
+set_arch() {
+  KARCH=$1
+  case $1 in
+    amd64)
+      ARCH=x86_64-linux-gnu QEMU=qemu-system-x86_64:qemu-system-x86 CROSS='' MAKE_ARCH=''
+      LD_SO=lib64/ld-linux-x86-64.so.2 UDIR=$CACHE/userland ;;
+    arm64)
+      ARCH=aarch64-linux-gnu QEMU=qemu-system-aarch64:qemu-system-arm
+      CROSS=aarch64-linux-gnu- MAKE_ARCH=arm64
+      LD_SO=lib/ld-linux-aarch64.so.1 UDIR=$CACHE/userland-arm64
+      ;;
+    *) die "no support for $1 kernels (amd64, arm64)" ;;
+  esac
+  KMODULES=$WANT_MODULES
+  # the command's output goes to a virtio console, a module in Debian's arm64 kernel
+  [ "$1" = amd64 ] || KMODULES+=" virtio_mmio virtio_console"
+}
+
 # ---------------------------------------------------------------- helpers
 msg() { echo "rig: $*" >&2; }
 die() { echo "rig: error: $*" >&2; exit 125; }
@@ -114,6 +166,7 @@ secs_since() { # start_us -> "12.3s"
   echo "$((d / 10)).$((d % 10))s"
 }
 have() { command -v "$1" >/dev/null 2>&1; }
+pkgname() { local n=${1%%=*}; echo "${n%%:*}"; }   # PKG[:ARCH][=VER] -> PKG
 
 PLANTED='' SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
 ADDS=() ENVS=()
@@ -152,22 +205,30 @@ APT_STAMP=${TMPDIR:-/tmp}/uverbs-rig-apt.$$
 RUN=''
 trap 'rm -rf "$APT_STAMP" ${RUN:+"$RUN"}' EXIT
 apt_update() {
+  # a foreign guest architecture: apt learns its packages (once, on the first preparation)
+  if [ "${KARCH:-$HOST_DEB_ARCH}" != "$HOST_DEB_ARCH" ] \
+     && ! dpkg --print-foreign-architectures | grep -qx "$KARCH"; then
+    [ "$(id -u)" = 0 ] || die "apt does not know the $KARCH architecture (dpkg --add-architecture $KARCH needs root)"
+    msg "dpkg --add-architecture $KARCH"
+    dpkg --add-architecture "$KARCH"
+    rm -f "$APT_STAMP"
+  fi
   [ -e "$APT_STAMP" ] && return 0
   msg "apt-get update"
   apt-get update -qq >/dev/null 2>&1 || msg "warning: apt-get update reported errors"
   : > "$APT_STAMP"
 }
-apt_show() { # PKG[=VER]... -> "PACKAGE VERSION SIZE" for each one apt knows
+apt_show() { # PKG[:ARCH][=VER]... -> "PACKAGE VERSION SIZE" for each one apt knows
   apt-cache show --no-all-versions "$@" 2>/dev/null | awk '
     /^Package: / { p = $2 } /^Version: / { v = $2 } /^Size: / { s = $2 }
     /^$/ { if (p != "") print p, v, s; p = "" }
     END { if (p != "") print p, v, s }' || true
 }
-apt_resolve() { # PKG[=VER]... -> like apt_show; one 'apt-get update' if some are unknown
+apt_resolve() { # PKG[:ARCH][=VER]... -> like apt_show; one 'apt-get update' if some are unknown
   local out spec
   out=$(apt_show "$@")
   for spec in "$@"; do
-    if ! grep -q "^${spec%%=*} " <<<"$out"; then apt_update; out=$(apt_show "$@"); break; fi
+    if ! grep -q "^$(pkgname "$spec") " <<<"$out"; then apt_update; out=$(apt_show "$@"); break; fi
   done
   echo "$out"
 }
@@ -192,8 +253,13 @@ host_tools() {
            --no-install-recommends "${need[@]}" >/dev/null; } \
     || die "apt-get install ${need[*]} failed"
 }
-# Download PKG=VER... into $CACHE/debs (once each); print the .deb paths in order.
-deb_of() { ls "$CACHE/debs/${1%%=*}_$(sed 's/:/%3a/' <<<"${1#*=}")_"*.deb 2>/dev/null | head -n1 || true; }
+# Download PKG[:ARCH]=VER... (ARCH: the host's when not given) into $CACHE/debs (once
+# each); print the .deb paths in order.
+deb_of() {
+  local n=${1%%=*} a=$HOST_DEB_ARCH
+  case $n in *:*) a=${n#*:} ;; esac
+  ls "$CACHE/debs/$(pkgname "$1")_$(sed 's/:/%3a/' <<<"${1#*=}")_"{"$a",all}.deb 2>/dev/null | head -n1 || true
+}
 fetch_debs() {
   local spec missing=() info p v s total=0 names=''
   mkdir -p "$CACHE/debs"
@@ -201,7 +267,7 @@ fetch_debs() {
   if [ ${#missing[@]} -gt 0 ]; then
     info=$(apt_resolve "${missing[@]}")
     for spec in "${missing[@]}"; do
-      grep -q "^${spec%%=*} ${spec#*=} " <<<"$info" || die "apt cannot download $spec"
+      grep -q "^$(pkgname "$spec") ${spec#*=} " <<<"$info" || die "apt cannot download $spec"
     done
     while read -r p v s; do
       total=$((total + s)); names+=" $p ($(((s + 524288) / 1048576)) MB)"
@@ -228,17 +294,28 @@ fetch_debs() {
 # ---------------------------------------------------------------- kernel pins
 # versions: "SERIES PACKAGE VERSION" lines, e.g.
 #   6.1 linux-image-6.1.0-56-amd64 6.1.192-2
+#   6.1-arm64 linux-image-6.1.0-56-arm64 6.1.192-2
+# The package's last word is the architecture; SERIES up to its first '-' the
+# kernel series (that of linux-source-X.Y).
 pinned() { # SERIES -> "PACKAGE VERSION"
   awk -v s="$1" '$1 == s && !/^#/ { print $2, $3; found = 1; exit } END { exit !found }' "$VERSIONS"
 }
 all_series() { awk '!/^#/ && NF >= 3 { print $1 }' "$VERSIONS"; }
-# newest linux-image-SERIES...-amd64 (no -cloud/-rt/-dbg, not the meta
+series_arch() { # SERIES -> the architecture of its pinned package (amd64, arm64)
+  local line
+  line=$(pinned "$1") || die "kernel series '$1' is not in $VERSIONS (have: $(echo $(all_series)))"
+  line=${line%% *}
+  echo "${line##*-}"
+}
+# newest linux-image-X.Y...-ARCH of SERIES (no -cloud/-rt/-dbg, not the meta
 # package) that apt can download now -> "PACKAGE VERSION"
 newest_in_series() {
-  local re p v _ best='' bestv='' names
+  local re p v _ best='' bestv='' names src=${1%%-*} arch
+  arch=$(series_arch "$1")
+  set_arch "$arch"
   apt_update
-  re="^linux-image-${1//./\\.}(\\.[0-9]+)*(-[0-9]+)?(\\+deb[0-9]+)?-amd64\$"
-  names=$(apt-cache pkgnames linux-image- | grep -E "$re" | grep -vx "linux-image-$1-amd64" || true)
+  re="^linux-image-${src//./\\.}(\\.[0-9]+)*(-[0-9]+)?(\\+deb[0-9]+)?-$arch\$"
+  names=$(apt-cache pkgnames linux-image- | grep -E "$re" | grep -vx "linux-image-$src-$arch" || true)
   [ -n "$names" ] || return 1
   while read -r p v _; do
     if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then best=$p bestv=$v; fi
@@ -251,7 +328,7 @@ bump_versions() {
   cp "$VERSIONS" "$tmp"
   for s in $(all_series); do
     old=$(pinned "$s")
-    new=$(newest_in_series "$s") || die "apt offers no linux-image-$s*-amd64"
+    new=$(newest_in_series "$s") || die "apt offers no linux-image-${s%%-*}*-$(series_arch "$s")"
     if [ "$old" = "$new" ]; then
       msg "$s: $old (already the newest)"
     else
@@ -264,12 +341,12 @@ bump_versions() {
 }
 
 # True when $KDIR is prepared and its module tree has every module of
-# WANT_MODULES (loaded, or built into the kernel): a module added to the list
+# KMODULES (loaded, or built into the kernel): a module added to WANT_MODULES
 # prepares the kernel again (issue 17 added rdma_ucm and veth).
 kernel_ready() {
   [ -e "$KDIR/.ok" ] || return 1
   local m n p builtin=$KDIR/modules/lib/modules/$KREL/modules.builtin
-  for m in $WANT_MODULES; do
+  for m in $KMODULES; do
     grep -qw -- "$m" "$KDIR/modules.load" && continue
     while IFS= read -r p; do
       n=${p##*/}; n=${n%%.ko*}; [ "${n//-/_}" = "$m" ] && continue 2
@@ -279,13 +356,15 @@ kernel_ready() {
   done
 }
 
-# Resolve SERIES -> KPKG KDEBVER KREL KDIR (no apt access if the cache has it)
+# Resolve SERIES -> KPKG KDEBVER KREL KDIR KSERIES KSRC, and set_arch (no apt access if
+# the cache has it)
 select_kernel() {
   local line
   line=$(pinned "$1") || die "kernel series '$1' is not in $VERSIONS (have: $(echo $(all_series)))"
   read -r KPKG KDEBVER <<<"$line"
-  KSERIES=$1
-  KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64
+  set_arch "${KPKG##*-}"
+  KSERIES=$1 KSRC=${1%%-*}                  # 6.1-arm64 -> linux-source-6.1
+  KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64, 6.1.0-56-arm64
   KDIR=$CACHE/kernel-${KREL}_$KDEBVER
   kernel_ready && return 0
   if [ -z "$(apt_resolve "$KPKG=$KDEBVER")" ]; then
@@ -309,34 +388,40 @@ select_kernel() {
 
 # ---------------------------------------------------------------- user space
 # $CACHE/userland/root: the packages in USER_PKGS, unpacked (candidate
-# versions when first prepared; delete the directory to refresh it)
-UDIR=$CACHE/userland
-BUSYBOX=$UDIR/root/bin/busybox
-prepare_userland() {
-  # ready when every package of USER_PKGS is in it (a package added to the
-  # list re-prepares it; the versions are re-resolved then)
-  if [ -e "$UDIR/.ok" ]; then
-    local have=1 q
-    for q in $USER_PKGS; do grep -q "^$q=" "$UDIR/packages" || { have=0; break; }; done
-    [ "$have" = 0 ] || return 0
-    msg "user space lacks some of USER_PKGS: preparing it again"
+# versions when first prepared; delete the directory to refresh it);
+# $CACHE/userland-arm64/root: USER_PKGS_ARM64's arm64 packages.  The host runs
+# the amd64 user space's busybox (depmod, cpio) for every guest.
+HOST_BUSYBOX=$CACHE/userland/root/bin/busybox
+prepare_userland() { # DEBARCH
+  local dir=$CACHE/userland pkgs=$USER_PKGS list=USER_PKGS suf=''
+  if [ "$1" != "$HOST_DEB_ARCH" ]; then
+    dir=$CACHE/userland-$1 pkgs=$USER_PKGS_ARM64 list=USER_PKGS_ARM64 suf=:$1
   fi
-  local t0 specs=() p v info debs f
+  # ready when every package of the list is in it (a package added to the
+  # list re-prepares it; the versions are re-resolved then)
+  if [ -e "$dir/.ok" ]; then
+    local have=1 q
+    for q in $pkgs; do grep -q "^$q$suf=" "$dir/packages" || { have=0; break; }; done
+    [ "$have" = 0 ] || return 0
+    msg "user space lacks some of $list: preparing it again"
+  fi
+  local t0 specs=() names=() p v info debs f
   t0=$(now_us)
-  info=$(apt_resolve $USER_PKGS)
-  for p in $USER_PKGS; do
+  for p in $pkgs; do names+=("$p$suf"); done
+  info=$(apt_resolve "${names[@]}")
+  for p in $pkgs; do
     v=$(awk -v p="$p" '$1 == p { print $2 }' <<<"$info")
-    [ -n "$v" ] || die "apt does not know package $p"
-    specs+=("$p=$v")
+    [ -n "$v" ] || die "apt does not know package $p$suf"
+    specs+=("$p$suf=$v")
   done
   debs=$(fetch_debs "${specs[@]}")
-  rm -rf "$UDIR"; mkdir -p "$UDIR/root"
-  while IFS= read -r f; do dpkg-deb -x "$f" "$UDIR/root"; done <<<"$debs"
-  rm -rf "$UDIR/root/usr/share"
-  printf '%s\n' "${specs[@]}" > "$UDIR/packages"
-  [ -x "$BUSYBOX" ] || die "busybox-static has no bin/busybox"
-  touch "$UDIR/.ok"
-  msg "user space ready in $(secs_since "$t0")"
+  rm -rf "$dir"; mkdir -p "$dir/root"
+  while IFS= read -r f; do dpkg-deb -x "$f" "$dir/root"; done <<<"$debs"
+  rm -rf "$dir/root/usr/share"
+  printf '%s\n' "${specs[@]}" > "$dir/packages"
+  [ -x "$dir/root/bin/busybox" ] || die "busybox-static has no bin/busybox"
+  touch "$dir/.ok"
+  msg "$1 user space ready in $(secs_since "$t0")"
 }
 
 # ---------------------------------------------------------------- kernel
@@ -370,7 +455,9 @@ extract_vmlinux() { # bzImage vmlinux  (fails if no PVH entry)
 # TMP/siw, from drivers/infiniband/sw/siw/ of linux-source-SERIES with SEDFILE (a sed
 # script: a planted bug; '' for none) applied, against the matching headers, with the
 # compiler the kernel was built with (gcc-12 for both series). It is not signed: the
-# kernel loads it (tainted), as Debian does not enforce signatures.
+# kernel loads it (tainted), as Debian does not enforce signatures.  For an arm64
+# kernel the same compiler's cross build (aarch64-linux-gnu-gcc-12, ARCH=arm64), with
+# the host's (amd64) kbuild tools, which the headers' scripts/ and tools/ link to.
 build_siw() {
   local tmp=$1 cfg=$2 sedf=$3 f
   shift 3
@@ -380,27 +467,28 @@ build_siw() {
   # the arch Makefile includes the -common tree by absolute path
   sed -i "s|/usr/src/|$tmp/kb/usr/src/|g" "$H/Makefile"
   kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$cfg")
-  cc=${kcc%% *}
+  cc=$CROSS${kcc%% *}
   have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
-  [ "$("$cc" --version | head -n1)" = "$kcc" ] \
+  [ "$("$cc" --version | head -n1)" = "$CROSS$kcc" ] \
     || msg "warning: kernel built with '$kcc', building siw with '$("$cc" --version | head -n1)'"
   # only drivers/infiniband/sw/siw/ of the source tarball is needed; tar
   # still has to read through the whole xz stream (the slow part)
   dpkg-deb --fsys-tarfile "$4" \
-    | tar -xO "./usr/src/linux-source-$KSERIES.tar.xz" \
+    | tar -xO "./usr/src/linux-source-$KSRC.tar.xz" \
     | xz -dc -T0 \
-    | tar -x -C "$tmp/siw" --strip-components=5 --wildcards "linux-source-$KSERIES/drivers/infiniband/sw/siw/*"
-  [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSERIES"
+    | tar -x -C "$tmp/siw" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/siw/*"
+  [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSRC"
   if [ -n "$sedf" ]; then
     cp -r "$tmp/siw" "$tmp/siw.orig"
     sed -i -f "$sedf" "$tmp"/siw/*.c
     ! diff -r "$tmp/siw.orig" "$tmp/siw" >&2 || die "$sedf changed nothing in siw's sources"
   fi
   # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
-  make -C "$H" M="$tmp/siw" CC="$cc" CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= \
+  make -C "$H" M="$tmp/siw" CC="$cc" ${MAKE_ARCH:+ARCH=$MAKE_ARCH CROSS_COMPILE=$CROSS} \
+    CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= \
     -j"$(nproc)" modules > "$tmp/siw-build.log" 2>&1 \
     || { tail -n 30 "$tmp/siw-build.log" >&2; die "siw build failed (log: $tmp/siw-build.log)"; }
-  strip --strip-debug "$tmp/siw/siw.ko"
+  "${CROSS}strip" --strip-debug "$tmp/siw/siw.ko"
 }
 
 # kernel_debs: the cached .debs of the kernel, its headers, -common, kbuild and source
@@ -413,8 +501,9 @@ kernel_debs() {
   common=$(grep -o 'linux-headers-[^ ,]*-common' <<<"$hdep" | head -n1 || true)
   kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<<"$hdep" | head -n1 || true)
   [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot find the -common/kbuild packages of linux-headers-$KREL"
-  fetch_debs "$KPKG=$KDEBVER" "linux-headers-$KREL=$KDEBVER" "$common=$KDEBVER" \
-    "$kbuild=$KDEBVER" "linux-source-$KSERIES=$KDEBVER"
+  # (kbuild: the host's, its programs run here; -common and source: arch all)
+  fetch_debs "$KPKG:$KARCH=$KDEBVER" "linux-headers-$KREL:$KARCH=$KDEBVER" "$common=$KDEBVER" \
+    "$kbuild=$KDEBVER" "linux-source-$KSRC=$KDEBVER"
 }
 
 # planted_siw SEDFILE: prints the path of a siw.ko built with SEDFILE applied (issue
@@ -443,7 +532,8 @@ prepare_kernel() {
   msg "preparing $KPKG $KDEBVER (series $KSERIES)"
   # (libelf1, libssl3: kbuild's objtool, sign-file)
   host_tools make:make readelf:binutils xz:xz-utils zstd:zstd gcc-12:gcc-12 \
-    "/usr/lib/$ARCH/libelf.so.1:libelf1" "/usr/lib/$ARCH/libssl.so.3:libssl3"
+    "/usr/lib/x86_64-linux-gnu/libelf.so.1:libelf1" "/usr/lib/x86_64-linux-gnu/libssl.so.3:libssl3"
+  [ -z "$CROSS" ] || host_tools "${CROSS}gcc-12:gcc-12-$ARCH"
   rm -rf "$KDIR"; mkdir -p "$KDIR"
   tmp=$KDIR/.tmp; mkdir -p "$tmp/img"
   debs=$(kernel_debs)
@@ -459,7 +549,14 @@ prepare_kernel() {
     grep -qx "$o" "$cfg" || die "$KPKG lacks $o"
   done
   cp "$cfg" "$KDIR/config"
-  if extract_vmlinux "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/vmlinux"; then
+  if [ "$KARCH" = arm64 ]; then
+    # arm64's vmlinuz is the Image QEMU loads (gzip-compressed in some releases)
+    if [ "$(od -An -tx1 -N2 "$tmp/img/boot/vmlinuz-$KREL" | tr -d ' ')" = 1f8b ]; then
+      gzip -dc "$tmp/img/boot/vmlinuz-$KREL" > "$KDIR/Image"
+    else
+      cp "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/Image"
+    fi
+  elif extract_vmlinux "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/vmlinux"; then
     :
   else
     msg "note: no PVH entry in $KPKG's vmlinux, booting the bzImage (slower)"
@@ -480,7 +577,7 @@ prepare_kernel() {
     msg "built siw.ko in $(secs_since "$t1")"
   fi
 
-  # module tree for the guest: WANT_MODULES and their dependencies (read
+  # module tree for the guest: KMODULES and their dependencies (read
   # from each module's modinfo "depends=", as depmod would), uncompressed
   # (6.12 ships .ko.xz: busybox modprobe then needs no xz, and TCG spends no
   # time on it), plus the kernel's modules.builtin for the built-in ones.
@@ -495,7 +592,7 @@ prepare_kernel() {
   done < <(cd "$mods" && find kernel -name '*.ko*')
   path[siw]=extra/siw.ko
   while IFS= read -r p; do n=${p##*/}; n=${n%%.ko*}; builtin[${n//-/_}]=1; done < "$mods/modules.builtin"
-  read -r -a queue <<<"$WANT_MODULES"
+  read -r -a queue <<<"$KMODULES"
   while [ ${#queue[@]} -gt 0 ]; do
     m=${queue[0]}; queue=("${queue[@]:1}")
     [ -z "${seen[$m]:-}" ] || continue
@@ -505,7 +602,7 @@ prepare_kernel() {
       [ -n "${builtin[$m]:-}" ] || die "module $m is neither shipped with nor built into $KPKG"
       continue
     fi
-    case " $WANT_MODULES " in *" $m "*) load+="$m " ;; esac   # to modprobe
+    case " $KMODULES " in *" $m "*) load+="$m " ;; esac   # to modprobe
     if [ "$m" != siw ]; then
       mkdir -p "$out/$(dirname "$p")"
       case $p in
@@ -518,8 +615,8 @@ prepare_kernel() {
     [ -z "$deps" ] || queue+=(${deps//,/ })
   done
   cp "$mods/modules.builtin" "$out/"
-  prepare_userland   # (its busybox has depmod)
-  "$BUSYBOX" depmod -b "$root" "$KREL"
+  prepare_userland "$HOST_DEB_ARCH"   # (its busybox has depmod)
+  "$HOST_BUSYBOX" depmod -b "$root" "$KREL"
   echo "$load" > "$KDIR/modules.load"
   msg "module tree ($load) in $(secs_since "$t1")"
   echo "$KPKG $KDEBVER $KSERIES" > "$KDIR/package"
@@ -592,7 +689,7 @@ copy_libs() { # ROOT FROM_HOST FILE...
 }
 
 make_cpio() { # DIR OUT  (newc, root-owned, sorted for reproducibility)
-  (cd "$1" && find . | LC_ALL=C sort | "$BUSYBOX" cpio -o -H newc -R 0:0 2>/dev/null) > "$2"
+  (cd "$1" && find . | LC_ALL=C sort | "$HOST_BUSYBOX" cpio -o -H newc -R 0:0 2>/dev/null) > "$2"
 }
 
 # The base image is keyed by this script, the guest init, the user space
@@ -611,43 +708,25 @@ build_base() {
   r=$CACHE/.base-tmp; rm -rf "$r"
   mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,lib/$ARCH,lib64,usr/lib/$ARCH/libibverbs,etc/libibverbs.d}
   mkdir -p "$r"/{etc/modprobe.d,proc,sys,dev,tmp,run,root,uverbs,rig,lib/modules}
-  # busybox applets first; the real tools below replace their links
-  cp "$BUSYBOX" "$r/bin/busybox"
-  for a in $("$BUSYBOX" --list-full); do [ -e "$r/$a" ] || ln -s /bin/busybox "$r/$a"; done
-  # /bin/sh is dash: Debian's busybox ash prefers its own applets to PATH, so
-  # 'ip' would be busybox's instead of iproute2's
-  for f in bin/dash bin/ip usr/bin/rdma usr/bin/setpriv usr/bin/ibv_devinfo usr/bin/ibv_devices \
-           usr/bin/ibv_asyncwatch usr/bin/ibv_rc_pingpong usr/bin/ibv_ud_pingpong; do
+  # busybox applets first (the guest's busybox; the host's lists the same applets);
+  # the real tools below replace their links
+  cp "$U/bin/busybox" "$r/bin/busybox"
+  for a in $("$HOST_BUSYBOX" --list-full); do [ -e "$r/$a" ] || ln -s /bin/busybox "$r/$a"; done
+  local files=$GUEST_FILES
+  [ "$KARCH" = "$HOST_DEB_ARCH" ] || files=$GUEST_FILES_ARM64
+  for f in $files; do
     [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
     for a in bin sbin usr/bin usr/sbin; do rm -f "$r/$a/${f##*/}"; done
-    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
-  done
-  ln -sf dash "$r/bin/sh"
-  # issue 18: ibstat, ibstatus (a script) and the config file ibstat reads
-  for f in usr/sbin/ibstat usr/sbin/ibstatus etc/infiniband-diags/ibdiag.conf; do
-    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
     mkdir -p "$r/$(dirname "$f")"; cp "$U/$f" "$r/$f"; bins+=("$r/$f")
   done
-  # issue 17: the data path's peers (perftest, rping, the pingpong programs the list
-  # above lacks)
-  for f in usr/bin/ib_write_lat usr/bin/ib_write_bw usr/bin/ib_send_lat usr/bin/ib_send_bw \
-           usr/bin/ib_read_lat usr/bin/ib_read_bw usr/bin/ib_atomic_lat usr/bin/ib_atomic_bw \
-           usr/bin/rping usr/bin/ibv_uc_pingpong usr/bin/ibv_srq_pingpong; do
-    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
-    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
-  done
-  # issue 15: Prometheus, promtool and node_exporter (the exporter's peers)
-  for f in usr/bin/prometheus usr/bin/promtool usr/bin/prometheus-node-exporter; do
-    [ -e "$U/$f" ] || die "$f is missing from the user-space packages"
-    cp "$U/$f" "$r/$f"; bins+=("$r/$f")
-  done
+  ln -sf dash "$r/bin/sh"
   # the rxe and siw providers of libibverbs
   for a in rxe siw; do
     cp "$U/etc/libibverbs.d/$a.driver" "$r/etc/libibverbs.d/"
     f=$(ls "$U/usr/lib/$ARCH/libibverbs/lib$a-rdmav"*.so | head -n1)
     cp -L "$f" "$r/usr/lib/$ARCH/libibverbs/"; bins+=("$r/usr/lib/$ARCH/libibverbs/${f##*/}")
   done
-  cp -L "$U/lib64/ld-linux-x86-64.so.2" "$r/lib64/"
+  cp -L "$U/$LD_SO" "$r/$LD_SO"
   cp -L "$U/lib/$ARCH/libgcc_s.so.1" "$r/lib/$ARCH/"   # glibc dlopen()s it (pthread_cancel, unwinding)
   local p  # the rdma-core peers at /opt/rdma-core-VERSION (their libraries: from the user space)
   for p in ${PEER_DIRS[@]+"${PEER_DIRS[@]}"}; do
@@ -682,8 +761,8 @@ if [ "$BUMP" = 1 ]; then bump_versions; exit 0; fi
 
 mkdir -p "$CACHE" 2>/dev/null || die "cannot create the cache $CACHE (set UVERBS_VM_CACHE)"
 CACHE=$(cd "$CACHE" && pwd)
-UDIR=$CACHE/userland BUSYBOX=$UDIR/root/bin/busybox
-host_tools qemu-system-x86_64:qemu-system-x86 flock:util-linux
+HOST_BUSYBOX=$CACHE/userland/root/bin/busybox
+host_tools flock:util-linux
 # one preparer at a time (the lock is released before the VM boots); a
 # warm cache that is not writable (non-root user) is used as it is
 LOCKED=0
@@ -691,13 +770,24 @@ if [ -w "$CACHE" ]; then exec 9>"$CACHE/.lock"; flock 9; LOCKED=1; fi
 
 if [ -n "$PLANTED" ]; then
   PLANTED=$(realpath "$PLANTED")
-  prepare_userland; select_kernel "$SERIES"
+  prepare_userland "$HOST_DEB_ARCH"; select_kernel "$SERIES"
   planted_siw "$PLANTED"
   exit 0
 fi
 
+# everything a boot of SERIES needs: the host's user space (busybox), the kernel, the
+# guest's user space, the peers (built for the host: amd64 guests only), the base image
+prepare_series() {
+  prepare_userland "$HOST_DEB_ARCH"
+  select_kernel "$1"
+  host_tools "$QEMU"
+  [ "$KARCH" = "$HOST_DEB_ARCH" ] || prepare_userland "$KARCH"
+  if [ "$KARCH" = "$HOST_DEB_ARCH" ]; then prepare_peers; else PEER_DIRS=() PEER_PATHS=(); fi
+  build_base
+}
+
 if [ "${PATHS:-0}" = 1 ]; then
-  prepare_userland; select_kernel "$SERIES"
+  prepare_userland "$HOST_DEB_ARCH"; select_kernel "$SERIES"
   img=$KDIR/vmlinux; [ -e "$img" ] || img=$KDIR/vmlinuz
   printf '%s\n%s\n' "$img" "$KDIR/modules/lib/modules/$KREL"
   exit 0
@@ -707,17 +797,14 @@ if [ "$PREPARE" = 1 ]; then
   [ "$SERIES" = all ] && SERIES=$(all_series | tr '\n' ' ')
   for s in $SERIES; do
     T=$(now_us)
-    prepare_userland; select_kernel "$s"; prepare_peers; build_base
+    prepare_series "$s"
     msg "series $s prepared in $(secs_since "$T") (cache $CACHE)"
   done
   exit 0
 fi
 
 T_PREP=$(now_us)
-prepare_userland
-select_kernel "$SERIES"
-prepare_peers
-build_base
+prepare_series "$SERIES"
 SKIP_LIBS=" $(tr '\n' ' ' < "$BASE.libs")"
 
 # per-run overlay: /rig/{config,env,cmd} and the added files
@@ -734,6 +821,7 @@ RIG_NONCE=$NONCE
 RIG_RXE=$NRXE
 RIG_SIW=$NSIW
 RIG_KERNEL=$KSERIES
+RIG_OUT=$([ "$KARCH" = arm64 ] && echo /dev/hvc0 || echo /dev/ttyS1)
 RIG_MODULES='$(cat "$KDIR/modules.load")'
 RIG_WAIT=$((30 + (NRXE + NSIW) * 2))
 RIG_VERBOSE=$VERBOSE
@@ -769,22 +857,37 @@ cat "$BASE" "$RUN/overlay.cpio" > "$RUN/initrd"
 PREP_TIME=$(secs_since "$T_PREP")
 
 # ---------------------------------------------------------------- boot
-KIMG=$KDIR/vmlinux; [ -e "$KIMG" ] || KIMG=$KDIR/vmlinuz
+# the machine: x86_64's console on ttyS0 and the command's output on ttyS1; arm64's
+# virt board has one UART (ttyAMA0, the console) and the output goes to a virtio console
+# (hvc0, on virtio-mmio), whose modules guest-init.sh loads before it writes there.
+# (pauth-impdef: QEMU's own pointer-authentication algorithm, far cheaper under TCG
+# than the architected QARMA; the guest sees the same feature.)
+if [ "$KARCH" = arm64 ]; then
+  KIMG=$KDIR/Image
+  MACHINE=(qemu-system-aarch64 -machine virt -accel tcg -cpu max,pauth-impdef=on)
+  CONSOLE=ttyAMA0
+  OUTPORT=(-device virtio-serial-device -chardev stdio,id=out,signal=off -device virtconsole,chardev=out)
+else
+  KIMG=$KDIR/vmlinux; [ -e "$KIMG" ] || KIMG=$KDIR/vmlinuz
+  MACHINE=(qemu-system-x86_64 -machine pc -accel tcg -cpu max)
+  CONSOLE=ttyS0
+  OUTPORT=(-chardev stdio,id=out,signal=off -serial chardev:out)
+fi
 LOG=$RUN/console.log
 : > "$LOG"
 msg "booting $KREL (TCG, $NRXE rxe + $NSIW siw; prepared in $PREP_TIME)"
 TAILPID=''
 if [ "$VERBOSE" = 1 ]; then tail -n +1 -f "$LOG" >&2 & TAILPID=$!; fi
 T_BOOT=$(now_us)
-# ttyS0 (console) -> log file; ttyS1 (command output + markers) -> stdout,
+# the console -> log file; the output port (command output + markers) -> stdout,
 # filtered by awk: only what lies between BEGIN and END reaches our stdout
 trap - ERR; set +e
-timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -nodefaults -no-user-config -machine pc -accel tcg \
-  -cpu max -m "$MEM" -smp "$SMP" -display none -monitor none -nic none -no-reboot \
+timeout -k 5 "$TIMEOUT" "${MACHINE[@]}" -nodefaults -no-user-config \
+  -m "$MEM" -smp "$SMP" -display none -monitor none -nic none -no-reboot \
   -kernel "$KIMG" -initrd "$RUN/initrd" \
-  -append "console=ttyS0 quiet panic=-1 oops=panic rdinit=/init" \
+  -append "console=$CONSOLE quiet panic=-1 oops=panic rdinit=/init" \
   -chardev file,id=con,path="$LOG" -serial chardev:con \
-  -chardev stdio,id=out,signal=off -serial chardev:out \
+  "${OUTPORT[@]}" \
   < /dev/null 2> "$RUN/qemu.err" \
   | awk -v m="@@uverbs-vm $NONCE " -v st="$RUN/status" -v k="$KREL" '
       { sub(/\r$/, "") }
