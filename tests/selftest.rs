@@ -565,6 +565,41 @@ fn modules_loads_the_driver_the_kernel_cannot() {
     );
 }
 
+/// The stock driver passes `case` on `dev`; the planted build of `plant`
+/// (tests/vm/planted/PLANT.sed) fails it, with `needle` among the diagnostics. A plant
+/// named `*-warn` logs a kernel warning, which the rig is told to expect.
+fn planted_fails_case(dev: &str, plant: &str, case: &str, needle: &str) {
+    let kmsg = |s: &str| std::fs::write("/dev/kmsg", format!("{s}\n")).unwrap();
+    let o = selftest(&["-d", dev, "--filter", case]);
+    assert_eq!(o.status.code(), Some(0), "stock {dev}:\n{}", text(&o));
+
+    let _planted = common::scratch::PlantedModule::load(&common::scratch::planted(plant));
+    let warns = plant.ends_with("warn");
+    if warns {
+        kmsg("uverbs-vm: expected splat begin");
+    }
+    let o = selftest(&["-d", dev, "--filter", case]);
+    if warns {
+        kmsg("uverbs-vm: expected splat end");
+    }
+    let doc = text(&o);
+    ktap::parse_strict(&doc).unwrap_or_else(|e| panic!("not KTAP: {e}\n{doc}"));
+    assert_eq!(o.status.code(), Some(1), "{plant}:\n{doc}");
+    let cases = lines_of(&doc, dev);
+    let (_, line) = cases
+        .iter()
+        .find(|(n, _)| n == case)
+        .unwrap_or_else(|| panic!("{plant}: no {case}:\n{doc}"));
+    assert!(line.starts_with("not ok "), "{plant}: {line}\n{doc}");
+    assert!(doc.contains(needle), "{plant}: names {needle:?}:\n{doc}");
+    let why = doc
+        .lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or("")
+        .trim();
+    println!("kernel {}: {plant}: {line} ({why})", common::kernel());
+}
+
 /// Issue 25: two more kinds of regression planted in siw, each caught by the case that
 /// covers it, which passes on the stock module: a limit no longer enforced (CREATE_QP
 /// takes max_qp_wr + 1 send WRs: probe.error_paths) and a kernel warning (a WARN_ON in
@@ -577,42 +612,49 @@ fn planted_siw_limit_and_warning_regressions_fail_their_cases() {
         .first()
         .map(|l| l.0.clone())
         .expect("a siw device in the VM");
-    let kmsg = |s: &str| std::fs::write("/dev/kmsg", format!("{s}\n")).unwrap();
-    for (plant, case, needle) in [
-        (
-            "siw-create-qp-no-wr-limit",
-            "probe.error_paths",
-            "max_qp_wr + 1",
-        ),
-        ("siw-alloc-pd-warn", "probe.lifecycle.auto", "WARNING: CPU"),
-    ] {
-        let o = selftest(&["-d", &siw, "--filter", case]);
-        assert_eq!(o.status.code(), Some(0), "stock siw:\n{}", text(&o));
+    planted_fails_case(
+        &siw,
+        "siw-create-qp-no-wr-limit",
+        "probe.error_paths",
+        "max_qp_wr + 1",
+    );
+    planted_fails_case(
+        &siw,
+        "siw-alloc-pd-warn",
+        "probe.lifecycle.auto",
+        "WARNING: CPU",
+    );
+}
 
-        let _planted = common::scratch::PlantedSiw::load(&common::scratch::planted(plant));
-        let warns = plant.ends_with("warn");
-        if warns {
-            kmsg("uverbs-vm: expected splat begin");
-        }
-        let o = selftest(&["-d", &siw, "--filter", case]);
-        if warns {
-            kmsg("uverbs-vm: expected splat end");
-        }
-        let doc = text(&o);
-        ktap::parse_strict(&doc).unwrap_or_else(|e| panic!("not KTAP: {e}\n{doc}"));
-        assert_eq!(o.status.code(), Some(1), "{plant}:\n{doc}");
-        let cases = lines_of(&doc, &siw);
-        let (_, line) = cases
-            .iter()
-            .find(|(n, _)| n == case)
-            .unwrap_or_else(|| panic!("{plant}: no {case}:\n{doc}"));
-        assert!(line.starts_with("not ok "), "{plant}: {line}\n{doc}");
-        assert!(doc.contains(needle), "{plant}: names {needle:?}:\n{doc}");
-        let why = doc
-            .lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or("")
-            .trim();
-        println!("kernel {}: {plant}: {line} ({why})", common::kernel());
-    }
+/// Issue 25: regressions planted in rxe (rdma_rxe.ko built from Debian's source), each
+/// caught by the case that covers it, which passes on the stock module: a completion
+/// field (a receive's byte_len one too many: data.rc.send), a payload corrupted on one
+/// path (a bit flipped in RDMA READ responses before their ICRC: data.rc.write_read,
+/// while sends and writes still pass) and the state machine (MODIFY_QP without
+/// ib_modify_qp_is_ok: probe.error_paths).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn planted_rxe_regressions_fail_their_cases() {
+    let rxe = common::scratch::links_of("rxe")
+        .first()
+        .map(|l| l.0.clone())
+        .expect("an rxe device in the VM");
+    planted_fails_case(
+        &rxe,
+        "rxe-recv-byte-len",
+        "data.rc.send",
+        "recv: byte_len 1509, expected 1508",
+    );
+    planted_fails_case(
+        &rxe,
+        "rxe-read-payload",
+        "data.rc.write_read",
+        "RDMA_READ: payload differs at byte",
+    );
+    planted_fails_case(
+        &rxe,
+        "rxe-modify-qp-any-transition",
+        "probe.error_paths",
+        "RESET->RTS",
+    );
 }

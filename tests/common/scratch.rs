@@ -290,9 +290,9 @@ pub fn prompt_delete(d: &ScratchDevice, baseline: Duration, holder: &str) -> Dur
     took
 }
 
-/// The siw links (name, netdev) as `rdma link show` lists them (`link siw0/1 ...
-/// netdev siwnet0`).
-pub fn siw_links() -> Vec<(String, String)> {
+/// The links of driver `kind` (`siw`, `rxe`) the rig made (name, netdev), as `rdma link
+/// show` lists them (`link siw0/1 ... netdev siwnet0`).
+pub fn links_of(kind: &str) -> Vec<(String, String)> {
     let (st, out) = run(&["rdma", "link", "show"], Duration::from_secs(30));
     assert_eq!(st, 0, "rdma link show: {out}");
     let mut links: Vec<(String, String)> = out
@@ -304,12 +304,17 @@ pub fn siw_links() -> Vec<(String, String)> {
                 .iter()
                 .position(|x| *x == "netdev")
                 .and_then(|i| w.get(i + 1))?;
-            dev.starts_with("siw")
+            dev.starts_with(kind)
                 .then(|| (dev.to_string(), netdev.to_string()))
         })
         .collect();
     links.dedup();
     links
+}
+
+/// The siw links (name, netdev).
+pub fn siw_links() -> Vec<(String, String)> {
+    links_of("siw")
 }
 
 /// A module of tests/vm/planted/ built for the running kernel (tests/vm/run-tests.sh
@@ -321,55 +326,95 @@ pub fn planted(name: &str) -> PathBuf {
     ko
 }
 
-/// siw replaced by a planted build, or unloaded: its links deleted, the module removed
-/// (and, for a planted build, loaded from that file with the same links added again on
-/// the same netdevs: the same device names). The stock module and its links are put
-/// back when this is dropped, whatever happened meanwhile.
-pub struct PlantedSiw {
+/// A driver (siw, rxe) replaced by a planted build, or unloaded: its links deleted, the
+/// module removed (and, for a planted build, loaded from that file with the same links
+/// added again on the same netdevs: the same device names, and for rxe the same GID 1).
+/// The stock module and its links are put back when this is dropped, whatever happened
+/// meanwhile.
+pub struct PlantedModule {
+    /// `siw` or `rxe` (the link type and the names' prefix).
+    kind: &'static str,
+    /// The module: `siw` or `rdma_rxe`.
+    module: &'static str,
     pub links: Vec<(String, String)>,
+    /// Each link's GID 1 before (rxe's IPv4 GID, which later tests use).
+    gids: Vec<String>,
 }
 
-impl PlantedSiw {
+/// The compatible name of the siw case.
+pub type PlantedSiw = PlantedModule;
+
+impl PlantedModule {
     /// siw's links deleted and the module removed.
-    pub fn unloaded() -> PlantedSiw {
-        let p = PlantedSiw { links: siw_links() };
-        assert!(!p.links.is_empty(), "no siw link to swap the module under");
+    pub fn unloaded() -> PlantedModule {
+        PlantedModule::unload("siw")
+    }
+
+    /// The links of `kind` deleted and its module removed.
+    pub fn unload(kind: &'static str) -> PlantedModule {
+        let module = if kind == "rxe" { "rdma_rxe" } else { "siw" };
+        let links = links_of(kind);
+        assert!(!links.is_empty(), "no {kind} link to swap the module under");
+        let gids = links
+            .iter()
+            .map(|(n, _)| {
+                std::fs::read_to_string(format!("/sys/class/infiniband/{n}/ports/1/gids/1"))
+                    .unwrap_or_default()
+            })
+            .collect();
+        let p = PlantedModule {
+            kind,
+            module,
+            links,
+            gids,
+        };
         p.remove();
         p
     }
 
-    /// siw's links on the module built at `ko`.
-    pub fn load(ko: &Path) -> PlantedSiw {
-        let p = PlantedSiw::unloaded();
+    /// The driver's links on the module built at `ko` (tests/vm/planted/KIND-*.sed).
+    pub fn load(ko: &Path) -> PlantedModule {
+        let name = ko.file_name().unwrap().to_string_lossy();
+        let kind = if name.starts_with("rxe-") {
+            "rxe"
+        } else {
+            "siw"
+        };
+        let p = PlantedModule::unload(kind);
         p.reload(&["insmod", ko.to_str().unwrap()]);
         p
     }
 
-    /// Deletes whatever siw links exist and removes the module if it is loaded.
+    /// Deletes whatever links of the driver exist and removes the module if it is loaded.
     fn remove(&self) {
         let t = Duration::from_secs(60);
-        for (name, _) in siw_links() {
+        for (name, _) in links_of(self.kind) {
             let (st, out) = run(&["rdma", "link", "delete", &name], t);
             assert_eq!(st, 0, "rdma link delete {name}: {out}");
         }
-        if Path::new("/sys/module/siw").exists() {
-            let (st, out) = run(&["rmmod", "siw"], t);
-            assert_eq!(st, 0, "rmmod siw: {out}");
+        if Path::new("/sys/module").join(self.module).exists() {
+            let (st, out) = run(&["rmmod", self.module], t);
+            assert_eq!(st, 0, "rmmod {}: {out}", self.module);
         }
     }
 
     fn reload(&self, load: &[&str]) {
         let (st, out) = run(load, Duration::from_secs(60));
         assert_eq!(st, 0, "{load:?}: {out}");
-        for (name, netdev) in &self.links {
-            add_link("rdma", "siw", name, netdev);
+        for ((name, netdev), gid) in self.links.iter().zip(&self.gids) {
+            add_link("rdma", self.kind, name, netdev);
+            let path = format!("/sys/class/infiniband/{name}/ports/1/gids/1");
+            let back = wait_until(Duration::from_secs(30), || {
+                &std::fs::read_to_string(&path).unwrap_or_default() == gid
+            });
+            assert!(back, "{name}: GID 1 not back to {gid}");
         }
     }
 }
 
-impl Drop for PlantedSiw {
+impl Drop for PlantedModule {
     fn drop(&mut self) {
         self.remove();
-        self.reload(&["modprobe", "siw"]);
+        self.reload(&["modprobe", self.module]);
     }
 }

@@ -21,7 +21,7 @@ git() { command git -c user.name=bisect -c user.email=bisect@localhost -c init.d
 for series in "$@"; do
   paths=$("$here/rig.sh" --kernel "$series" --kernel-paths)
   img=$(sed -n 1p <<< "$paths") mods=$(sed -n 2p <<< "$paths")
-  planted=$("$here/rig.sh" --kernel "$series" --planted-siw "$here/planted/siw-sys-image-guid-0.sed")
+  planted=$("$here/rig.sh" --kernel "$series" --planted "$here/planted/siw-sys-image-guid-0.sed")
   work=$(mktemp -d)
   release=${mods##*/}
   # The two module trees a "build" can give: the stock one and a copy with the planted siw.

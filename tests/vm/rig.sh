@@ -38,9 +38,10 @@
 #   --log FILE         also save the guest console log to FILE
 #   --verbose          stream the guest console (kernel + setup) to stderr
 #   --prepare          only fill the cache (downloads, siw build, initramfs)
-#   --planted-siw SED  build siw.ko for --kernel's series with the sed script SED
-#                      applied to its .c sources (a planted bug), cache it, print its
-#                      path, and exit (tests/vm/planted/ holds the scripts)
+#   --planted SED      build a driver for --kernel's series with the sed script SED
+#                      applied to its .c sources (a planted bug): siw.ko for siw-*.sed,
+#                      rdma_rxe.ko for rxe-*.sed; cache it, print its path, and exit
+#                      (tests/vm/planted/ holds the scripts)
 #   --kernel-paths     print --kernel's image and its modules tree (two lines: the
 #                      cache's, with the rig's siw.ko), and exit (scripts/bisect-boot.sh)
 #   --bump             rewrite tests/vm/versions to the newest kernels apt
@@ -184,7 +185,7 @@ while [ $# -gt 0 ]; do
     --verbose) VERBOSE=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     --bump) BUMP=1; shift ;;
-    --planted-siw) PLANTED=${2:?}; shift 2 ;;
+    --planted) PLANTED=${2:?}; shift 2 ;;
     --kernel-paths) PATHS=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -451,17 +452,23 @@ extract_vmlinux() { # bzImage vmlinux  (fails if no PVH entry)
   rm -f "$2.tmp"; return 1
 }
 
-# build_siw TMP CONFIG SEDFILE HEADERS_DEB COMMON_DEB KBUILD_DEB SOURCE_DEB: siw.ko in
-# TMP/siw, from drivers/infiniband/sw/siw/ of linux-source-SERIES with SEDFILE (a sed
-# script: a planted bug; '' for none) applied, against the matching headers, with the
-# compiler the kernel was built with (gcc-12 for both series). It is not signed: the
-# kernel loads it (tainted), as Debian does not enforce signatures.  For an arm64
-# kernel the same compiler's cross build (aarch64-linux-gnu-gcc-12, ARCH=arm64), with
-# the host's (amd64) kbuild tools, which the headers' scripts/ and tools/ link to.
-build_siw() {
-  local tmp=$1 cfg=$2 sedf=$3 f
-  shift 3
-  mkdir -p "$tmp/kb" "$tmp/siw"
+# build_sw DRIVER TMP CONFIG SEDFILE HEADERS_DEB COMMON_DEB KBUILD_DEB SOURCE_DEB: a
+# software RDMA driver (siw: siw.ko; rxe: rdma_rxe.ko) in TMP/DRIVER, from
+# drivers/infiniband/sw/DRIVER/ of linux-source-SERIES with SEDFILE (a sed script: a
+# planted bug; '' for none) applied, against the matching headers, with the compiler
+# the kernel was built with (gcc-12 for both series). It is not signed: the kernel loads
+# it (tainted), as Debian does not enforce signatures.  For an arm64 kernel the same
+# compiler's cross build (aarch64-linux-gnu-gcc-12, ARCH=arm64), with the host's
+# (amd64) kbuild tools, which the headers' scripts/ and tools/ link to.
+build_sw() {
+  local drv=$1 tmp=$2 cfg=$3 sedf=$4 f ko cfgvar first
+  shift 4
+  case $drv in
+    siw) ko=siw.ko cfgvar=CONFIG_RDMA_SIW first=siw_main.c ;;
+    rxe) ko=rdma_rxe.ko cfgvar=CONFIG_RDMA_RXE first=rxe.c ;;
+    *) die "no software RDMA driver '$drv'" ;;
+  esac
+  mkdir -p "$tmp/kb" "$tmp/$drv"
   for f in "${@:1:3}"; do dpkg-deb -x "$f" "$tmp/kb"; done
   local H=$tmp/kb/usr/src/linux-headers-$KREL cc kcc
   # the arch Makefile includes the -common tree by absolute path
@@ -470,25 +477,25 @@ build_siw() {
   cc=$CROSS${kcc%% *}
   have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
   [ "$("$cc" --version | head -n1)" = "$CROSS$kcc" ] \
-    || msg "warning: kernel built with '$kcc', building siw with '$("$cc" --version | head -n1)'"
-  # only drivers/infiniband/sw/siw/ of the source tarball is needed; tar
+    || msg "warning: kernel built with '$kcc', building $drv with '$("$cc" --version | head -n1)'"
+  # only drivers/infiniband/sw/DRIVER/ of the source tarball is needed; tar
   # still has to read through the whole xz stream (the slow part)
   dpkg-deb --fsys-tarfile "$4" \
     | tar -xO "./usr/src/linux-source-$KSRC.tar.xz" \
     | xz -dc -T0 \
-    | tar -x -C "$tmp/siw" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/siw/*"
-  [ -f "$tmp/siw/siw_main.c" ] || die "no siw sources in linux-source-$KSRC"
+    | tar -x -C "$tmp/$drv" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/$drv/*"
+  [ -f "$tmp/$drv/$first" ] || die "no $drv sources in linux-source-$KSRC"
   if [ -n "$sedf" ]; then
-    cp -r "$tmp/siw" "$tmp/siw.orig"
-    sed -i -f "$sedf" "$tmp"/siw/*.c
-    ! diff -r "$tmp/siw.orig" "$tmp/siw" >&2 || die "$sedf changed nothing in siw's sources"
+    cp -r "$tmp/$drv" "$tmp/$drv.orig"
+    sed -i -f "$sedf" "$tmp/$drv"/*.c
+    ! diff -r "$tmp/$drv.orig" "$tmp/$drv" >&2 || die "$sedf changed nothing in $drv's sources"
   fi
   # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
-  make -C "$H" M="$tmp/siw" CC="$cc" ${MAKE_ARCH:+ARCH=$MAKE_ARCH CROSS_COMPILE=$CROSS} \
-    CONFIG_RDMA_SIW=m CONFIG_DEBUG_INFO_BTF_MODULES= \
-    -j"$(nproc)" modules > "$tmp/siw-build.log" 2>&1 \
-    || { tail -n 30 "$tmp/siw-build.log" >&2; die "siw build failed (log: $tmp/siw-build.log)"; }
-  "${CROSS}strip" --strip-debug "$tmp/siw/siw.ko"
+  make -C "$H" M="$tmp/$drv" CC="$cc" ${MAKE_ARCH:+ARCH=$MAKE_ARCH CROSS_COMPILE=$CROSS} \
+    "$cfgvar=m" CONFIG_DEBUG_INFO_BTF_MODULES= \
+    -j"$(nproc)" modules > "$tmp/$drv-build.log" 2>&1 \
+    || { tail -n 30 "$tmp/$drv-build.log" >&2; die "$drv build failed (log: $tmp/$drv-build.log)"; }
+  "${CROSS}strip" --strip-debug "$tmp/$drv/$ko"
 }
 
 # kernel_debs: the cached .debs of the kernel, its headers, -common, kbuild and source
@@ -506,24 +513,27 @@ kernel_debs() {
     "$kbuild=$KDEBVER" "linux-source-$KSRC=$KDEBVER"
 }
 
-# planted_siw SEDFILE: prints the path of a siw.ko built with SEDFILE applied (issue
-# 25: a regression planted in a real driver), cached by the script's contents
-planted_siw() {
-  local sedf=$1 key dir debs
+# planted_module SEDFILE: prints the path of a driver built with SEDFILE applied (issue
+# 25: a regression planted in a real driver): siw.ko for siw-*.sed, rdma_rxe.ko for
+# rxe-*.sed; cached by the script's contents
+planted_module() {
+  local sedf=$1 key dir debs drv ko
   [ -f "$sedf" ] || die "no sed script $sedf"
+  drv=${sedf##*/}; drv=${drv%%-*}
+  case $drv in siw) ko=siw.ko ;; rxe) ko=rdma_rxe.ko ;; *) die "$sedf: name it siw-*.sed or rxe-*.sed" ;; esac
   key=$(sha256sum "$sedf" | cut -c1-12)
-  dir=$KDIR/planted-siw-$key
-  if [ ! -f "$dir/siw.ko" ]; then
-    msg "building siw.ko with $sedf applied"
+  dir=$KDIR/planted-$drv-$key
+  if [ ! -f "$dir/$ko" ]; then
+    msg "building $ko with $sedf applied"
     rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
     debs=$(kernel_debs)
     mapfile -t debs <<<"$debs"
-    build_siw "$dir.tmp" "$KDIR/config" "$sedf" "${debs[@]:1:4}"
+    build_sw "$drv" "$dir.tmp" "$KDIR/config" "$sedf" "${debs[@]:1:4}"
     mkdir -p "$dir"
-    cp "$dir.tmp/siw/siw.ko" "$dir/siw.ko"
+    cp "$dir.tmp/$drv/$ko" "$dir/$ko"
     rm -rf "$dir.tmp"
   fi
-  echo "$dir/siw.ko"
+  echo "$dir/$ko"
 }
 
 prepare_kernel() {
@@ -564,14 +574,14 @@ prepare_kernel() {
   fi
   msg "unpacked the kernel and its vmlinux in $(secs_since "$t1")"
 
-  # siw: Debian does not enable CONFIG_RDMA_SIW, so build it out of tree (build_siw)
+  # siw: Debian does not enable CONFIG_RDMA_SIW, so build it out of tree (build_sw)
   local siw=''
   if grep -qx 'CONFIG_RDMA_SIW=m' "$cfg"; then
     siw=$(find "$mods" -name 'siw.ko*' | head -n1)
   else
     t1=$(now_us)
     msg "building siw.ko"
-    build_siw "$tmp" "$cfg" '' "${debs[@]:1:4}"
+    build_sw siw "$tmp" "$cfg" '' "${debs[@]:1:4}"
     cp "$tmp/siw-build.log" "$KDIR/"
     siw=$tmp/siw/siw.ko
     msg "built siw.ko in $(secs_since "$t1")"
@@ -771,7 +781,7 @@ if [ -w "$CACHE" ]; then exec 9>"$CACHE/.lock"; flock 9; LOCKED=1; fi
 if [ -n "$PLANTED" ]; then
   PLANTED=$(realpath "$PLANTED")
   prepare_userland "$HOST_DEB_ARCH"; select_kernel "$SERIES"
-  planted_siw "$PLANTED"
+  planted_module "$PLANTED"
   exit 0
 fi
 

@@ -237,7 +237,7 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   # kernel by the rig (cached): selftest must catch each
   local p ko
   for p in "$HERE"/planted/*.sed; do
-    ko=$("$HERE/rig.sh" --kernel "$kernel" --planted-siw "$p")
+    ko=$("$HERE/rig.sh" --kernel "$kernel" --planted "$p")
     adds+=(--add "$ko:/uverbs/planted/$(basename "$p" .sed).ko")
   done
   envs+=(--env UVERBS_PLANTED=/uverbs/planted)
