@@ -79,7 +79,7 @@ echo "fuzz: seeds and their checks ${t_seeds}s, the targets built in ${t_build}s
 # of the HTTP server, the 8 KiB netlink and uevent receive buffers, a sysfs page).
 # FIELD of libFuzzer's last status line of KIND (INITED: the seeds read; DONE: the end)
 figure() { # KIND FIELD
-  grep -E "^#[0-9]+[[:space:]]+$1 " "$log" | tail -n 1 | sed -n "s/.* $2: \([0-9]*\).*/\1/p"
+  { grep -E "^#[0-9]+[[:space:]]+$1 " "$log" || true; } | tail -n 1 | sed -n "s/.* $2: \([0-9]*\).*/\1/p"
 }
 failed=()
 printf 'fuzz: %-8s %5s %10s %9s %15s %15s %s\n' target secs executions exec/s \
@@ -100,10 +100,10 @@ for t in "${targets[@]}"; do
   took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-  corpus=$(grep -E '^#[0-9]+[[:space:]]+DONE ' "$log" | sed -n 's/.* corp: \([^ ]*\).*/\1/p')
+  corpus=$({ grep -E '^#[0-9]+[[:space:]]+DONE ' "$log" || true; } | sed -n 's/.* corp: \([^ ]*\).*/\1/p')
   printf 'fuzz: %-8s %5s %10s %9s %15s %15s %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" \
     "$(figure INITED cov)->$(figure DONE cov)" "$(figure INITED ft)->$(figure DONE ft)" \
-    "${corpus:-?} ($(grep -o 'Seed: [0-9]*' "$log" | head -n 1))"
+    "${corpus:--} ($({ grep -o 'Seed: [0-9]*' "$log" || true; } | head -n 1))"
   if [ $rc != 0 ] || ! grep -qE '^#[0-9]+[[:space:]]+DONE ' "$log"; then
     failed+=("$t")
     echo "---- fuzz: target $t failed (libFuzzer's status $rc); the end of its log ($log):" >&2
