@@ -13,7 +13,8 @@
 #      no AddressSanitizer (nightly only): these parsers are safe Rust, bounds-checked,
 #      and Miri runs the same checks (tests/miri.sh);
 #   3. each target for UVERBS_FUZZ_COVERAGE_SECS seconds from its seeds (a fresh
-#      corpus each run, so runs compare), an input taking over 10 s a failure (a hang).
+#      corpus each run, so runs compare), one per CPU at once, an input taking over
+#      10 s a failure (a hang).
 #
 # Prints per target: run time, executions, and libFuzzer's `cov:` (edges of the
 # instrumented code reached) and `ft:` (features: edges with hit counts, compared
@@ -26,6 +27,7 @@
 # Usage: tests/fuzz/coverage/run.sh [TARGET...]   (default: all; names in checks::TARGETS)
 # Env:
 #   UVERBS_FUZZ_COVERAGE_SECS  seconds per target (default 10)
+#   UVERBS_FUZZ_COVERAGE_JOBS  targets run at once (default: the CPUs, nproc)
 #   CARGO_TARGET_DIR           the build and the run's files go to its fuzz-coverage/
 #                              (default target/)
 # Needs a C++ compiler (libfuzzer-sys builds libFuzzer; scripts/setup.sh installs g++)
@@ -75,37 +77,40 @@ RUSTFLAGS="${flags[*]}" cargo build -q --release --locked \
 t_build=$((SECONDS - t0))
 echo "fuzz: seeds and their checks ${t_seeds}s, the targets built in ${t_build}s"
 
-# 3. Each target. -max_len: past what the parser is ever handed (the 8 KiB head limit
-# of the HTTP server, the 8 KiB netlink and uevent receive buffers, a sysfs page).
-# FIELD of libFuzzer's last status line of KIND (INITED: the seeds read; DONE: the end)
-figure() { # KIND FIELD
-  { grep -E "^#[0-9]+[[:space:]]+$1 " "$log" || true; } | tail -n 1 | sed -n "s/.* $2: \([0-9]*\).*/\1/p"
-}
-failed=()
-printf 'fuzz: %-8s %5s %10s %9s %15s %15s %s\n' target secs executions exec/s \
-  'cov seeds->end' 'ft seeds->end' corpus
-for t in "${targets[@]}"; do
+# 3. The targets, as many at once as there are CPUs (UVERBS_FUZZ_COVERAGE_JOBS), each
+# alone on one. -max_len: past what the parser is ever handed (the 8 KiB head limit of
+# the HTTP server, the 8 KiB netlink and uevent receive buffers, a sysfs page).
+fuzz_one() { # TARGET: runs it; its log, exit status and wall time go to $out/logs
+  local t=$1 max_len start rc=0
   case $t in
     http) max_len=9000 ;;
     netlink | uevent) max_len=8192 ;;
     *) max_len=4096 ;;
   esac
   mkdir -p "$out/corpus/$t" "$out/crashes/$t"
-  log=$out/logs/$t.log
   start=$(date +%s.%N)
-  rc=0
   "$out/build/$host/release/$t" -max_total_time="$secs" -timeout=10 -max_len=$max_len \
     -print_final_stats=1 -artifact_prefix="$out/crashes/$t/" \
-    "$out/corpus/$t" "$out/seeds/$t" > "$log" 2>&1 || rc=$?
-  took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    "$out/corpus/$t" "$out/seeds/$t" > "$out/logs/$t.log" 2>&1 || rc=$?
+  echo $rc > "$out/logs/$t.rc"
+  awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' > "$out/logs/$t.secs"
+}
+# FIELD of libFuzzer's last status line of KIND (INITED: the seeds read; DONE: the end)
+figure() { # LOG KIND FIELD
+  { grep -E "^#[0-9]+[[:space:]]+$2 " "$1" || true; } | tail -n 1 | sed -n "s/.* $3: \([0-9]*\).*/\1/p"
+}
+report() { # TARGET: its line; on a failure, the end of its log and the saved input
+  local t=$1 log=$out/logs/$1.log rc execs rate corpus
+  rc=$(cat "$out/logs/$t.rc")
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
   corpus=$({ grep -E '^#[0-9]+[[:space:]]+DONE ' "$log" || true; } | sed -n 's/.* corp: \([^ ]*\).*/\1/p')
-  printf 'fuzz: %-8s %5s %10s %9s %15s %15s %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" \
-    "$(figure INITED cov)->$(figure DONE cov)" "$(figure INITED ft)->$(figure DONE ft)" \
+  printf 'fuzz: %-8s %5s %10s %9s %15s %15s %s\n' "$t" "$(cat "$out/logs/$t.secs")" \
+    "${execs:-?}" "${rate:-?}" \
+    "$(figure "$log" INITED cov)->$(figure "$log" DONE cov)" \
+    "$(figure "$log" INITED ft)->$(figure "$log" DONE ft)" \
     "${corpus:--} ($({ grep -o 'Seed: [0-9]*' "$log" || true; } | head -n 1))"
-  if [ $rc != 0 ] || ! grep -qE '^#[0-9]+[[:space:]]+DONE ' "$log"; then
-    failed+=("$t")
+  if [ "$rc" != 0 ] || ! grep -qE '^#[0-9]+[[:space:]]+DONE ' "$log"; then
     echo "---- fuzz: target $t failed (libFuzzer's status $rc); the end of its log ($log):" >&2
     grep -v '^#[0-9]' "$log" | tail -n 40 >&2
     for f in "$out/crashes/$t"/*; do
@@ -113,10 +118,24 @@ for t in "${targets[@]}"; do
       echo "fuzz: the input: $f ($(stat -c %s "$f") bytes); once fixed, keep it:" \
         "cp '$f' tests/fuzz/crashes/$t/ (cargo test --test fuzz replays it)" >&2
     done
+    return 1
   fi
+}
+jobs=${UVERBS_FUZZ_COVERAGE_JOBS:-$(nproc)}
+failed=()
+t0=$SECONDS
+printf 'fuzz: %-8s %5s %10s %9s %15s %15s %s\n' target secs executions exec/s \
+  'cov seeds->end' 'ft seeds->end' corpus
+for ((i = 0; i < ${#targets[@]}; i += jobs)); do
+  batch=("${targets[@]:i:jobs}")
+  for t in "${batch[@]}"; do fuzz_one "$t" & done
+  wait
+  for t in "${batch[@]}"; do
+    report "$t" || failed+=("$t")
+  done
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: FAILED: ${failed[*]}" >&2
   exit 1
 fi
-echo "fuzz: ${#targets[@]} targets, ${secs}s each, no crash"
+echo "fuzz: ${#targets[@]} targets, ${secs}s each, $jobs at once: $((SECONDS - t0))s; no crash"
