@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # setup.sh - install what building and testing uverbs needs on a Debian (bookworm)
-# machine: C compiler and headers for the ABI check, rdma-core's libibverbs-dev for the
-# verbs.h check and the VM oracle, QEMU for the VM rig, the musl Rust target for the
-# static binary, and the Rust toolchain of the declared rust-version (the package
-# phase builds the crate with it). Idempotent; needs root for apt (skipped when
-# everything is present).
+# machine: C compiler and headers for the ABI check, a C++ compiler for libFuzzer (the
+# fuzz phase), rdma-core's libibverbs-dev for the verbs.h check and the VM oracle, QEMU
+# for the VM rig, the musl Rust target for the static binary, and the Rust toolchain of
+# the declared rust-version (the package phase builds the crate with it). Idempotent;
+# needs root for apt (skipped when everything is present).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 need=()
 command -v cc >/dev/null || need+=(gcc)
 command -v make >/dev/null || need+=(make)
+command -v c++ >/dev/null || need+=(g++)   # libFuzzer, built by libfuzzer-sys (the fuzz phase)
 command -v readelf >/dev/null || need+=(binutils)
 command -v xz >/dev/null || need+=(xz-utils)
 command -v zstd >/dev/null || need+=(zstd)

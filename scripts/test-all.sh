@@ -13,6 +13,12 @@
 #                  answers, discovery fixtures, the CLI, fuzzing, and the ABI check
 #                  against the system headers (Linux 6.1) and rdma-core's verbs.h; the
 #                  printer against rdma-core 64.0's devinfo.c on synthetic tables
+#   4b. fuzz       the parsers the long-running commands depend on (the exporter's HTTP
+#                  request heads, RDMA netlink, kernel uevents, sysfs text) under libFuzzer,
+#                  coverage-guided, 10 s each with the checks of tests/fuzz/checks.rs
+#                  (tests/fuzz/coverage/run.sh: stable toolchain, SanitizerCoverage); fails
+#                  on a crash or hang; prints each target's executions and cov/ft figures.
+#                  The inputs of past crashes (tests/fuzz/crashes) are replayed by phase 4
 #   5. ABI 6.12    the ABI check against Debian's linux-headers-6.12 uapi headers, and
 #                  the values no installed header has against its include/rdma
 #   5b. ABI rdma-core 64  the ABI check against rdma-core 64.0's kernel-headers/ (Linux
@@ -301,6 +307,7 @@ miri() {
 }
 lint() {
   cargo fmt --all -- --check
+  cargo fmt --manifest-path tests/fuzz/coverage/Cargo.toml -- --check
   cargo clippy --all-targets -- -D warnings
   cargo clippy --all-targets --features fault-injection,tokio -- -D warnings
   RUSTDOCFLAGS=-Dwarnings cargo doc --no-deps --features tokio
@@ -436,6 +443,7 @@ phase peers bash tests/vm/rdma-core.sh
 phase lint lint
 phase package package
 phase host-tests cargo test --no-fail-fast
+phase fuzz bash tests/fuzz/coverage/run.sh
 phase abi-6.12 abi_612
 phase abi-rdma-core-64 abi_rdma_core_64
 if [ "${UVERBS_SKIP_VM:-0}" != 1 ]; then

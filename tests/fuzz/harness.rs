@@ -104,15 +104,9 @@ pub(crate) fn seed() -> u64 {
         .unwrap_or(0x7576_6572_6273_2d66) // "uverbs-f"
 }
 
-/// Findings listed in `UVERBS_FUZZ_KNOWN` (comma separated ids, see tests/regressions.rs)
-/// are not asserted, to look past a finding whose fix has not landed yet.
-pub(crate) fn known(id: &str) -> bool {
-    std::env::var("UVERBS_FUZZ_KNOWN").is_ok_and(|v| v.split(',').any(|k| k.trim() == id))
-}
-
-/// What one execution of a target observed, counted per target (shows that the
-/// mutations reach both the accepting and the rejecting paths).
-pub(crate) type Outcome = &'static str;
+// `known` and `Outcome` live beside the checks the coverage-guided targets
+// share (checks.rs, which includes nothing of this file).
+pub(crate) use crate::checks::{known, Outcome};
 
 /// Runs `check` on `n` inputs made by `gen` (bounded by `UVERBS_FUZZ_SECS` too), each
 /// under `catch_unwind`. Panics (fails the test) with the failing input in hex.
@@ -136,18 +130,13 @@ pub(crate) fn fuzz(
             break;
         }
         let input = gen(&mut rng);
-        match catch_unwind(AssertUnwindSafe(|| check(&input))) {
-            Ok(o) => *outcomes.entry(o).or_default() += 1,
-            Err(p) => panic!(
+        let o = run_one(&input, &check, || {
+            format!(
                 "fuzz target {name}: panic on execution {i} (seed {seed:#x}; rerun with \
-                 UVERBS_FUZZ_SEED and the same UVERBS_FUZZ_ITERS): {}\ninput ({} bytes): {}\n\
-                 as text: {:?}",
-                panic_text(&*p),
-                input.len(),
-                hex(&input),
-                String::from_utf8_lossy(&input)
-            ),
-        }
+                 UVERBS_FUZZ_SEED and the same UVERBS_FUZZ_ITERS)"
+            )
+        });
+        *outcomes.entry(o).or_default() += 1;
         execs += 1;
     }
     let kinds: Vec<String> = outcomes.iter().map(|(k, v)| format!("{k}={v}")).collect();
@@ -159,18 +148,47 @@ pub(crate) fn fuzz(
     execs
 }
 
+/// Runs `check` on each of `inputs` (name, bytes) under `catch_unwind`: panics (fails
+/// the test) naming the failing input, with its bytes in hex. Returns the outcomes.
+pub(crate) fn replay(
+    target: &str,
+    inputs: &[(String, Vec<u8>)],
+    check: impl Fn(&[u8]) -> Outcome,
+) -> BTreeMap<Outcome, usize> {
+    let mut outcomes = BTreeMap::new();
+    for (what, input) in inputs {
+        let o = run_one(input, &check, || {
+            format!("target {target}: panic on {what}")
+        });
+        *outcomes.entry(o).or_default() += 1;
+    }
+    outcomes
+}
+
+/// `check(input)` under `catch_unwind`; a panic is re-raised with `context()`, the
+/// panic's text and the input in hex and as text.
+fn run_one(
+    input: &[u8],
+    check: impl Fn(&[u8]) -> Outcome,
+    context: impl FnOnce() -> String,
+) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(|| check(input))) {
+        Ok(o) => o,
+        Err(p) => panic!(
+            "{}: {}\ninput ({} bytes): {}\nas text: {:?}",
+            context(),
+            panic_text(&*p),
+            input.len(),
+            hex(input),
+            String::from_utf8_lossy(input)
+        ),
+    }
+}
+
 pub(crate) fn fnv(b: &[u8]) -> u64 {
     b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
         (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
     })
-}
-
-/// True when `inner` lies within `outer` (a decoder handed out a borrowed slice of its
-/// input, not of something else).
-pub(crate) fn within(outer: &[u8], inner: &[u8]) -> bool {
-    let o = outer.as_ptr() as usize;
-    let i = inner.as_ptr() as usize;
-    inner.is_empty() || (i >= o && i + inner.len() <= o + outer.len())
 }
 
 // ------------------------------------------------------------------ mutators

@@ -1,7 +1,14 @@
 //! A bounded fuzz and property harness over every parser of outside data: the kernel's
-//! ioctl/write() responses, RDMA netlink datagrams, sysfs text and sysfs trees, and the
-//! command line. It runs in plain `cargo test` (no nightly, no libFuzzer) and under Miri
-//! (with a small iteration count, see tests/miri.sh).
+//! ioctl/write() responses, RDMA netlink datagrams, kernel uevents, sysfs text and sysfs
+//! trees, the exporter's HTTP request heads, and the command line. It runs in plain
+//! `cargo test` (no nightly, no libFuzzer) and under Miri (with a small iteration count,
+//! see tests/miri.sh).
+//!
+//! Beside it, the parsers of what the long-running commands read (HTTP heads, netlink,
+//! uevents, sysfs text) also run under libFuzzer, coverage-guided, with the same checks
+//! (`checks`): `tests/fuzz/coverage` (its `run.sh` is the `fuzz` phase of
+//! scripts/test-all.sh). The inputs it saved on a crash are kept under
+//! `tests/fuzz/crashes/` and replayed here (`coverage`).
 //!
 //! Each target starts from real captured inputs (tests/fixtures: kernel answers, netlink
 //! datagrams, sysfs text; compiled in, so the binary also runs in the VM rig where the
@@ -32,14 +39,17 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `harness` | the PRNG, the run loop (`fuzz`), the environment, the byte and text mutators |
-//! | `corpus` | the captured inputs: kernel answers, netlink datagrams, sysfs text |
+//! | `harness` | the PRNG, the run loop (`fuzz`), the replay of given inputs, the environment, the byte and text mutators |
+//! | `checks` | the properties shared with the coverage-guided targets: HTTP heads, netlink datagrams, uevents, sysfs and IPoIB text |
+//! | `corpus` | the captured inputs: kernel answers, netlink datagrams, sysfs text; the synthetic and hand-written ones (netlink notifications, counters, resources and ports; uevents; HTTP heads) |
 //! | `kernel` | kernel answers: QUERY_PORT, QUERY_DEVICE, GID table entries, async event descriptors |
-//! | `netlink` | RDMA netlink datagrams (structured mutations, differential models), dev_t, requests |
+//! | `netlink` | RDMA netlink datagrams (structured mutations, differential models), dev_t, requests; uevents |
 //! | `sysfs` | sysfs text, generated and fixture sysfs trees, IPoIB text |
 //! | `values` | the crate's own tables and formats: enum and flag round trips, names, text round trips, errors |
 //! | `requests` | the ioctl attribute builder |
 //! | `cli` | the command line: `getopt`, and the `uverbs` binary on random arguments |
+//! | `exporter` | the exporter's HTTP request heads |
+//! | `coverage` | the coverage-guided targets on their seeds and kept crash inputs; the seeds written for libFuzzer |
 //!
 //! Helpers shared with other test binaries (`unhex`, `hex`, `panic_text`, the oracle's
 //! key contract) are in tests/common. What checks each named value of the crate's
@@ -60,8 +70,16 @@ mod getopt;
 #[path = "../../src/bin/uverbs/plumbing/json_line.rs"]
 mod json_line;
 
+// The exporter's HTTP server (its request parser), compiled in the same way.
+#[allow(dead_code)]
+#[path = "../../src/bin/uverbs/plumbing/http.rs"]
+mod http;
+
+mod checks;
 mod cli;
 mod corpus;
+mod coverage;
+mod exporter;
 mod harness;
 mod kernel;
 mod netlink;

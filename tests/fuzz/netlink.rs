@@ -4,9 +4,8 @@
 use uverbs::netlink::nldev::{
     self as nl, huge_decode_dev, parse_chardev, parse_device, TYPE_GET, TYPE_GET_CHARDEV,
 };
-use uverbs::netlink::{attrs, messages, parse_answer, Step};
+use uverbs::netlink::{attrs, messages};
 use uverbs::raw::abi::netlink::*;
-use uverbs::Error;
 
 use crate::corpus::*;
 use crate::harness::*;
@@ -364,127 +363,18 @@ pub(crate) fn netlink_input(rng: &mut Rng, corpus: &[Vec<u8>]) -> Vec<u8> {
 }
 
 /// Netlink datagrams through every layer: messages, attributes, the answer walker and
-/// the two message parsers, with structural mutations of captured answers.
+/// every payload parser (`checks::netlink`), with structural mutations of captured
+/// answers and of synthetic ones (notifications, counters, resources, ports).
 #[test]
 fn fuzz_netlink() {
-    let corpus = netlink_corpus();
+    let mut corpus = netlink_corpus();
+    corpus.extend(netlink_synthetic());
     fuzz(
         "netlink",
         iters(),
         |r| netlink_input(r, &corpus),
-        check_netlink,
+        crate::checks::netlink,
     );
-}
-
-pub(crate) fn check_netlink(b: &[u8]) -> Outcome {
-    let mut ok_msgs = 0usize;
-    let mut items = 0usize;
-    let mut failed = false;
-    let mut last_outcome = "no-message";
-    let mut first_seq = None;
-    for m in messages(b) {
-        assert!(!failed, "the message iterator went on after an error");
-        items += 1;
-        assert!(
-            items <= b.len() / 16 + 1,
-            "more messages than the datagram can hold"
-        );
-        let m = match m {
-            Ok(m) => m,
-            Err(e) => {
-                assert!(matches!(e, Error::Protocol { .. }), "{e:?}");
-                failed = true;
-                last_outcome = "bad-message";
-                continue;
-            }
-        };
-        ok_msgs += 1;
-        first_seq.get_or_insert(m.header.nlmsg_seq);
-        assert!(within(b, m.payload), "message payload outside the datagram");
-        assert_eq!(m.header.nlmsg_len as usize, m.payload.len() + 16);
-        check_attrs(m.payload);
-        last_outcome = match (parse_device(m.payload), parse_chardev(m.payload)) {
-            (Ok(d), _) => {
-                assert!(!d.name.is_empty());
-                assert!(within(m.payload, d.name.as_bytes()));
-                assert!(d
-                    .fw_version
-                    .map_or(true, |s| within(m.payload, s.as_bytes())));
-                assert!(d.protocol.map_or(true, |s| within(m.payload, s.as_bytes())));
-                "device"
-            }
-            (_, Ok(c)) => {
-                assert!(
-                    !c.name.is_empty() && !c.name.contains('/') && c.name != "." && c.name != ".."
-                );
-                assert!(within(m.payload, c.name.as_bytes()));
-                assert!(c.major < 1 << 12 && c.minor < 1 << 20);
-                "chardev"
-            }
-            (Err(e), Err(f)) => {
-                assert!(matches!(e, Error::Protocol { .. }) && matches!(f, Error::Protocol { .. }));
-                "unparsable-message"
-            }
-        };
-    }
-    // The answer walker, for both requests, with the datagram's own sequence number and
-    // another one.
-    for seq in [
-        first_seq.unwrap_or(1),
-        first_seq.unwrap_or(1).wrapping_add(1),
-    ] {
-        let mut calls = 0;
-        let r = parse_answer(b, seq, TYPE_GET, "fuzz", |p| {
-            calls += 1;
-            assert!(within(b, p));
-            parse_device(p).map(drop)
-        });
-        assert!(calls <= ok_msgs);
-        if let Err(e) = &r {
-            let _ = e.to_string();
-        }
-        let mut calls = 0;
-        let r2 = parse_answer(b, seq, TYPE_GET_CHARDEV, "fuzz", |p| {
-            calls += 1;
-            parse_chardev(p).map(drop)
-        });
-        assert!(calls <= ok_msgs);
-        if seq == first_seq.unwrap_or(1) {
-            last_outcome = match (&r, &r2) {
-                (Ok(Step::Done), _) | (_, Ok(Step::Done))
-                    if last_outcome == "device" || last_outcome == "chardev" =>
-                {
-                    "answer-done"
-                }
-                (Ok(Step::More), _) => "answer-more",
-                _ => last_outcome,
-            };
-        }
-    }
-    last_outcome
-}
-
-pub(crate) fn check_attrs(payload: &[u8]) {
-    let mut failed = false;
-    let mut n = 0;
-    for a in attrs(payload) {
-        assert!(!failed, "the attribute iterator went on after an error");
-        n += 1;
-        assert!(
-            n <= payload.len() / 4 + 1,
-            "more attributes than the payload can hold"
-        );
-        match a {
-            Ok(a) => {
-                assert!(
-                    within(payload, a.value),
-                    "attribute value outside the payload"
-                );
-                assert_eq!(a.kind, a.raw_type & NLA_TYPE_MASK);
-            }
-            Err(_) => failed = true,
-        }
-    }
 }
 
 /// Device messages built from random attributes, checked against a model of what
@@ -748,5 +638,19 @@ fn fuzz_dev_t_and_requests() {
             );
             "ok"
         },
+    );
+}
+
+/// Kernel uevents (`NETLINK_KOBJECT_UEVENT`, the device monitor's other source),
+/// mutated as text and as bytes (`checks::uevent`: an independent reading of the
+/// `KEY=VALUE` strings).
+#[test]
+fn fuzz_uevent() {
+    let corpus = uevent_corpus();
+    fuzz(
+        "uevent",
+        iters(),
+        |r| text_input(r, &corpus),
+        crate::checks::uevent,
     );
 }

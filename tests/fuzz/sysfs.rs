@@ -3,14 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use uverbs::sysfs::{parse_dev, parse_guid, parse_node_type, parse_u32};
-use uverbs::{Error, FwVersion, Gid, NodeType, PortAttr};
+use uverbs::Error;
 
 use crate::corpus::*;
 use crate::harness::*;
 
-/// Sysfs text through every text parser: GUIDs, GIDs, node types, dev numbers, decimal
-/// files, firmware versions, P_Key hex.
+/// Sysfs text through every text parser (`checks::sysfs_text`): GUIDs, GIDs, node
+/// types, dev numbers, decimal files, firmware versions, counters, port states, rates.
 #[test]
 fn fuzz_sysfs_text() {
     let corpus = text_corpus();
@@ -18,65 +17,7 @@ fn fuzz_sysfs_text() {
         "sysfs_text",
         iters(),
         |r| text_input(r, &corpus),
-        |b| {
-            let s = String::from_utf8_lossy(b);
-            let mut accepted = 0;
-            if let Some(g) = parse_guid(&s) {
-                accepted += 1;
-                assert_eq!(parse_guid(&g.to_string()), Some(g));
-                assert!(
-                    s.trim().eq_ignore_ascii_case(&g.to_string()),
-                    "GUID {s:?} accepted as {g}"
-                );
-            }
-            if let Some(g) = Gid::parse_sysfs(&s) {
-                accepted += 1;
-                assert_eq!(Gid::parse_sysfs(&g.to_string()), Some(g));
-                // F4: exactly the kernel's form (groups of 4 hex digits), modulo case:
-                // anything else (a sign, missing digits) is not a GID the kernel printed.
-                if !known("F4") {
-                    assert!(
-                        s.trim().eq_ignore_ascii_case(&g.to_string()),
-                        "GID {s:?} accepted as {g} (F4)"
-                    );
-                }
-            }
-            if let Some(t) = parse_node_type(&s) {
-                accepted += 1;
-                assert_eq!(NodeType::from_raw(t.as_raw()), t);
-            }
-            if let Some((ma, mi)) = parse_dev(&s) {
-                accepted += 1;
-                assert_eq!(parse_dev(&format!("{ma}:{mi}")), Some((ma, mi)));
-            }
-            if let Some(v) = parse_u32(&s) {
-                accepted += 1;
-                assert_eq!(parse_u32(&v.to_string()), Some(v));
-            }
-            let fw = FwVersion::new(&s);
-            assert!(fw.as_str().len() <= 63);
-            assert!(s.trim().starts_with(fw.as_str()));
-            // F2: no white space left at the end after the cut at 63 bytes.
-            if !known("F2") {
-                assert_eq!(
-                    FwVersion::new(fw.as_str()),
-                    fw,
-                    "FwVersion is not idempotent (F2)"
-                );
-                assert_eq!(
-                    fw.as_str().trim(),
-                    fw.as_str(),
-                    "FwVersion keeps surrounding white space (F2)"
-                );
-            }
-            assert_eq!(fw.is_empty(), fw.as_str().is_empty());
-            let _ = format!("{fw} {fw:?}");
-            if accepted > 0 {
-                "accepted"
-            } else {
-                "rejected"
-            }
-        },
+        crate::checks::sysfs_text,
     );
 }
 
@@ -297,24 +238,8 @@ fn fuzz_sysfs_tree() {
 /// port answer and any interface.
 #[test]
 fn fuzz_ipoib_text() {
-    use uverbs::verbs::ipoib::{
-        mtu_warnings, Ipoib, IpoibHwAddr, IpoibMode, OperState, IPOIB_CM_MTU,
-    };
     let mut corpus = text_corpus();
-    for s in [
-        "datagram\n",
-        "connected\n",
-        "up\n",
-        "down",
-        "unknown",
-        "lowerlayerdown",
-        "dormant",
-        "testing",
-        "notpresent",
-        "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:a1:b2:c1\n",
-        "00:00:00:00:fe:80:00:00:00:00:00:00:00:00:00:00:00:00:00:01",
-        "f2:4e:d2:77:3b:18",
-    ] {
+    for s in IPOIB_TEXT {
         // weighted: most inputs start from IPoIB text
         for _ in 0..20 {
             corpus.push(s.as_bytes().to_vec());
@@ -330,64 +255,7 @@ fn fuzz_ipoib_text() {
             b.extend(from_corpus(r, &ports, 64));
             b
         },
-        |b| {
-            let split = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            let s = String::from_utf8_lossy(&b[..split]);
-            let port = PortAttr::from_resp_bytes(b.get(split + 1..).unwrap_or(&[]));
-            let mode = IpoibMode::parse(&s);
-            let _ = mode.to_string();
-            let st = OperState::parse(&s);
-            assert_eq!(OperState::parse(st.as_str()), st);
-            assert_eq!(st.as_str(), s.trim());
-            let addr = IpoibHwAddr::parse(&s);
-            if let Some(a) = addr {
-                assert_eq!(IpoibHwAddr::parse(&a.to_string()), Some(a));
-                assert!(
-                    s.trim().eq_ignore_ascii_case(&a.to_string()),
-                    "{s:?} accepted as {a}"
-                );
-                assert!(a.qpn() <= 0xff_ffff);
-                assert_eq!(&a.gid().0[..], &a.0[4..]);
-                assert_eq!(IpoibHwAddr::from_bytes(&a.0), Some(a));
-            }
-            assert!(IpoibHwAddr::from_bytes(&b[..split.min(19)]).is_none());
-            // The MTU checks on an interface made of this text.
-            let n = u32::from_ne_bytes(
-                b.iter()
-                    .chain([0u8; 4].iter())
-                    .take(4)
-                    .copied()
-                    .collect::<Vec<_>>()[..4]
-                    .try_into()
-                    .unwrap(),
-            );
-            let ipoib = Ipoib {
-                name: "ib0".into(),
-                ifindex: n,
-                mode: mode.clone(),
-                mtu: n,
-                pkey: n as u16,
-                hw_addr: addr.unwrap_or(IpoibHwAddr([0; 20])),
-                device: None,
-                port: None,
-                operstate: st,
-                parent: None,
-                umcast: None,
-            };
-            if let Some(l) = ipoib.mtu_limit(&port) {
-                assert!(l <= IPOIB_CM_MTU);
-            }
-            let _ = (ipoib.pkey_base(), ipoib.is_full_member(), ipoib.is_child());
-            for w in mtu_warnings(&ipoib, &port) {
-                let t = w.to_string();
-                assert!(!t.is_empty());
-            }
-            match (mode, addr) {
-                (IpoibMode::Unknown(_), None) => "unknown",
-                (_, Some(_)) => "address",
-                _ => "mode",
-            }
-        },
+        crate::checks::ipoib_text,
     );
 }
 
