@@ -658,3 +658,43 @@ fn planted_rxe_regressions_fail_their_cases() {
         "RESET->RTS",
     );
 }
+
+/// Issue 25: a leak planted in rxe (DEALLOC_PD forgets the driver's own record of the
+/// PD). RDMA netlink counts nothing left, so every case passes; the driver warns when
+/// the device it made is freed, and `--create`'s `testbed.remove` fails with the
+/// report, where it passes on the stock module.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn a_planted_rxe_leak_fails_testbed_remove() {
+    let args = ["--create", "rxe", "--filter", "probe.lifecycle.auto"];
+    let o = selftest(&args);
+    let doc = text(&o);
+    assert_eq!(o.status.code(), Some(0), "stock rxe:\n{doc}");
+    assert!(doc.contains("\nok 2 testbed.remove\n"), "{doc}");
+
+    let planted =
+        common::scratch::PlantedModule::load(&common::scratch::planted("rxe-dealloc-pd-leak"));
+    let kmsg = |s: &str| std::fs::write("/dev/kmsg", format!("{s}\n")).unwrap();
+    // The planted module warns again when the stock one is put back (as its devices go).
+    kmsg("uverbs-vm: expected splat begin");
+    let o = selftest(&args);
+    drop(planted);
+    kmsg("uverbs-vm: expected splat end");
+    let doc = text(&o);
+    ktap::parse_strict(&doc).unwrap_or_else(|e| panic!("not KTAP: {e}\n{doc}"));
+    assert_eq!(o.status.code(), Some(1), "planted leak:\n{doc}");
+    assert!(
+        doc.contains("  ok 1 probe.lifecycle.auto\n"),
+        "the case itself passes (RDMA netlink sees no leak):\n{doc}"
+    );
+    assert!(doc.contains("\nnot ok 2 testbed.remove\n"), "{doc}");
+    let report = doc
+        .lines()
+        .find(|l| l.starts_with("# kernel: ") && l.contains("WARNING"))
+        .unwrap_or_else(|| panic!("no kernel report among the diagnostics:\n{doc}"));
+    assert_eq!(leftovers(), Vec::<String>::new(), "after the run\n{doc}");
+    println!(
+        "kernel {}: rxe-dealloc-pd-leak: not ok 2 testbed.remove ({report})",
+        common::kernel()
+    );
+}
