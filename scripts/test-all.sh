@@ -24,7 +24,9 @@
 #   5b. ABI rdma-core 64  the ABI check against rdma-core 64.0's kernel-headers/ (Linux
 #                  7.2) and its verbs.h (the peer build of phase 1b)
 #   6. VM tests    tests/vm/run-tests.sh: every device test inside a real kernel (6.1 and
-#                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass
+#                  6.12, rxe + siw), compared with libibverbs; the 16+16 scale pass;
+#                  among them the storm (tests/storm.rs, issue 29: 1,000 device and
+#                  netdev operations under watch and the exporter, 15-24 s per kernel)
 #   7. static      the release musl binary: size, a hardened static PIE
 #                  (scripts/check-elf.sh), a run in a guest chroot that holds no libc
 #                  file at all, and git bisect run over a synthetic history with the

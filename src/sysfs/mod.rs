@@ -306,6 +306,16 @@ pub(crate) struct UverbsNode {
     pub abi_version: u32,
 }
 
+/// Whether `<root>/class/infiniband_verbs/NODE` is listed now. A directory that cannot
+/// be read for another reason than its absence counts as listing it: a caller acting on
+/// "gone" acts only on what is known.
+pub(crate) fn uverbs_node_listed(root: &Path, node: &str) -> bool {
+    match SysDir::open(&root.join("class/infiniband_verbs")) {
+        Ok(d) => d.exists(node),
+        Err(e) => !is_absent(e),
+    }
+}
+
 /// The uverbs nodes under `<root>/class/infiniband_verbs`.
 ///
 /// Each node's `abi_version` is the driver's uverbs ABI (rxe 2, siw 1), not the

@@ -306,12 +306,18 @@ impl Context {
                 });
             }
         }
-        let fd = self.raw().alloc_async_event_fd().map_err(|e| match e {
-            Errno::IO => Error::Protocol {
-                op: Op::new("ASYNC_EVENT_ALLOC", self.name()),
-                detail: "the kernel returned no file descriptor".into(),
-            },
-            e => Error::from_errno(Op::new("ASYNC_EVENT_ALLOC", self.name()), e),
+        let fd = self.raw().alloc_async_event_fd().map_err(|e| {
+            let op = Op::new("ASYNC_EVENT_ALLOC", self.name());
+            match e {
+                // Its file was let go of (the device's removal started): not the
+                // kernel's answer.
+                _ if self.is_revoked() => Error::DeviceRemoved { op },
+                Errno::IO => Error::Protocol {
+                    op,
+                    detail: "the kernel returned no file descriptor".into(),
+                },
+                e => Error::from_errno(op, e),
+            }
         })?;
         EventStream::from_fd(fd, self.name(), EventSource::Ioctl)
     }

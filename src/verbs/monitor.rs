@@ -256,7 +256,7 @@ impl DeviceMonitor {
             Ok(None) => {}
             Err(e) if e.errno() == Some(Errno::NOBUFS) => {
                 any = true;
-                self.rescan();
+                self.lost();
             }
             Err(e) => return Err(e),
         }
@@ -270,7 +270,7 @@ impl DeviceMonitor {
                 Ok(_) | Err(Errno::AGAIN) | Err(Errno::INTR) => {}
                 Err(Errno::NOBUFS) => {
                     any = true;
-                    self.rescan();
+                    self.lost();
                 }
                 Err(errno) => {
                     return Err(Error::Os {
@@ -306,7 +306,16 @@ impl DeviceMonitor {
             }
             (Some("infiniband_verbs"), Action::Remove) => {
                 let node = u.name().to_owned();
-                let device = self.nodes.remove(&node);
+                // The kernel unlists a node before it says so, and a node whose file is
+                // open is never reused: a node listed again belongs to a later device
+                // (the event was read late). Which device it was is then unknown (the
+                // node's entry already names the later one): no holder of the later
+                // device may take it for its own removal.
+                let device = if crate::sysfs::uverbs_node_listed(&self.sysfs_root, &node) {
+                    None
+                } else {
+                    self.nodes.remove(&node)
+                };
                 self.pending
                     .push_back(DeviceChange::NodeRemoved { node, device });
             }
@@ -382,6 +391,34 @@ impl DeviceMonitor {
         });
     }
 
+    /// A socket overflowed (`ENOBUFS`): the kernel dropped the events that did not fit,
+    /// and what is still queued, on either socket, is older than those. Acting on it
+    /// after reading the lists would undo what the lost events did (a device removed,
+    /// then added again by a stale event whose removal was dropped). So everything
+    /// queued is discarded first, then the lists are read: the kernel changes sysfs
+    /// before it sends the event (the class entry exists before `add`, is gone before
+    /// `remove`), so what was discarded is in the lists, and what comes later follows
+    /// them in order.
+    fn lost(&mut self) {
+        loop {
+            match self.uevents.recv(&mut self.buf) {
+                Ok(Some(_)) => {}
+                Err(e) if e.errno() == Some(Errno::NOBUFS) => {}
+                Ok(None) | Err(_) => break,
+            }
+        }
+        if let Some(fd) = &self.notify {
+            loop {
+                match rustix::net::recv(fd, &mut self.buf, rustix::net::RecvFlags::DONTWAIT) {
+                    Ok((n, _)) if n > 0 => {}
+                    Err(Errno::NOBUFS) | Err(Errno::INTR) => {}
+                    Ok(_) | Err(_) => break,
+                }
+            }
+        }
+        self.rescan();
+    }
+
     /// Events were lost: read the lists again and report the differences.
     fn rescan(&mut self) {
         let (devices, nodes) = scan(&self.sysfs_root);
@@ -406,13 +443,19 @@ impl DeviceMonitor {
             self.added(d);
         }
         for (node, device) in nodes {
-            if !self.nodes.contains_key(&node) {
-                self.nodes.insert(node.clone(), device.clone());
-                self.pending.push_back(DeviceChange::NodeAdded {
-                    node,
-                    device: Some(device),
-                });
+            match self.nodes.insert(node.clone(), device.clone()) {
+                Some(old) if old == device => continue,
+                // The node now belongs to another device: the one it had lost it.
+                Some(old) => self.pending.push_back(DeviceChange::NodeRemoved {
+                    node: node.clone(),
+                    device: Some(old),
+                }),
+                None => {}
             }
+            self.pending.push_back(DeviceChange::NodeAdded {
+                node,
+                device: Some(device),
+            });
         }
     }
 }
@@ -441,9 +484,19 @@ fn read_ibdev(root: &Path, node: &str) -> Option<String> {
 
 // ---------------------------------------------------------------- the guard
 
+/// A guarded context: its device's name (followed through renames), its uverbs node
+/// and the sysfs tree that lists it, and its lifeline.
+#[derive(Debug)]
+struct Entry {
+    device: String,
+    node: String,
+    sysfs_root: PathBuf,
+    lifeline: Weak<Lifeline>,
+}
+
 #[derive(Debug, Default)]
 struct Guarded {
-    entries: Vec<(String, Weak<Lifeline>)>,
+    entries: Vec<Entry>,
 }
 
 #[derive(Debug)]
@@ -473,32 +526,33 @@ fn start_guard() -> core::result::Result<Guard, Errno> {
 
 fn apply(g: &Mutex<Guarded>, ev: &DeviceChange) {
     let mut g = g.lock().unwrap_or_else(|p| p.into_inner());
-    g.entries.retain(|(_, w)| w.strong_count() > 0);
-    match ev {
-        DeviceChange::NodeRemoved {
-            device: Some(name), ..
-        }
-        | DeviceChange::Removed { name } => {
-            g.entries.retain(|(d, w)| {
-                if d == name {
-                    if let Some(l) = w.upgrade() {
-                        let _ = l.revoke();
-                    }
-                    false
-                } else {
-                    true
-                }
-            });
-        }
+    g.entries.retain(|e| e.lifeline.strong_count() > 0);
+    let (device, node) = match ev {
+        DeviceChange::NodeRemoved { node, device } => (device.as_deref(), Some(node.as_str())),
+        DeviceChange::Removed { name } => (Some(name.as_str()), None),
         DeviceChange::Renamed { from, to } => {
-            for (d, _) in g.entries.iter_mut() {
-                if d == from {
-                    *d = to.clone();
-                }
+            for e in g.entries.iter_mut().filter(|e| e.device == *from) {
+                e.device.clone_from(to);
             }
+            return;
         }
-        _ => {}
-    }
+        _ => return,
+    };
+    // A context is let go of when its own node is no longer listed: the kernel unlists
+    // it when the removal starts, and never lists it again while the context holds it.
+    // So an event read late (a device of the same name removed before this one was
+    // added, a node number reused) never revokes a live context.
+    g.entries.retain(|e| {
+        let concerned = device == Some(e.device.as_str()) || node == Some(e.node.as_str());
+        if concerned && !crate::sysfs::uverbs_node_listed(&e.sysfs_root, &e.node) {
+            if let Some(l) = e.lifeline.upgrade() {
+                let _ = l.revoke();
+            }
+            false
+        } else {
+            true
+        }
+    });
 }
 
 /// Puts `ctx` under the process-wide guard: when its device's removal starts, the
@@ -520,19 +574,46 @@ pub fn guard(ctx: &Context) -> Result<()> {
             op: Op::new("start the device guard", ctx.name()),
             errno,
         })?;
+    // The device's node, as sysfs lists it (the context holds it: it cannot belong to
+    // another device meanwhile). None: its removal started before the entry was listed.
+    let node = crate::sysfs::uverbs_nodes(ctx.sysfs_root()).map(|nodes| {
+        nodes
+            .into_iter()
+            .find(|n| n.ibdev == ctx.name())
+            .map(|n| n.name)
+    });
+    let node = match node {
+        Ok(Some(n)) => n,
+        Ok(None) => {
+            let _ = ctx.revoke();
+            return Ok(());
+        }
+        // Unreadable: the node the context was opened on.
+        Err(_) => node_name(ctx),
+    };
     let lifeline = Arc::downgrade(ctx.raw().lifeline());
     {
         let mut gd = g.guarded.lock().unwrap_or_else(|p| p.into_inner());
-        if !gd.entries.iter().any(|(_, w)| w.ptr_eq(&lifeline)) {
-            gd.entries.push((ctx.name().to_owned(), lifeline));
+        if !gd.entries.iter().any(|e| e.lifeline.ptr_eq(&lifeline)) {
+            gd.entries.push(Entry {
+                device: ctx.name().to_owned(),
+                node: node.clone(),
+                sysfs_root: ctx.sysfs_root().to_owned(),
+                lifeline,
+            });
         }
     }
     // A removal that started before the entry was listed has been missed: check.
-    let node_present = crate::sysfs::uverbs_nodes(ctx.sysfs_root())
-        .map(|nodes| nodes.iter().any(|n| n.ibdev == ctx.name()))
-        .unwrap_or(true);
-    if !node_present {
+    if !crate::sysfs::uverbs_node_listed(ctx.sysfs_root(), &node) {
         let _ = ctx.revoke();
     }
     Ok(())
+}
+
+/// The name of the context's uverbs node (`uverbs0`).
+fn node_name(ctx: &Context) -> String {
+    ctx.path()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

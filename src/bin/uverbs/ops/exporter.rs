@@ -247,7 +247,7 @@ fn follow(reg: &Registry, opts: &Options, mut monitor: DeviceMonitor) {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .get(name)
-            .is_some_and(|s| s.cache.is_some());
+            .is_some_and(|s| s.cache.as_ref().is_some_and(|c| !c.context().is_revoked()));
         if present {
             return;
         }

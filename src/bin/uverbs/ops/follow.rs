@@ -130,7 +130,13 @@ impl Follower {
                 continue;
             }
             let f = self.devices.remove(i);
-            on(Happened::Ended(&f.name));
+            // Revoked by the guard: its removal started (the monitor's event for it may
+            // come later, or have been read before the device was followed).
+            if f.ctx.is_revoked() {
+                on(Happened::Removed(&f.name));
+            } else {
+                on(Happened::Ended(&f.name));
+            }
         }
         let Some(m) = self.monitor.as_mut() else {
             return Ok(any);
@@ -158,14 +164,30 @@ impl Follower {
                     drop(self.devices.remove(i));
                     on(Happened::Removed(&name));
                 }
+                // The device's own Added too: its node's event may have been read when
+                // the node belonged to another device (read late, in a storm).
                 DeviceChange::NodeAdded {
                     device: Some(name), ..
-                } if self.only.is_none() && !self.devices.iter().any(|f| f.name == name) => {
+                }
+                | DeviceChange::Added { name }
+                    if self.only.is_none() && !self.devices.iter().any(|f| f.name == name) =>
+                {
                     match self.disc.device(&name).and_then(|info| open(&info)) {
                         Ok(f) => {
                             self.devices.push(f);
                             on(Happened::Added(&name));
                         }
+                        // Gone again (or not yet openable): its removal (or its node's
+                        // addition) is reported next; nothing was followed.
+                        Err(
+                            uverbs::Error::NoSuchDevice { .. }
+                            | uverbs::Error::DeviceGone { .. }
+                            | uverbs::Error::DeviceRemoved { .. }
+                            | uverbs::Error::NotSupported {
+                                errno: rustix::io::Errno::NODEV,
+                                ..
+                            },
+                        ) => {}
                         Err(e) => on(Happened::Error(e.to_string())),
                     }
                 }
@@ -219,7 +241,16 @@ impl Follower {
 
 fn open(info: &DeviceInfo) -> uverbs::Result<Followed> {
     let ctx = Context::open(info)?;
-    let stream = ctx.events()?;
+    // The guard lets go of the context when its removal starts, whatever order the
+    // monitor's events are read in (best effort: without it, the monitor's events).
+    let _ = ctx.guard();
+    // Revoked meanwhile (between any two of these calls): it is being removed.
+    let stream = ctx.events().map_err(|e| match ctx.is_revoked() {
+        true => uverbs::Error::DeviceRemoved {
+            op: uverbs::Op::new("async event file", &info.name),
+        },
+        false => e,
+    })?;
     Ok(Followed {
         name: info.name.clone(),
         ctx,
@@ -237,6 +268,8 @@ fn drain(f: &mut Followed, on: &mut dyn FnMut(Happened<'_>)) -> bool {
             }),
             Ok(Next::Empty) => return true,
             Ok(Next::End) => return false,
+            // Revoked: the caller reports the removal.
+            Err(_) if f.ctx.is_revoked() => return false,
             Err(e) => {
                 on(Happened::Error(e.to_string()));
                 return false;
