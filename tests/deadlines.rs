@@ -630,3 +630,59 @@ fn a_query_blocked_in_the_kernel_delays_no_other_device() {
         common::kernel()
     );
 }
+
+/// Issue 29: a device removed while the exporter's read of it is stuck in the kernel.
+/// The planted siw's QUERY_PORT waits while siw_hang is 1, and, as a driver whose
+/// firmware commands time out when its device goes, returns once the device is being
+/// unregistered. The exporter reading sysfs (whose port files ask the driver on every
+/// read; in its default mode the ports come from a cache kept by events, which a hung
+/// query does not reach) reports siw late, the link is deleted, and the delete
+/// completes within the hot-plug bound of the same delete with nothing stuck: nothing
+/// of the exporter's holds the device once the driver lets go of its thread, and it
+/// serves what is left.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn a_device_removed_while_its_query_is_stuck_is_let_go() {
+    use common::scratch::{add_link, planted, prompt_bound, timed_delete, PlantedSiw};
+    let rxe = common::devices()
+        .into_iter()
+        .find(|d| d.starts_with("rxe"))
+        .expect("an rxe device");
+    let siw_mod = PlantedSiw::load(&planted("siw-query-port-hang"));
+    let (siw, netdev) = siw_mod.links[0].clone();
+    // The baseline: the same delete with nothing holding the device.
+    let baseline = timed_delete(&siw);
+    add_link("rdma", "siw", &siw, &netdev);
+
+    let ex = Server::uverbs(&["--sysfs-only", "--device-timeout", "1"]);
+    let _release = Release;
+    let (body, _) = ex.scrape();
+    assert!(!device_samples(&body, &siw).is_empty(), "{body}");
+    siw_hang(true);
+    let (body, took) = ex.scrape();
+    assert!(took <= DEADLINE + MARGIN, "the scrape took {took:?}");
+    assert_eq!(
+        per_device(&body, "uverbs_device_scrape_timeout", &siw),
+        Some("1"),
+        "siw is late: {body}"
+    );
+
+    let deleted = timed_delete(&siw);
+    assert!(
+        deleted <= prompt_bound(baseline),
+        "the delete took {deleted:?} with the exporter's read stuck, baseline {baseline:?}"
+    );
+    let mut last = String::new();
+    let gone = common::scratch::wait_until(Duration::from_secs(10), || {
+        last = ex.scrape().0;
+        device_samples(&last, &siw).is_empty()
+            && device_samples(&last, &rxe)
+                .iter()
+                .any(|l| l.starts_with("uverbs_port_state{"))
+    });
+    assert!(gone, "after the delete: {last}");
+    println!(
+        "kernel {}: {siw} deleted in {deleted:?} while the exporter's read of it was stuck in the driver (baseline {baseline:?}); the scrape then had {rxe} and no {siw}",
+        common::kernel()
+    );
+}
