@@ -479,12 +479,19 @@ build_sw() {
   [ "$("$cc" --version | head -n1)" = "$CROSS$kcc" ] \
     || msg "warning: kernel built with '$kcc', building $drv with '$("$cc" --version | head -n1)'"
   # only drivers/infiniband/sw/DRIVER/ of the source tarball is needed; tar
-  # still has to read through the whole xz stream (the slow part)
-  dpkg-deb --fsys-tarfile "$4" \
-    | tar -xO "./usr/src/linux-source-$KSRC.tar.xz" \
-    | xz -dc -T0 \
-    | tar -x -C "$tmp/$drv" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/$drv/*"
-  [ -f "$tmp/$drv/$first" ] || die "no $drv sources in linux-source-$KSRC"
+  # still has to read through the whole xz stream (the slow part), so the driver's
+  # sources are kept in the kernel's cache once extracted, for every planted build
+  local src=$KDIR/src-$drv
+  if [ ! -f "$src/$first" ]; then
+    rm -rf "$src.tmp"; mkdir -p "$src.tmp"
+    dpkg-deb --fsys-tarfile "$4" \
+      | tar -xO "./usr/src/linux-source-$KSRC.tar.xz" \
+      | xz -dc -T0 \
+      | tar -x -C "$src.tmp" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/$drv/*"
+    [ -f "$src.tmp/$first" ] || die "no $drv sources in linux-source-$KSRC"
+    rm -rf "$src"; mv "$src.tmp" "$src"
+  fi
+  cp -r "$src/." "$tmp/$drv/"
   if [ -n "$sedf" ]; then
     cp -r "$tmp/$drv" "$tmp/$drv.orig"
     sed -i -f "$sedf" "$tmp/$drv"/*.c
