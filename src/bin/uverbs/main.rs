@@ -188,7 +188,9 @@ fn main() {
     let rest = args.get(1..).unwrap_or(&[]);
     let mut io = Io::new();
     let base = basename(&argv0);
-    if rustix::process::getpid().is_init() {
+    // The kernel's init, started as /init of an initramfs (scripts/bisect-boot.sh); not
+    // the first process of a container's PID namespace, whose entrypoint is /uverbs.
+    if base == b"init" && rustix::process::getpid().is_init() {
         plumbing::init::run(&mut io, rest, uverbs_main);
     }
     let code = match PERSONALITIES.iter().find(|(n, _)| n.as_bytes() == base) {

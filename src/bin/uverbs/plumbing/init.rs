@@ -3,8 +3,8 @@
 //! on its command line as arguments; they are run as `uverbs ARGS` (`selftest --create
 //! rxe,siw --modules DIR --bisect`), after `/proc`, `/sys` and `/dev` are mounted. The
 //! status goes to the console as one line, `uverbs-init: exit N`, that the script reads,
-//! and the machine is powered off: init may never return (the kernel panics when it
-//! does).
+//! and the machine is powered off. Only as `/init` (argv[0]'s name is `init`) with PID 1:
+//! the first process of a container's PID namespace runs the command as usual.
 
 use rustix::mount::{mount, MountFlags};
 use rustix::system::{reboot, RebootCommand};
@@ -46,7 +46,7 @@ pub fn run(io: &mut Io, args: &[Vec<u8>], main: fn(&mut Io, &[Vec<u8>]) -> i32) 
         io.err_line(&format!("uverbs-init: power off: {e}"));
         io.flush();
     }
-    loop {
-        std::thread::park();
-    }
+    // Without the power off (no CAP_SYS_BOOT), the status: init's exit ends the
+    // machine (the kernel panics, and reboots with panic=-1) or the PID namespace.
+    std::process::exit(code & 0xff)
 }
