@@ -23,7 +23,7 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -169,20 +169,7 @@ fn per_device<'a>(text: &'a str, name: &str, device: &str) -> Option<&'a str> {
 /// One GET on a new connection: the body (empty on failure) and how long it took.
 fn get(addr: SocketAddr, path: &str) -> (String, Duration) {
     let t = Instant::now();
-    let body = (|| {
-        let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
-        s.set_read_timeout(Some(Duration::from_secs(15))).ok()?;
-        write!(
-            s,
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        )
-        .ok()?;
-        let mut out = String::new();
-        s.read_to_string(&mut out).ok()?;
-        let (head, body) = out.split_once("\r\n\r\n")?;
-        head.starts_with("HTTP/1.1 200").then(|| body.to_owned())
-    })()
-    .unwrap_or_default();
+    let body = common::http_get(addr, path, Duration::from_secs(15)).unwrap_or_default();
     (body, t.elapsed())
 }
 

@@ -25,8 +25,7 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -199,17 +198,7 @@ fn netlink_drops(pid: u32) -> BTreeMap<u32, u64> {
 
 /// One GET of /metrics on a new connection: the body, or `None` unless 200.
 fn scrape(addr: SocketAddr) -> Option<String> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
-    write!(
-        s,
-        "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut out = String::new();
-    s.read_to_string(&mut out).ok()?;
-    let (head, body) = out.split_once("\r\n\r\n")?;
-    head.starts_with("HTTP/1.1 200").then(|| body.to_owned())
+    common::http_get(addr, "/metrics", Duration::from_secs(30))
 }
 
 /// The value of metric `name` with exactly the labels `device` and `port` 1.

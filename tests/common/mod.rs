@@ -436,3 +436,25 @@ pub fn our_lines(ctx: &Context) -> BTreeMap<String, String> {
     gid_lines(&ctx.query_gid_table(total).expect("GID table"), &mut m);
     m
 }
+
+/// One `GET PATH` on a new connection to `addr` (connect within 5 s, the answer within
+/// `read_timeout`): the body of a 200 answer, `None` for anything else.
+pub fn http_get(
+    addr: std::net::SocketAddr,
+    path: &str,
+    read_timeout: std::time::Duration,
+) -> Option<String> {
+    use std::io::{Read, Write};
+    let mut s =
+        std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(5)).ok()?;
+    s.set_read_timeout(Some(read_timeout)).ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).ok()?;
+    let (head, body) = out.split_once("\r\n\r\n")?;
+    head.starts_with("HTTP/1.1 200").then(|| body.to_owned())
+}
