@@ -29,10 +29,7 @@ fn runtime() -> tokio::runtime::Runtime {
 const LIMIT: Duration = Duration::from_secs(30);
 
 fn rxe() -> String {
-    common::devices()
-        .into_iter()
-        .find(|d| d.starts_with("rxe"))
-        .expect("an rxe device")
+    common::device("rxe")
 }
 
 #[test]

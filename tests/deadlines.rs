@@ -547,12 +547,7 @@ impl Drop for Release {
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn a_query_blocked_in_the_kernel_delays_no_other_device() {
     use common::scratch::{planted, spawn, wait_child, PlantedSiw};
-    let devs = common::devices();
-    let rxe = devs
-        .iter()
-        .find(|d| d.starts_with("rxe"))
-        .expect("an rxe device")
-        .clone();
+    let rxe = common::device("rxe");
     let siw_mod = PlantedSiw::load(&planted("siw-query-port-hang"));
     let siw = siw_mod.links[0].0.clone();
     let ex = Server::uverbs(&["--sysfs-only", "--device-timeout", "1"]);
@@ -631,10 +626,7 @@ fn a_query_blocked_in_the_kernel_delays_no_other_device() {
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn a_device_removed_while_its_query_is_stuck_is_let_go() {
     use common::scratch::{add_link, planted, prompt_bound, timed_delete, PlantedSiw};
-    let rxe = common::devices()
-        .into_iter()
-        .find(|d| d.starts_with("rxe"))
-        .expect("an rxe device");
+    let rxe = common::device("rxe");
     let siw_mod = PlantedSiw::load(&planted("siw-query-port-hang"));
     let (siw, netdev) = siw_mod.links[0].clone();
     // The baseline: the same delete with nothing holding the device.

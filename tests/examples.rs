@@ -52,10 +52,7 @@ fn output(o: &Output) -> String {
 /// server checks the pages the client marked), `iters` messages of `size` bytes: both
 /// succeed, the server's check passes, and both print the same lines.
 fn pingpong_both_ways(ours: &str, theirs: &str, size: usize, first_port: u16) {
-    let dev = common::devices()
-        .into_iter()
-        .find(|d| d.starts_with("rxe"))
-        .expect("an rxe device");
+    let dev = common::device("rxe");
     let ours = example(ours);
     let iters = 50;
     let args = |port: u16| {
@@ -166,10 +163,7 @@ fn select_gid_agrees_with_uverbs_gids() {
 fn watch_ports_sees_events_and_lets_go_of_a_removed_device() {
     use common::scratch::{prompt_delete, timed_delete, ScratchDevice};
     use std::io::BufRead;
-    let rxe = common::devices()
-        .into_iter()
-        .find(|d| d.starts_with("rxe"))
-        .expect("an rxe device");
+    let rxe = common::device("rxe");
     let parent = std::fs::read_to_string(format!("/sys/class/infiniband/{rxe}/parent"))
         .unwrap()
         .trim()

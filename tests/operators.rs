@@ -1245,12 +1245,7 @@ fn rdma_statistic(dev: &str) -> Vec<(String, u64)> {
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn counters_equal_sysfs_and_rdma_statistic_after_real_traffic() {
-    let devs = common::devices();
-    let rxe = devs
-        .iter()
-        .find(|d| d.starts_with("rxe"))
-        .expect("an rxe device")
-        .clone();
+    let rxe = common::device("rxe");
     // perftest's ib_send_bw on rxe's own loopback: the server, then the client to it,
     // for about 3 s, while uverbs counters samples the rates.
     let server = common::scratch::spawn(&["ib_send_bw", "-d", &rxe, "-x", "1", "-F", "-D", "3"]);

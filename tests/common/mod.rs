@@ -97,6 +97,14 @@ pub fn devices() -> Vec<String> {
     list
 }
 
+/// The first device of [`devices`] whose name starts with `kind` (`rxe`, `siw`).
+pub fn device(kind: &str) -> String {
+    devices()
+        .into_iter()
+        .find(|d| d.starts_with(kind))
+        .unwrap_or_else(|| panic!("a {kind} device in UVERBS_TEST_DEVICES"))
+}
+
 /// The kernel series the rig booted (`6.1`, `6.12`), for messages.
 pub fn kernel() -> String {
     std::env::var("UVERBS_VM_KERNEL").unwrap_or_else(|_| "host".into())
