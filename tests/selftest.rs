@@ -602,9 +602,10 @@ fn planted_fails_case(dev: &str, plant: &str, case: &str, needle: &str) {
 
 /// Issue 25: two more kinds of regression planted in siw, each caught by the case that
 /// covers it, which passes on the stock module: a limit no longer enforced (CREATE_QP
-/// takes max_qp_wr + 1 send WRs: probe.error_paths) and a kernel warning (a WARN_ON in
+/// takes max_qp_wr + 1 send WRs: probe.error_paths), a kernel warning (a WARN_ON in
 /// ALLOC_PD: the kernel-log check fails the first case that allocates a PD, and shows
-/// the report).
+/// the report) and a refcount underflow (a refcount_t at 0 decremented in ALLOC_PD: the
+/// same case fails, naming refcount_t's own report, which comes before its WARNING).
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn planted_siw_limit_and_warning_regressions_fail_their_cases() {
@@ -623,6 +624,12 @@ fn planted_siw_limit_and_warning_regressions_fail_their_cases() {
         "siw-alloc-pd-warn",
         "probe.lifecycle.auto",
         "WARNING: CPU",
+    );
+    planted_fails_case(
+        &siw,
+        "siw-refcount-underflow-warn",
+        "probe.lifecycle.auto",
+        "refcount_t: underflow; use-after-free.",
     );
 }
 

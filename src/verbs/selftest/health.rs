@@ -181,7 +181,9 @@ mod tests {
     /// lockdep, so the VM never prints these: the KASAN line is the example report of
     /// the kernel's Documentation/dev-tools/kasan.rst; the others are the kernel's
     /// format strings (the files in [`REPORTS`]' doc) filled with sample values (CPU,
-    /// PID, addresses, file and line), which is all that can vary in them.
+    /// PID, addresses, file and line), which is all that can vary in them. The WARNING
+    /// and refcount_t lines were also seen in the VM, from the planted siw modules
+    /// (tests/vm/planted/siw-alloc-pd-warn.sed, siw-refcount-underflow-warn.sed).
     const RECORDED: &[&str] = &[
         "WARNING: CPU: 0 PID: 212 at drivers/infiniband/sw/rxe/rxe_verbs.c:45 rxe_query_device+0x1c/0x30 [rdma_rxe]",
         "BUG: KASAN: slab-out-of-bounds in kmalloc_oob_right+0xa8/0xbc [kasan_test]",
