@@ -652,8 +652,14 @@ fn scale_delete_and_readd_under_watch() {
                 && all_held(&p)
         });
         assert!(back, "round {r}: a return was missed:\n{}", output(&p));
+        // A leak stays; a device the watch is still opening again (its events are out,
+        // its fds not yet swapped: seen once on a loaded host, 75 against 71) settles.
+        let settled = wait_until(Duration::from_secs(5), || fd_count_of(p.child.id()) == fds0);
         let fds = fd_count_of(p.child.id());
-        assert_eq!(fds, fds0, "round {r}: the watch's fds grew");
+        assert!(
+            settled,
+            "round {r}: the watch's fds grew: {fds} against {fds0}"
+        );
         assert!(!p.done(), "round {r}: the watch ended:\n{}", output(&p));
         whole.push(round.elapsed());
     }

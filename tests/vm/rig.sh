@@ -51,8 +51,8 @@
 # Exit status: the command's own, or
 #   121  the command passed but the guest kernel logged a WARNING, BUG, oops or
 #        call trace (one a test brackets as expected is not counted: guest-init.sh),
-#        or its log lost records before they were checked (it holds 16 MiB:
-#        log_buf_len; Debian's default of 128 KiB wrapped in a full 6.12 run)
+#        or its log lost records before they were checked (it holds 64 MiB:
+#        log_buf_len, about a million records; Debian's default of 128 KiB wrapped)
 #   122  the RDMA setup in the guest failed (modules, links, ports not ACTIVE)
 #   123  the VM ended without reporting a status (crash, panic, oops)
 #   124  the VM timed out (--timeout)
@@ -904,7 +904,7 @@ trap - ERR; set +e
 timeout -k 5 "$TIMEOUT" "${MACHINE[@]}" -nodefaults -no-user-config \
   -m "$MEM" -smp "$SMP" -display none -monitor none -nic none -no-reboot \
   -kernel "$KIMG" -initrd "$RUN/initrd" \
-  -append "console=$CONSOLE quiet panic=-1 oops=panic log_buf_len=16M rdinit=/init" \
+  -append "console=$CONSOLE quiet panic=-1 oops=panic log_buf_len=64M rdinit=/init" \
   -chardev file,id=con,path="$LOG" -serial chardev:con \
   "${OUTPORT[@]}" \
   < /dev/null 2> "$RUN/qemu.err" \
