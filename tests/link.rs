@@ -111,3 +111,30 @@ fn link_show_lists_the_rigs_ports_with_their_netdevs() {
         );
     }
 }
+
+/// The IPv4 addresses of the rig's netdevs over `NETLINK_ROUTE` (what `uverbs selftest`
+/// connects siw's data cases to): each device's own netdev has the one address the rig
+/// gives it, 169.254.<1+i>.1 for rxe<i> and 169.254.<129+i>.1 for siw<i>. The raw dump
+/// is printed in hex (the unit test of the parser holds one message of it).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn ipv4_addresses_of_the_rigs_netdevs() {
+    use uverbs::netlink::{route, NlSocket};
+    let shown = link::show().expect("link show");
+    for d in common::devices() {
+        let l = shown.iter().find(|l| l.device == d).expect("listed");
+        let i: u32 = d[3..].parse().unwrap();
+        let third = if d.starts_with("rxe") { 1 + i } else { 129 + i };
+        let want: std::net::Ipv4Addr = format!("169.254.{third}.1").parse().unwrap();
+        let got = route::ipv4_addrs(l.netdev_index.expect("a netdev index")).unwrap();
+        assert_eq!(got, [want], "{d} on {:?}", l.netdev);
+    }
+    let mut sock = NlSocket::open_route().unwrap();
+    let seq = sock.fresh_seq();
+    let req = route::ipv4_addrs_request(seq).unwrap();
+    let raw = sock.raw_exchange(req.bytes(), seq, 20).unwrap();
+    for d in raw {
+        let hex: String = d.iter().map(|b| format!("{b:02x}")).collect();
+        println!("RTM_GETADDR answer: {hex}");
+    }
+}

@@ -365,6 +365,20 @@ pub fn rust_table() -> RustTable {
         ));
     }
     {
+        type T = uverbs::raw::abi::netlink::ifaddrmsg;
+        t.structs.push(RustStruct::new::<T>(
+            "ifaddrmsg",
+            "uverbs::raw::abi::netlink::ifaddrmsg",
+            vec![
+                field("ifa_family", core::mem::offset_of!(T, ifa_family), |s: &T| &s.ifa_family),
+                field("ifa_prefixlen", core::mem::offset_of!(T, ifa_prefixlen), |s: &T| &s.ifa_prefixlen),
+                field("ifa_flags", core::mem::offset_of!(T, ifa_flags), |s: &T| &s.ifa_flags),
+                field("ifa_scope", core::mem::offset_of!(T, ifa_scope), |s: &T| &s.ifa_scope),
+                field("ifa_index", core::mem::offset_of!(T, ifa_index), |s: &T| &s.ifa_index),
+            ],
+        ));
+    }
+    {
         type T = uverbs::raw::driver::mlx5_ib_alloc_ucontext_req_v2;
         t.structs.push(RustStruct::new::<T>(
             "mlx5_ib_alloc_ucontext_req_v2",
@@ -1882,6 +1896,11 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::NETLINK_ROUTE", uverbs::raw::abi::netlink::NETLINK_ROUTE));
     t.values.push(value("uverbs::raw::abi::netlink::RTM_NEWLINK", uverbs::raw::abi::netlink::RTM_NEWLINK));
     t.values.push(value("uverbs::raw::abi::netlink::RTM_DELLINK", uverbs::raw::abi::netlink::RTM_DELLINK));
+    t.values.push(value("uverbs::raw::abi::netlink::RTM_NEWADDR", uverbs::raw::abi::netlink::RTM_NEWADDR));
+    t.values.push(value("uverbs::raw::abi::netlink::RTM_GETADDR", uverbs::raw::abi::netlink::RTM_GETADDR));
+    t.values.push(value("uverbs::raw::abi::netlink::IFA_ADDRESS", uverbs::raw::abi::netlink::IFA_ADDRESS));
+    t.values.push(value("uverbs::raw::abi::netlink::IFA_LOCAL", uverbs::raw::abi::netlink::IFA_LOCAL));
+    t.values.push(value("uverbs::raw::abi::netlink::AF_INET", uverbs::raw::abi::netlink::AF_INET));
     t.values.push(value("uverbs::raw::abi::netlink::IFLA_IFNAME", uverbs::raw::abi::netlink::IFLA_IFNAME));
     t.values.push(value("uverbs::raw::abi::netlink::IFLA_LINKINFO", uverbs::raw::abi::netlink::IFLA_LINKINFO));
     t.values.push(value("uverbs::raw::abi::netlink::IFLA_INFO_KIND", uverbs::raw::abi::netlink::IFLA_INFO_KIND));

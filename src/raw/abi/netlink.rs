@@ -150,6 +150,39 @@ pub struct ifinfomsg {
 }
 const _: () = assert!(core::mem::size_of::<ifinfomsg>() == 16);
 
+/// `RTM_NEWADDR`: add an address to an interface; also the type of each message of an
+/// address dump.
+pub const RTM_NEWADDR: u16 = 20;
+/// `RTM_GETADDR`: list addresses (a dump).
+pub const RTM_GETADDR: u16 = 22;
+
+/// `struct ifaddrmsg`: the fixed part of an `RTM_*ADDR` message (8 bytes), after the
+/// netlink header and before the attributes.
+#[repr(C)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, FromBytes, IntoBytes, KnownLayout, Immutable,
+)]
+pub struct ifaddrmsg {
+    /// Address family (`AF_INET`: [`AF_INET`]).
+    pub ifa_family: u8,
+    /// Prefix length of the address.
+    pub ifa_prefixlen: u8,
+    /// `IFA_F_*` flags (the low 8 bits).
+    pub ifa_flags: u8,
+    /// Scope (`RT_SCOPE_*`).
+    pub ifa_scope: u8,
+    /// Interface index.
+    pub ifa_index: u32,
+}
+const _: () = assert!(core::mem::size_of::<ifaddrmsg>() == 8);
+
+/// `IFA_ADDRESS`: the address (for a point-to-point link, the peer's).
+pub const IFA_ADDRESS: u16 = 1;
+/// `IFA_LOCAL`: the local address.
+pub const IFA_LOCAL: u16 = 2;
+/// `AF_INET` (`<sys/socket.h>`): IPv4, as an [`ifaddrmsg`]'s family.
+pub const AF_INET: u8 = 2;
+
 // ---------------------------------------------------------------- <rdma/rdma_netlink.h>
 
 /// `RDMA_NL_NLDEV`: the netlink client number of the RDMA device interface; message

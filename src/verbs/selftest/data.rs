@@ -4,8 +4,10 @@
 //! own address through its loopback: no wire, no peer), the memory is registered by the
 //! case, and each completion is waited for by polling under a deadline, never a sleep.
 //!
-//! siw connects only through the iWARP CM (a TCP socket and MPA), which needs an IP
-//! address on its interface: its data cases are skipped, saying so.
+//! siw connects only through the iWARP CM (a TCP socket and MPA): its pair is connected
+//! by the crate's RDMA CM over the IPv4 address of its interface ([`super::cm_pair`]),
+//! and without one its cases are skipped, saying so. iWARP has no immediate data:
+//! `send_imm` is skipped on siw.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -60,6 +62,8 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
 /// Two RC QPs of one device connected to each other, with their PD and CQ (dropped in
 /// the order objects must go: QPs, CQ, PD, context).
 struct Pair {
+    /// siw's connection (its CM ids), closed first; `None` on rxe.
+    cm: Option<super::cm_pair::CmConn>,
     a: Qp,
     b: Qp,
     cq: Cq,
@@ -75,19 +79,10 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
         o
     };
     let ctx = Arc::new(Context::open(info).map_err(|e| fail("open", e))?);
-    match ctx.driver_id() {
-        RDMA_DRIVER_RXE => {}
-        RDMA_DRIVER_SIW => {
-            return Err(Outcome::skip(
-                "siw connects through the iWARP CM, which needs an IP address",
-            ))
-        }
+    let siw = match ctx.driver_id() {
+        RDMA_DRIVER_RXE => false,
+        RDMA_DRIVER_SIW => true,
         _ => return Err(Outcome::skip("objects are made on rxe and siw only")),
-    }
-    let gid = match ctx.query_gid(1, 0) {
-        Ok(Some(g)) if g.gid != Gid::default() => g.gid,
-        Ok(_) => return Err(Outcome::skip("port 1 has no GID at index 0 (IPv6 off?)")),
-        Err(e) => return Err(fail("QUERY_GID port 1 index 0", e)),
     };
     let pd = ctx.alloc_pd().map_err(|e| fail("ALLOC_PD", e))?;
     let cq = ctx
@@ -105,6 +100,22 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
             .map_err(|e| fail("CREATE_QP RC", e))
     };
     let (a, b) = (qp()?, qp()?);
+    if siw {
+        let cm = super::cm_pair::connect(info, &a, &b, DEADLINE)?;
+        return Ok(Pair {
+            cm: Some(cm),
+            a,
+            b,
+            cq,
+            pd,
+            _ctx: ctx,
+        });
+    }
+    let gid = match ctx.query_gid(1, 0) {
+        Ok(Some(g)) if g.gid != Gid::default() => g.gid,
+        Ok(_) => return Err(Outcome::skip("port 1 has no GID at index 0 (IPv6 off?)")),
+        Err(e) => return Err(fail("QUERY_GID port 1 index 0", e)),
+    };
     let access = AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ;
     for (q, peer, psn, peer_psn) in [(&a, &b, 0x100, 0x200), (&b, &a, 0x200, 0x100)] {
         let steps = [
@@ -127,6 +138,7 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
         }
     }
     Ok(Pair {
+        cm: None,
         a,
         b,
         cq,
@@ -297,6 +309,9 @@ pub(super) fn run(info: &DeviceInfo, name: &str) -> Outcome {
         Ok(p) => p,
         Err(o) => return o,
     };
+    if name == "send_imm" && p.cm.is_some() {
+        return Outcome::skip("iWARP (siw) carries no immediate data");
+    }
     let mut o = Outcome::new();
     match name {
         "send" => send(&p, &mut o),

@@ -23,6 +23,7 @@
 //!   inline sends between two connected RC QPs of the device, compared byte for byte,
 //!   with every completion field (`data`; rxe, through its loopback).
 
+mod cm_pair;
 mod data;
 pub mod health;
 pub mod modules;
