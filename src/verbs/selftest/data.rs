@@ -17,11 +17,12 @@ use crate::types::{AccessFlags, Gid, Mtu, QpType, WcFlags, WcOpcode, WcStatus};
 use crate::verbs::context::Context;
 use crate::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use crate::verbs::discover::DeviceInfo;
+use crate::verbs::event::EventStream;
 use crate::verbs::objects::{AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
 use crate::verbs::selftest::Outcome;
 
 /// How long a completion may take (TCG is slow; a lost packet is not retried sooner).
-const DEADLINE: Duration = Duration::from_secs(10);
+pub(super) const DEADLINE: Duration = Duration::from_secs(10);
 
 /// The data cases: name, what they move.
 pub(super) const CASES: [(&str, &str); 5] = [
@@ -49,7 +50,7 @@ pub(super) const CASES: [(&str, &str); 5] = [
 
 /// A byte pattern that differs at every offset of a page and from one buffer to the
 /// next, so that a byte moved to the wrong place does not compare equal.
-fn pattern(len: usize, seed: u8) -> Vec<u8> {
+pub(super) fn pattern(len: usize, seed: u8) -> Vec<u8> {
     (0..len)
         .map(|i| {
             (i as u8)
@@ -60,19 +61,35 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
 }
 
 /// Two RC QPs of one device connected to each other, with their PD and CQ (dropped in
-/// the order objects must go: QPs, CQ, PD, context).
-struct Pair {
+/// the order objects must go: the connection, QPs, CQ, PD, context), and the device's
+/// async events when they were asked for.
+pub(super) struct Pair {
     /// siw's connection (its CM ids), closed first; `None` on rxe.
-    cm: Option<super::cm_pair::CmConn>,
-    a: Qp,
-    b: Qp,
-    cq: Cq,
-    pd: Pd,
+    pub(super) cm: Option<super::cm_pair::CmConn>,
+    pub(super) a: Qp,
+    pub(super) b: Qp,
+    pub(super) cq: Cq,
+    pub(super) pd: Pd,
+    /// The stream QP events of `a` and `b` go to (made before them: a QP's events go to
+    /// the stream its context had when it was created).
+    pub(super) events: Option<EventStream>,
     _ctx: Arc<Context>,
 }
 
 /// The RC pair on port 1 of `info`, or the outcome that says why not.
-fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
+pub(super) fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
+    connect(info, inline, false, &|_, m| m)
+}
+
+/// [`pair`], with an async event stream made first when `events`, and each MODIFY_QP
+/// step (`"RESET->INIT"`, `"INIT->RTR"`, `"RTR->RTS"`) passed through `tune` (to change
+/// the RNR timer or retries; the same for both QPs).
+pub(super) fn connect(
+    info: &DeviceInfo,
+    inline: u32,
+    events: bool,
+    tune: &dyn Fn(&str, ModifyQp) -> ModifyQp,
+) -> Result<Pair, Outcome> {
     let fail = |what: &str, e: crate::error::Error| {
         let mut o = Outcome::new();
         o.fail(format!("{what}: {e}"));
@@ -83,6 +100,10 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
         RDMA_DRIVER_RXE => false,
         RDMA_DRIVER_SIW => true,
         _ => return Err(Outcome::skip("objects are made on rxe and siw only")),
+    };
+    let events = match events {
+        true => Some(ctx.events().map_err(|e| fail("ASYNC_EVENT_ALLOC", e))?),
+        false => None,
     };
     let pd = ctx.alloc_pd().map_err(|e| fail("ALLOC_PD", e))?;
     let cq = ctx
@@ -108,6 +129,7 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
             b,
             cq,
             pd,
+            events,
             _ctx: ctx,
         });
     }
@@ -132,8 +154,8 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
             ),
             ("RTR->RTS", ModifyQp::rts(QpType::Rc, psn)),
         ];
-        for (what, mut m) in steps {
-            q.modify(&mut m)
+        for (what, m) in steps {
+            q.modify(&mut tune(what, m))
                 .map_err(|e| fail(&format!("MODIFY_QP {what}"), e))?;
         }
     }
@@ -143,28 +165,38 @@ fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
         b,
         cq,
         pd,
+        events,
         _ctx: ctx,
     })
 }
 
 impl Pair {
-    /// A registered buffer holding `data`.
-    fn mr(&self, data: &[u8], o: &mut Outcome) -> Option<Mr> {
+    /// A registered buffer holding `data`, with every access right the cases use.
+    pub(super) fn mr(&self, data: &[u8], o: &mut Outcome) -> Option<Mr> {
         let access =
             AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ;
+        Self::mr_in(&self.pd, data, access, o)
+    }
+
+    /// A buffer holding `data` registered in `pd` with `access`.
+    pub(super) fn mr_in(pd: &Pd, data: &[u8], access: AccessFlags, o: &mut Outcome) -> Option<Mr> {
         let r = MrBuf::from_slice(data)
             .map_err(|e| format!("buffer of {} bytes: {e}", data.len()))
             .and_then(|b| {
-                self.pd
-                    .reg_mr(b, access)
-                    .map_err(|e| format!("REG_MR {} bytes: {e}", data.len()))
+                pd.reg_mr(b, access).map_err(|e| {
+                    format!(
+                        "REG_MR {} bytes, access {:#x}: {e}",
+                        data.len(),
+                        access.bits()
+                    )
+                })
             });
         r.map_err(|e| o.fail(e)).ok()
     }
 
     /// Polls until `n` completions came, failing the case when the deadline passes
     /// first or the CQ errs.
-    fn wait(&self, n: usize, o: &mut Outcome) -> Option<Vec<Wc>> {
+    pub(super) fn wait(&self, n: usize, o: &mut Outcome) -> Option<Vec<Wc>> {
         let t0 = Instant::now();
         let mut got = Vec::with_capacity(n);
         let mut wc = [Wc::default(); 16];
@@ -211,12 +243,12 @@ impl Pair {
 }
 
 /// A C name of an open enum value, or its number.
-fn c_name(name: Option<&'static str>, raw: u32) -> String {
+pub(super) fn c_name(name: Option<&'static str>, raw: u32) -> String {
     name.map_or_else(|| raw.to_string(), str::to_owned)
 }
 
 /// A completion in one line, with the fields the cases compare.
-fn wc_text(w: &Wc) -> String {
+pub(super) fn wc_text(w: &Wc) -> String {
     format!(
         "wr_id {} {} {} byte_len {} qp_num {} wc_flags {:#x} imm {:#010x}",
         w.wr_id,

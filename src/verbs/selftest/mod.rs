@@ -21,13 +21,17 @@
 //!   down and up, only on an interface the self-test made itself ([`Env`]);
 //! - `data.rc.*`: payloads moved by SEND, immediate data, RDMA WRITE and READ and
 //!   inline sends between two connected RC QPs of the device, compared byte for byte,
-//!   with every completion field (`data`; rxe, through its loopback).
+//!   with every completion field (`data`; rxe, through its loopback);
+//! - `wire.rc.*`: errors on the wire between two such QPs: remote access, local
+//!   protection, RNR and length errors, with the exact completion status, the flush of
+//!   what was posted behind, the QPs' states and async events (`wire`).
 
 mod cm_pair;
 mod data;
 pub mod health;
 pub mod modules;
 pub mod testbed;
+mod wire;
 
 use core::fmt::Debug;
 
@@ -148,6 +152,7 @@ enum Kind {
     Lifecycle(CallPath),
     ErrorPaths,
     Data(&'static str),
+    Wire(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -234,6 +239,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in data::CASES {
         v.push(c(format!("data.rc.{name}"), what, Kind::Data(name)));
     }
+    for (name, what) in wire::CASES {
+        v.push(c(format!("wire.rc.{name}"), what, Kind::Wire(name)));
+    }
     v
 }
 
@@ -250,6 +258,7 @@ impl Case {
             Kind::Lifecycle(path) => probe_case(probe::lifecycle_via(info, path)),
             Kind::ErrorPaths => probe_case(probe::error_paths_of(info)),
             Kind::Data(name) => data::run(info, name),
+            Kind::Wire(name) => wire::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -272,7 +281,11 @@ impl Case {
             Kind::PortNetlink(p) => port_netlink(info, ctx, p),
             Kind::PortGids(p) => port_gids(info, ctx, p),
             Kind::PortPkeys(p) => port_pkeys(info, ctx, p),
-            Kind::Lifecycle(_) | Kind::ErrorPaths | Kind::PortEvents(_) | Kind::Data(_) => {
+            Kind::Lifecycle(_)
+            | Kind::ErrorPaths
+            | Kind::PortEvents(_)
+            | Kind::Data(_)
+            | Kind::Wire(_) => {
                 unreachable!("run without a context")
             }
         }
