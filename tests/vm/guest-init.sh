@@ -144,6 +144,7 @@ if [ $ok = 0 ]; then
   dmesg | awk '/uverbs-vm: expected splat begin/ { skip = 1 }
                !skip { print }
                /uverbs-vm: expected splat end/ { skip = 0 }' > /run/dmesg.checked
+  say "kernel log: $(wc -l < /run/dmesg.checked) lines checked for warnings"
   if [ "$seq" != 0 ]; then
     echo "@@uverbs-vm $RIG_NONCE KERNEL-SPLAT"
     echo "the kernel log wrapped: its oldest record is number ${seq:-(unreadable)}, the" \
