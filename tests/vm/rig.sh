@@ -187,7 +187,7 @@ while [ $# -gt 0 ]; do
     --rxe) NRXE=${2:?}; shift 2 ;;
     --siw) NSIW=${2:?}; shift 2 ;;
     --add) ADDS+=("${2:?}"); shift 2 ;;
-    --packages) read -r -a _p <<<"${2:?}"; XPKGS+=(${_p[@]+"${_p[@]}"}); shift 2 ;;
+    --packages) read -r -d '' -a _p <<<"${2:?}" || true; XPKGS+=(${_p[@]+"${_p[@]}"}); shift 2 ;;
     --env) ENVS+=("${2:?}"); shift 2 ;;
     --timeout) TIMEOUT=${2:?}; shift 2 ;;
     --mem) MEM=${2:?}; shift 2 ;;
