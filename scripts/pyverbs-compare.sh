@@ -20,7 +20,8 @@
 #      /opt/pyverbs-64.0 (RUNPATH there): its libibverbs, librdmacm, the libmlx5 and libefa
 #      the provider modules link to, the rxe and siw providers, python/pyverbs and the
 #      suite's tests/.  Cached in target/pyverbs-compare/build, keyed by the archive's
-#      hash and the Cython version.
+#      hash and the Cython version.  UVERBS_PYVERBS_CYTHON=pypi takes Cython 3 from PyPI
+#      at once.
 #   2. Builds the static uverbs (cargo build --release --target x86_64-unknown-linux-musl).
 #   3. Boots the rig once per kernel with rxe0 and siw0, Debian's python3.11 unpacked into
 #      that boot only (rig.sh --packages: PY_PKGS below, not the default guest), and runs
@@ -32,6 +33,7 @@
 #
 # Raw output (target/pyverbs-compare/, not committed): KERNEL/guest.out (the boot's whole
 # output), KERNEL/pyverbs-DEV.log, KERNEL/selftest-DEV.ktap, KERNEL/rig.err, sizes.txt.
+# UVERBS_PYVERBS_TIMEOUT: the rig's --timeout per boot (default 5400 s).
 # Exit status: 0 when every boot ran both suites to their end (failing tests do not make
 # it fail: they are the result), 1 when a boot did not, 125 a host-side error.
 set -euo pipefail
@@ -56,8 +58,8 @@ PY_PKGS="python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libpython
   libk5crypto3 libcom-err2 libkrb5support0 libkeyutils1 libcrypt1"
 DEVICES="rxe0 siw0"
 # pyverbs' runs: DEV, or DEV-gid0 for DEV with --gid 0.  pyverbs skips every traffic test on
-# siw0 by default: its only GID (the netdev's MAC in the first 8 bytes) ends in 8 zero
-# bytes, which tests/base.py takes for an empty GID; --gid 0 names it and lets them run
+# siw0 by default: siw's only GID is the netdev's MAC address and 10 zero bytes, and
+# tests/base.py takes a GID whose last 8 bytes are zero for an empty one; --gid 0 names it
 PY_RUNS="rxe0 siw0 siw0-gid0"
 # the host's Debian python: pyenv's shims must not be the one cmake finds
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$HOME/.cargo/bin
@@ -138,27 +140,35 @@ build_pyverbs() {
   say "pyverbs built in $(secs_since "$t0")"
 }
 
+# try_build OUT CYTHONPATH WHAT: build_pyverbs, and the build's description in OUT/what
+try_build() {
+  say "building pyverbs $VERSION with $PY and $3"
+  build_pyverbs "$1" "$2" || return 1
+  echo "rdma-core $VERSION ($SHA), python $("$PY" -V 2>&1 | cut -d' ' -f2), Cython $3" > "$1/what"
+  touch "$1/.ok"
+}
+
+# prepare_pyverbs: the build to use in BUILD (and its path in $RES/build.current, for
+# --report-only).  UVERBS_PYVERBS_CYTHON=pypi skips Debian's Cython.
 prepare_pyverbs() {
-  local sha cver key out cpath=''
+  local out cpath=$RES/cython3 ver how=${UVERBS_PYVERBS_CYTHON:-debian}
   [ -f "$ARCHIVE" ] || die "no $ARCHIVE (set UVERBS_PEERS_DIR)"
-  sha=$(sha256sum "$ARCHIVE" | cut -d' ' -f1)
-  grep -q "$sha" "$CRATE/tests/vm/peers" || die "$ARCHIVE's sha256 $sha is not the one tests/vm/peers pins"
+  SHA=$(sha256sum "$ARCHIVE" | cut -d' ' -f1)
+  grep -q "$SHA" "$CRATE/tests/vm/peers" || die "$ARCHIVE's sha256 $SHA is not the one tests/vm/peers pins"
+  case $how in debian|pypi) ;; *) die "UVERBS_PYVERBS_CYTHON is debian or pypi, not '$how'" ;; esac
   host_packages
-  cver=$("$PY" -c 'import Cython; print(Cython.__version__)')
-  out=$RES/build-debian-cython-$cver-${sha:0:12}
-  if [ ! -e "$out/.ok" ]; then
-    say "building pyverbs $VERSION with $PY and Debian's Cython $cver"
-    if ! build_pyverbs "$out" ''; then
-      say "the build with Cython $cver failed: trying Cython 3 from PyPI"
-      cpath=$RES/cython3
-      [ -d "$cpath/Cython" ] || cython_pip "$cpath"
-      cver=$(PYTHONPATH=$cpath "$PY" -c 'import Cython; print(Cython.__version__)')
-      out=$RES/build-pypi-cython-$cver-${sha:0:12}
-      [ -e "$out/.ok" ] || build_pyverbs "$out" "$cpath" || die "pyverbs did not build with Cython $cver either"
-    fi
-    echo "rdma-core $VERSION ($sha), python $("$PY" -V 2>&1 | cut -d' ' -f2), Cython $cver" > "$out/what"
-    touch "$out/.ok"
+  ver=$("$PY" -c 'import Cython; print(Cython.__version__)')
+  out=$RES/build-debian-cython-$ver-${SHA:0:12}
+  if [ "$how" = debian ] && { [ -e "$out/.ok" ] || try_build "$out" '' "$ver (Debian's cython3)"; }; then
+    :
+  else
+    [ "$how" = pypi ] || say "the build with Debian's Cython $ver failed: Cython 3 from PyPI"
+    [ -d "$cpath/Cython" ] || cython_pip "$cpath"
+    ver=$(PYTHONPATH=$cpath "$PY" -c 'import Cython; print(Cython.__version__)')
+    out=$RES/build-pypi-cython-$ver-${SHA:0:12}
+    [ -e "$out/.ok" ] || try_build "$out" "$cpath" "$ver (PyPI)" || die "pyverbs did not build with Cython $ver either"
   fi
+  echo "$out" > "$RES/build.current"
   BUILD=$out
   say "pyverbs: $(cat "$BUILD/what")"
 }
@@ -269,10 +279,9 @@ sizes() { # -> lines of the size table, saved to $RES/sizes.txt
   done
   t=$(du -sk --apparent-size "$BUILD/stage$PREFIX" | cut -f1)
   {
-    echo "| python3.11 (Debian bookworm; $n packages: the interpreter, its standard library, the libraries its extension modules need) | $(num $((total / 1024))) MB installed (Installed-Size) | $PY_PKGS |" | tr -s ' \n' ' '
-    echo
-    echo "| pyverbs $VERSION at $PREFIX (its libibverbs, librdmacm, libmlx5, libefa, the rxe and siw providers, the Cython modules, tests/) | $(num $((t / 1024))) MB ($(num "$t") KiB) | built on the host: cmake, ninja-build, gcc, pkg-config, python3-dev, libnl-3-dev, libnl-route-3-dev, Cython ($(sed 's/.*Cython //' "$BUILD/what")) |"
-    echo "| uverbs (static musl binary) | $(num "$(stat -c %s "$UVERBS")") bytes | nothing else |"
+    echo "| python3.11 (Debian bookworm; $n packages: the interpreter, its standard library, the libraries its extension modules need) | $(num $((total / 1024))) MB installed (the packages' Installed-Size) | $(echo $PY_PKGS) |"
+    echo "| pyverbs $VERSION at $PREFIX (its libibverbs, librdmacm, libmlx5, libefa, the rxe and siw providers, the Cython modules, tests/) | $(num $((t / 1024))) MB ($(num "$t") KiB) | python3.11 above; iproute2's \`rdma\` and \`ip\` (its tests read the netdev and address with them; in the rig's base image); built on the host with cmake, ninja-build, gcc, pkg-config, python3-dev, libnl-3-dev, libnl-route-3-dev and Cython $(sed 's/.*Cython //' "$BUILD/what") |"
+    echo "| uverbs (static musl binary) | $(num "$(stat -c %s "$UVERBS")") bytes | nothing else: no libc, no python, no rdma-core; \`--create\` makes its own links over rtnetlink and RDMA netlink |"
   } > "$RES/sizes.txt"
   cat "$RES/sizes.txt"
 }
@@ -287,7 +296,7 @@ report() {
     echo "Written by \`scripts/pyverbs-compare.sh\` on $(date -u +%Y-%m-%d): one boot of the rig per"
     echo "kernel (QEMU TCG, 1 CPU, rxe0 and siw0); in it pyverbs' \`run_tests.py -v --dev DEV\` on"
     echo "rxe0, on siw0, and on siw0 with \`--gid 0\` (by default pyverbs takes siw's only GID, the"
-    echo "netdev's MAC followed by 8 zero bytes, for an empty one and skips every traffic test),"
+    echo "netdev's MAC address and 10 zero bytes, for an empty one and skips every traffic test),"
     echo "then \`uverbs selftest -d DEV\` on each, and \`uverbs selftest --create rxe,siw\` on"
     echo "devices of its own (uvst_rxe and uvst_siw on a dummy uvst0, which its port events"
     echo "case sets down and up); each run timed by the guest's clock. pyverbs:"
@@ -362,9 +371,8 @@ report() {
 
 # ---------------------------------------------------------------- main
 prepare_or_find() {
-  local d
-  for d in "$RES"/build-*/; do [ -e "$d/.ok" ] && BUILD=${d%/}; done
-  [ -n "${BUILD:-}" ] || die "no pyverbs build in $RES (run without --report-only)"
+  BUILD=$(cat "$RES/build.current" 2>/dev/null || true)
+  [ -n "$BUILD" ] && [ -e "$BUILD/.ok" ] || die "no pyverbs build in $RES (run without --report-only)"
   UVERBS=$RES/uverbs
 }
 if [ "$REPORT_ONLY" = 1 ]; then
