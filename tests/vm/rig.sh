@@ -733,7 +733,7 @@ add_packages() {
   debs=$(fetch_debs "${specs[@]}")
   while IFS= read -r f; do dpkg-deb -x "$f" "$root"; done <<<"$debs"
   rm -rf "$root"/usr/share/{doc,man,info,locale,lintian}
-  SKIP_LIBS+="$(ls "$root/usr/lib/$ARCH" 2>/dev/null | grep '\.so' | tr '\n' ' ') "
+  [ ! -d "$root/usr/lib/$ARCH" ] || SKIP_LIBS+="$(find "$root/usr/lib/$ARCH" -maxdepth 1 -name '*.so*' -printf '%f ') "
   while IFS= read -r -d '' f; do elfs+=("$f"); done < <(find "$root" -type f -print0)
   copy_libs "$root" 0 "${elfs[@]}"
   msg "--packages: ${specs[*]}"
