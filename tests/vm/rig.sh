@@ -29,6 +29,14 @@
 #                      defaults to /uverbs/<name>; a relative DEST is under
 #                      /uverbs.  Shared libraries of dynamic ELF files are
 #                      added too.  Repeatable.
+#   --packages "PKG..." unpack these Debian packages (candidate versions, their
+#                      .debs cached beside the user space's) into this run's
+#                      overlay only, not the base image (issue 25: python3.11
+#                      for pyverbs, scripts/pyverbs-compare.sh).  Their
+#                      dependencies are not resolved: a shared library their
+#                      ELF files need must be in the base image, among them or
+#                      in the user space packages (then it is added), else the
+#                      run stops naming it.  Repeatable.
 #   --env K=V          export K=V to the command.  Repeatable.  The guest
 #                      always exports UVERBS_VM_KERNEL (series, e.g. 6.12) and
 #                      UVERBS_VM_DEVICES (e.g. rxe0,siw0).
@@ -172,13 +180,14 @@ have() { command -v "$1" >/dev/null 2>&1; }
 pkgname() { local n=${1%%=*}; echo "${n%%:*}"; }   # PKG[:ARCH][=VER] -> PKG
 
 PLANTED='' SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
-ADDS=() ENVS=()
+ADDS=() ENVS=() XPKGS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) SERIES=${2:?}; shift 2 ;;
     --rxe) NRXE=${2:?}; shift 2 ;;
     --siw) NSIW=${2:?}; shift 2 ;;
     --add) ADDS+=("${2:?}"); shift 2 ;;
+    --packages) read -r -d '' -a _p <<<"${2:?}" || true; XPKGS+=(${_p[@]+"${_p[@]}"}); shift 2 ;;
     --env) ENVS+=("${2:?}"); shift 2 ;;
     --timeout) TIMEOUT=${2:?}; shift 2 ;;
     --mem) MEM=${2:?}; shift 2 ;;
@@ -707,6 +716,29 @@ copy_libs() { # ROOT FROM_HOST FILE...
   done
 }
 
+# add_packages ROOT PKG...: --packages.  Unpacks the candidate versions of the Debian
+# packages PKG into ROOT (documentation and locales left out).  A shared library their
+# ELF files need that is neither in the base image nor among them comes from the user
+# space packages (copy_libs), else the run stops.  Their libraries join SKIP_LIBS, so
+# that copy_libs takes them for the --add files too.
+add_packages() {
+  local root=$1 info p v specs=() debs f elfs=()
+  shift
+  info=$(apt_resolve "$@")
+  for p in "$@"; do
+    v=$(awk -v p="$p" '$1 == p { print $2 }' <<<"$info")
+    [ -n "$v" ] || die "--packages: apt does not know package $p"
+    specs+=("$p=$v")
+  done
+  debs=$(fetch_debs "${specs[@]}")
+  while IFS= read -r f; do dpkg-deb -x "$f" "$root"; done <<<"$debs"
+  rm -rf "$root"/usr/share/{doc,man,info,locale,lintian}
+  [ ! -d "$root/usr/lib/$ARCH" ] || SKIP_LIBS+="$(find "$root/usr/lib/$ARCH" -maxdepth 1 -name '*.so*' -printf '%f ') "
+  while IFS= read -r -d '' f; do elfs+=("$f"); done < <(find "$root" -type f -print0)
+  copy_libs "$root" 0 "${elfs[@]}"
+  msg "--packages: ${specs[*]}"
+}
+
 make_cpio() { # DIR OUT  (newc, root-owned, sorted for reproducibility)
   (cd "$1" && find . | LC_ALL=C sort | "$HOST_BUSYBOX" cpio -o -H newc -R 0:0 2>/dev/null) > "$2"
 }
@@ -858,6 +890,7 @@ elif [ $# = 1 ]; then
 else
   { for a in "$@"; do printf '%s ' "$(shq "$a")"; done; echo; } > "$O/rig/cmd"
 fi
+[ ${#XPKGS[@]} = 0 ] || add_packages "$O" "${XPKGS[@]}"
 added=()
 for spec in "${ADDS[@]}"; do
   src=${spec%%:*}
