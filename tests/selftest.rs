@@ -93,7 +93,7 @@ fn every_case_passes_as_strict_ktap_with_kselftest_statuses() {
         assert_eq!(got, want, "{d}: the cases run are the cases listed");
         assert!(want.len() >= 13, "{d}: {want:?}");
     }
-    // siw has no P_Keys, no immediate data and none of the IBTA's wire errors (its other
+    // siw has no P_Keys, no immediate data, no atomics and none of the IBTA's wire errors (its other
     // data cases connect through the RDMA CM over the rig's address on its netdev);
     // port.1.events needs a netdev of the run's own (--create); every other case runs on
     // both drivers.
@@ -108,6 +108,7 @@ fn every_case_passes_as_strict_ktap_with_kselftest_statuses() {
                 "port.1.pkeys",
                 "port.1.events",
                 "data.rc.send_imm",
+                "data.rc.atomic",
                 "wire.rc.remote_access",
                 "wire.rc.local_protection",
                 "wire.rc.rnr",

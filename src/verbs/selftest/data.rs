@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::raw::abi::{RDMA_DRIVER_RXE, RDMA_DRIVER_SIW};
-use crate::types::{AccessFlags, Gid, Mtu, QpType, WcFlags, WcOpcode, WcStatus};
+use crate::types::{AccessFlags, AtomicCap, Gid, Mtu, QpType, WcFlags, WcOpcode, WcStatus};
 use crate::verbs::context::Context;
 use crate::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use crate::verbs::discover::DeviceInfo;
@@ -25,7 +25,7 @@ use crate::verbs::selftest::Outcome;
 pub(super) const DEADLINE: Duration = Duration::from_secs(10);
 
 /// The data cases: name, what they move.
-pub(super) const CASES: [(&str, &str); 5] = [
+pub(super) const CASES: [(&str, &str); 6] = [
     (
         "send",
         "POST_RECV, POST_SEND (SEND): 3 SGEs across a page into 2 larger ones",
@@ -45,6 +45,10 @@ pub(super) const CASES: [(&str, &str); 5] = [
     (
         "unsignaled",
         "POST_SEND: unsignaled requests leave no completion",
+    ),
+    (
+        "atomic",
+        "POST_SEND (ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD): old values back, 8 bytes changed",
     ),
 ];
 
@@ -138,7 +142,10 @@ pub(super) fn connect(
         Ok(_) => return Err(Outcome::skip("port 1 has no GID at index 0 (IPv6 off?)")),
         Err(e) => return Err(fail("QUERY_GID port 1 index 0", e)),
     };
-    let access = AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE | AccessFlags::REMOTE_READ;
+    let access = AccessFlags::LOCAL_WRITE
+        | AccessFlags::REMOTE_WRITE
+        | AccessFlags::REMOTE_READ
+        | AccessFlags::REMOTE_ATOMIC;
     for (q, peer, psn, peer_psn) in [(&a, &b, 0x100, 0x200), (&b, &a, 0x200, 0x100)] {
         let steps = [
             ("RESET->INIT", ModifyQp::init(QpType::Rc, 1, access, 0)),
@@ -350,9 +357,102 @@ pub(super) fn run(info: &DeviceInfo, name: &str) -> Outcome {
         "send_imm" => send_imm(&p, &mut o),
         "write_read" => write_read(&p, &mut o),
         "inline" => inline_sizes(&p, &mut o),
+        "atomic" => atomic(&p, &mut o),
         _ => unsignaled(&p, &mut o),
     }
     o
+}
+
+/// Compare-and-swap that matches, one that does not, and fetch-and-add, on 8-byte words
+/// of a buffer registered with REMOTE_ATOMIC: each brings the word's old value back into
+/// the local SGE, changes (or, not matching, leaves) exactly those 8 bytes, and completes
+/// with its own opcode. Skipped where the device has no atomics (siw: ATOMIC_NONE).
+fn atomic(p: &Pair, o: &mut Outcome) {
+    match p._ctx.query_device() {
+        Ok(d) if d.atomic_cap == AtomicCap::None => {
+            *o = Outcome::skip("the device has no atomics (atomic_cap IBV_ATOMIC_NONE)");
+            return;
+        }
+        Ok(_) => {}
+        Err(e) => return o.fail(format!("QUERY_DEVICE: {e}")),
+    }
+    const OLD: u64 = 0x0102_0304_0506_0708;
+    const SWAP: u64 = 0xfedc_ba98_7654_3210;
+    let mut init = pattern(64, 0x5a);
+    init[8..16].copy_from_slice(&OLD.to_ne_bytes());
+    init[16..24].copy_from_slice(&OLD.to_ne_bytes());
+    let all = AccessFlags::LOCAL_WRITE
+        | AccessFlags::REMOTE_WRITE
+        | AccessFlags::REMOTE_READ
+        | AccessFlags::REMOTE_ATOMIC;
+    let Some(target) = Pair::mr_in(&p.pd, &init, all, o) else {
+        return;
+    };
+    let Some(result) = p.mr(&[0xee; 24], o) else {
+        return;
+    };
+    let at = |off: u64| Remote {
+        addr: target.addr() + off,
+        rkey: target.rkey(),
+    };
+    // (wr_id, what, op, its result's offset in `result`, the old value expected there)
+    let steps = [
+        (
+            1,
+            "compare-and-swap",
+            SendOp::AtomicCmpSwap {
+                remote: at(8),
+                compare: OLD,
+                swap: SWAP,
+            },
+            0usize,
+            OLD,
+        ),
+        (
+            2,
+            "compare-and-swap, not matching",
+            SendOp::AtomicCmpSwap {
+                remote: at(8),
+                compare: OLD,
+                swap: 7,
+            },
+            8,
+            SWAP,
+        ),
+        (
+            3,
+            "fetch-and-add",
+            SendOp::AtomicFetchAdd {
+                remote: at(16),
+                add: 5,
+            },
+            16,
+            OLD,
+        ),
+    ];
+    for (wr_id, what, op, off, old) in steps {
+        let Some(sge) = Sge::new(&result, off, 8) else {
+            return o.fail("SGE out of the buffer");
+        };
+        let want_op = match op {
+            SendOp::AtomicCmpSwap { .. } => WcOpcode::CompSwap,
+            _ => WcOpcode::FetchAdd,
+        };
+        if !p.post_send(&[SendWr::new(wr_id, op).sg(&[sge]).signaled()], what, o) {
+            return;
+        }
+        let Some(w) = p.wait(1, o) else { return };
+        check_wc(o, what, &w[0], (wr_id, want_op, 8, p.a.qp_num()), false);
+        let got = bytes(&result);
+        let back = u64::from_ne_bytes(got[off..off + 8].try_into().unwrap_or([0; 8]));
+        o.check(back == old, || {
+            format!("{what}: old value {back:#018x} came back, expected {old:#018x}")
+        });
+    }
+    let mut want = init;
+    want[8..16].copy_from_slice(&SWAP.to_ne_bytes());
+    want[16..24].copy_from_slice(&(OLD + 5).to_ne_bytes());
+    same_bytes(o, "the atomics' target", &bytes(&target), &want);
 }
 
 /// Three SGEs, the first ending just past a page boundary, received into two SGEs of a
