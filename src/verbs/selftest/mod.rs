@@ -21,11 +21,14 @@
 //!   down and up, only on an interface the self-test made itself ([`Env`]);
 //! - `data.rc.*`: payloads moved by SEND, immediate data, RDMA WRITE and READ and
 //!   inline sends between two connected RC QPs of the device, compared byte for byte,
-//!   with every completion field (`data`; rxe, through its loopback).
+//!   with every completion field (`data`; rxe, through its loopback);
+//! - `objects.*`, `events.*`: the QP state table, CQ resize, the SRQ limit, completion
+//!   channels and QP and CQ async events (`objects`).
 
 mod data;
 pub mod health;
 pub mod modules;
+mod objects;
 pub mod testbed;
 
 use core::fmt::Debug;
@@ -147,6 +150,7 @@ enum Kind {
     Lifecycle(CallPath),
     ErrorPaths,
     Data(&'static str),
+    Objects(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -233,6 +237,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in data::CASES {
         v.push(c(format!("data.rc.{name}"), what, Kind::Data(name)));
     }
+    for (name, what) in objects::CASES {
+        v.push(c(name.into(), what, Kind::Objects(name)));
+    }
     v
 }
 
@@ -249,6 +256,7 @@ impl Case {
             Kind::Lifecycle(path) => probe_case(probe::lifecycle_via(info, path)),
             Kind::ErrorPaths => probe_case(probe::error_paths_of(info)),
             Kind::Data(name) => data::run(info, name),
+            Kind::Objects(name) => objects::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -271,7 +279,11 @@ impl Case {
             Kind::PortNetlink(p) => port_netlink(info, ctx, p),
             Kind::PortGids(p) => port_gids(info, ctx, p),
             Kind::PortPkeys(p) => port_pkeys(info, ctx, p),
-            Kind::Lifecycle(_) | Kind::ErrorPaths | Kind::PortEvents(_) | Kind::Data(_) => {
+            Kind::Lifecycle(_)
+            | Kind::ErrorPaths
+            | Kind::PortEvents(_)
+            | Kind::Data(_)
+            | Kind::Objects(_) => {
                 unreachable!("run without a context")
             }
         }
