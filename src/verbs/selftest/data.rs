@@ -204,7 +204,7 @@ fn c_name(name: Option<&'static str>, raw: u32) -> String {
 }
 
 /// A completion in one line, with the fields the cases compare.
-fn wc_text(w: &Wc) -> String {
+pub(super) fn wc_text(w: &Wc) -> String {
     format!(
         "wr_id {} {} {} byte_len {} qp_num {} wc_flags {:#x} imm {:#010x}",
         w.wr_id,
