@@ -1,9 +1,9 @@
 //! `uverbs selftest`'s `objects.*` and `events.*` cases in the VM (issue 25): on rxe
 //! every case passes; on siw the QP state walk, the completion channel and the CQ
 //! overrun pass, and the rest skip with the reason the driver gives; the output is
-//! strict KTAP with kselftest's exit status. And a regression planted in rxe (the SRQ
-//! limit left armed after its event) fails `objects.srq_limit`, which the stock module
-//! passes.
+//! strict KTAP with kselftest's exit status. And regressions planted in rxe (the SRQ
+//! limit left armed after its event; MODIFY_QP without the state table) fail
+//! `objects.srq_limit` and `objects.qp_states.rc`, which the stock module passes.
 
 mod common;
 
@@ -153,5 +153,21 @@ fn selftest_objects_catch_a_planted_srq_limit_left_armed() {
         "rxe-srq-limit-stays-armed",
         "objects.srq_limit",
         "QUERY_SRQ after the event: srq_limit 2, expected 0",
+    );
+}
+
+/// Issue 25: the state machine planted in rxe for probe.error_paths
+/// (tests/vm/planted/rxe-modify-qp-any-transition.sed: MODIFY_QP without
+/// ib_modify_qp_is_ok) fails objects.qp_states.rc too: its first illegal step that the
+/// core does not refuse itself is RESET->RTS (ib_uverbs refuses RESET->RTR before rxe
+/// sees it: the address vector's port is not yet the QP's).
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn selftest_objects_catch_a_planted_state_machine() {
+    planted_fails(
+        &common::device("rxe"),
+        "rxe-modify-qp-any-transition",
+        "objects.qp_states.rc",
+        "MODIFY_QP RESET->RTS (mask QpAttrMask(STATE | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC | SQ_PSN)): ok, expected errno 22",
     );
 }
