@@ -567,7 +567,10 @@ fn post_recvs(qp: &Qp, mr: &Mr, base: u64, n: u32) -> core::result::Result<(), S
 
 /// A QP of type RC on `cq` moved to INIT, with `n` receives posted from `mr`; then moved
 /// to ERR, which flushes them into `cq`. Returns the QP once its receive queue is empty
-/// again (every receive was flushed: rxe flushes in its responder task; siw at once).
+/// again: every receive was flushed. siw flushes within MODIFY_QP; rxe in its responder
+/// task, writing each completion before it frees the receive on 6.12 (flush_recv_queue)
+/// and just after on 6.1 (do_complete), in the same task run, which the rig's one-CPU
+/// guest does not interrupt (6.1's rxe tasks are tasklets).
 fn flush(bed: &Bed, cq: &Cq, mr: &Mr, base: u64, n: u32) -> core::result::Result<Qp, Stop> {
     let qp = bed.qp(QpType::Rc, cq, n).map_err(needed("CREATE_QP"))?;
     modify(&qp, legal(QpType::Rc, QpState::Init, 0, bed.gid))
