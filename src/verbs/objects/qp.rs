@@ -283,6 +283,22 @@ impl ModifyQp {
         }
     }
 
+    /// The same modification without the attributes of `mask`: their bits are cleared,
+    /// so the kernel does not read them (their values stay in the command, unread). For
+    /// a transition asked without one of the attributes it requires, which the kernel
+    /// must refuse.
+    ///
+    /// ```
+    /// use uverbs::verbs::objects::ModifyQp;
+    /// use uverbs::{AccessFlags, QpAttrMask, QpType};
+    /// let m = ModifyQp::init(QpType::Rc, 1, AccessFlags::empty(), 0).without(QpAttrMask::PORT);
+    /// assert_eq!(m.mask(), QpAttrMask::STATE | QpAttrMask::PKEY_INDEX | QpAttrMask::ACCESS_FLAGS);
+    /// ```
+    pub fn without(mut self, mask: QpAttrMask) -> Self {
+        self.cmd.attr_mask &= !mask.bits();
+        self
+    }
+
     /// The attributes given so far, as the kernel's mask.
     pub fn mask(&self) -> QpAttrMask {
         QpAttrMask::from_bits_retain(self.cmd.attr_mask)
@@ -965,5 +981,23 @@ mod tests {
         assert_eq!(sent.to_uverbs(7), cmd);
         assert_ne!(sent, ModifyQp::rts(QpType::Rc, 0x124));
         assert_ne!(ModifyQp::new().state(QpState::Init), ModifyQp::new());
+    }
+
+    #[test]
+    fn without_clears_only_the_given_bits_of_the_sent_mask() {
+        let full = ModifyQp::rtr(
+            QpType::Rc,
+            Mtu::Mtu1024,
+            7,
+            0x10,
+            AhAttr::global(1, 0, crate::types::Gid::default(), 1),
+        );
+        let m = full.without(QpAttrMask::AV | QpAttrMask::RQ_PSN);
+        assert_eq!(m.mask(), full.mask() - QpAttrMask::AV - QpAttrMask::RQ_PSN);
+        assert_eq!(m.to_uverbs(3).attr_mask, m.mask().bits());
+        // A bit that was not set stays clear; the others stay as they were.
+        assert_eq!(full.without(QpAttrMask::QKEY), full);
+        assert_eq!(full.without(QpAttrMask::empty()), full);
+        assert_eq!(m.to_uverbs(3).rq_psn, 0x10, "the value stays, unread");
     }
 }

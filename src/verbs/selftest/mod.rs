@@ -25,11 +25,14 @@
 //! - `wire.rc.*`: errors on the wire between two such QPs: remote access, local
 //!   protection, RNR and length errors, with the exact completion status, the flush of
 //!   what was posted behind, the QPs' states and async events (`wire`).
+//! - `objects.*`, `events.*`: the QP state table, CQ resize, the SRQ limit, completion
+//!   channels and QP and CQ async events (`objects`).
 
 mod cm_pair;
 mod data;
 pub mod health;
 pub mod modules;
+mod objects;
 pub mod testbed;
 mod wire;
 
@@ -153,6 +156,7 @@ enum Kind {
     ErrorPaths,
     Data(&'static str),
     Wire(&'static str),
+    Objects(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -242,6 +246,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in wire::CASES {
         v.push(c(format!("wire.rc.{name}"), what, Kind::Wire(name)));
     }
+    for (name, what) in objects::CASES {
+        v.push(c(name.into(), what, Kind::Objects(name)));
+    }
     v
 }
 
@@ -259,6 +266,7 @@ impl Case {
             Kind::ErrorPaths => probe_case(probe::error_paths_of(info)),
             Kind::Data(name) => data::run(info, name),
             Kind::Wire(name) => wire::run(info, name),
+            Kind::Objects(name) => objects::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -285,7 +293,8 @@ impl Case {
             | Kind::ErrorPaths
             | Kind::PortEvents(_)
             | Kind::Data(_)
-            | Kind::Wire(_) => {
+            | Kind::Wire(_)
+            | Kind::Objects(_) => {
                 unreachable!("run without a context")
             }
         }
