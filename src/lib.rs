@@ -13,6 +13,7 @@ pub mod cm;
 pub mod error;
 pub mod netlink;
 pub mod raw;
+pub mod selftest;
 pub mod sysfs;
 pub mod types;
 pub mod verbs;

@@ -12,6 +12,7 @@
 //! | 3 | `netlink`, `sysfs` | the two readers (beside each other, not using each other) |
 //! | 4 | `verbs` | the typed API: contexts, attributes, objects, events, caches |
 //! | 5 | `cm` | the RDMA connection manager, on the verbs API |
+//! | 6 | `selftest` | the conformance cases of `uverbs selftest`, on all of the above |
 //! | 6 | `aio` | futures over tokio for the files the others wait on (feature `tokio`) |
 //!
 //! Paths through the crate root's re-exports (`crate::Error`) are refused outside
@@ -36,6 +37,7 @@ const LIBRARY: &[(&str, u8)] = &[
     ("sysfs", 3),
     ("verbs", 4),
     ("cm", 5),
+    ("selftest", 6),
     ("aio", 6),
 ];
 

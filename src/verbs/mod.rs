@@ -17,8 +17,7 @@
 //!   device being removed.
 //! - [`ipoib`]: the netdevs of a port and IPoIB interfaces, from sysfs.
 //! - [`objects`]: PD, MR, completion channel, CQ, QP, AH, SRQ; [`probe`]: their ABI
-//!   regression probe; [`selftest`]: the conformance cases of `uverbs selftest`, and
-//!   the kernel's health around them.
+//!   regression probe (the conformance suite on top of it all is [`crate::selftest`]).
 //! - [`datapath`]: work requests, completions, and the queues rxe and siw map into the
 //!   process (posted and polled by the objects' methods).
 
@@ -36,4 +35,3 @@ pub mod monitor;
 pub mod objects;
 pub mod port;
 pub mod probe;
-pub mod selftest;

@@ -1,4 +1,4 @@
-//! `uverbs selftest`: the conformance cases of `uverbs::verbs::selftest` on every device,
+//! `uverbs selftest`: the conformance cases of `uverbs::selftest` on every device,
 //! as KTAP (or JSON), with baselines, per-case timeouts and kselftest's exit statuses.
 //!
 //! Each device's cases run in a child process (this same program, `selftest --child
@@ -14,13 +14,13 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use uverbs::selftest::health::{KernelLog, Resources};
+use uverbs::selftest::modules::ModuleTree;
+use uverbs::selftest::testbed::Testbed;
+use uverbs::selftest::{self, compare_facts, Env, Status};
 use uverbs::netlink::link::LinkType;
 use uverbs::netlink::NlSocket;
 use uverbs::verbs::discover::{DeviceInfo, Discovery};
-use uverbs::verbs::selftest::health::{KernelLog, Resources};
-use uverbs::verbs::selftest::modules::ModuleTree;
-use uverbs::verbs::selftest::testbed::Testbed;
-use uverbs::verbs::selftest::{self, compare_facts, Env, Status};
 
 use crate::plumbing::getopt::{opt, LongOpt};
 use crate::plumbing::io::Io;

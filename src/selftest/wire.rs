@@ -22,13 +22,13 @@
 //! from 6.12 `QP_LAST_WQE_REACHED` for a QP with an SRQ). So the responder may raise
 //! the IBTA's event or none, and nothing else may come, on either QP.
 
+use crate::selftest::data::{self, c_name, wc_text, Pair};
+use crate::selftest::{Outcome, Status};
 use crate::types::{AccessFlags, EventType, QpState, TransportType, WcStatus};
 use crate::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::event::{EventScope, Next};
 use crate::verbs::objects::{ModifyQp, Mr, Qp};
-use crate::verbs::selftest::data::{self, c_name, wc_text, Pair};
-use crate::verbs::selftest::{Outcome, Status};
 
 /// The cases: name, the kernel methods they exercise.
 pub(super) const CASES: [(&str, &str); 4] = [
@@ -232,7 +232,7 @@ fn finish(p: &mut Pair, o: &mut Outcome, step: &str, end: &End<'_>) {
 
 /// The QP's state: at once, or when `want` is the error state, as soon as it is there
 /// (polled until [`data::DEADLINE`]).
-fn state_after(qp: &Qp, want: QpState) -> crate::Result<QpState> {
+fn state_after(qp: &Qp, want: QpState) -> crate::error::Result<QpState> {
     let t0 = std::time::Instant::now();
     loop {
         let s = qp.query()?.state();

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Op, Result};
 use crate::netlink::link::{self, LinkType};
 use crate::netlink::route;
+use crate::selftest::Env;
 use crate::verbs::discover::Discovery;
 use crate::verbs::monitor::DeviceMonitor;
-use crate::verbs::selftest::Env;
 
 /// The dummy interface a test bed makes when it is given none.
 pub const DUMMY: &str = "uvst0";

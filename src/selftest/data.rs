@@ -13,13 +13,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::raw::abi::{RDMA_DRIVER_RXE, RDMA_DRIVER_SIW};
+use crate::selftest::Outcome;
 use crate::types::{AccessFlags, AtomicCap, Gid, Mtu, QpType, WcFlags, WcOpcode, WcStatus};
 use crate::verbs::context::Context;
 use crate::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::event::EventStream;
 use crate::verbs::objects::{AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
-use crate::verbs::selftest::Outcome;
 
 /// How long a completion may take (TCG is slow; a lost packet is not retried sooner).
 pub(super) const DEADLINE: Duration = Duration::from_secs(10);

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use crate::cm::{CmChannel, CmId, ConnParam};
 use crate::netlink::{link, route};
+use crate::selftest::Outcome;
 use crate::types::CmEventType;
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::objects::Qp;
-use crate::verbs::selftest::Outcome;
 
 /// The CM ids of a connected pair: the listener and both ends. Dropping them ends the
 /// connection (the QPs go to the error state), so the pair keeps them as long as its QPs.

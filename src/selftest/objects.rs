@@ -22,6 +22,8 @@ use rustix::io::Errno;
 
 use crate::error::{Error, Result};
 use crate::raw::abi::{RDMA_DRIVER_RXE, RDMA_DRIVER_SIW};
+use crate::selftest::data::wc_text;
+use crate::selftest::Outcome;
 use crate::types::{AccessFlags, EventType, Gid, Mtu, QpAttrMask, QpState, QpType, WcStatus};
 use crate::verbs::context::Context;
 use crate::verbs::datapath::{RecvWr, SendOp, SendWr, Sge, Wc};
@@ -30,8 +32,6 @@ use crate::verbs::event::{Event, EventStream, Next};
 use crate::verbs::objects::{
     AhAttr, Cq, ModifyQp, ModifySrq, Mr, MrBuf, Pd, Qp, QpCap, QpInit, QpQuery, SrqInit,
 };
-use crate::verbs::selftest::data::wc_text;
-use crate::verbs::selftest::Outcome;
 
 /// How long a completion, an event or a drain may take (a loaded TCG guest).
 const DEADLINE: Duration = Duration::from_secs(10);
