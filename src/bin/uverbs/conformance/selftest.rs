@@ -14,12 +14,12 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use uverbs::netlink::link::LinkType;
+use uverbs::netlink::NlSocket;
 use uverbs::selftest::health::{KernelLog, Resources};
 use uverbs::selftest::modules::ModuleTree;
 use uverbs::selftest::testbed::Testbed;
 use uverbs::selftest::{self, compare_facts, Env, Status};
-use uverbs::netlink::link::LinkType;
-use uverbs::netlink::NlSocket;
 use uverbs::verbs::discover::{DeviceInfo, Discovery};
 
 use crate::plumbing::getopt::{opt, LongOpt};
