@@ -6,50 +6,11 @@
 
 mod common;
 
-#[allow(dead_code)]
-#[path = "../src/bin/uverbs/plumbing/ktap.rs"]
-mod ktap;
-
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::scratch::run;
-
-fn selftest(args: &[&str]) -> Output {
-    Command::new(common::uverbs_bin())
-        .arg("selftest")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("uverbs selftest runs")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// The case lines of `dev` in a KTAP document, as (name, line).
-fn lines_of(doc: &str, dev: &str) -> Vec<(String, String)> {
-    let mut on = false;
-    let mut out = Vec::new();
-    for l in doc.lines() {
-        if l == format!("  # Subtest: {dev}") {
-            on = true;
-            continue;
-        }
-        if on && !l.starts_with("  ") {
-            break;
-        }
-        if on {
-            let t = l.trim_start();
-            if t.starts_with("ok ") || t.starts_with("not ok ") {
-                let name = t.split(' ').nth(if t.starts_with("ok") { 2 } else { 3 });
-                out.push((name.unwrap_or("").to_string(), t.to_string()));
-            }
-        }
-    }
-    out
-}
+use common::selftest::{ktap, lines_of, planted_fails_case, run as selftest, text};
 
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
@@ -572,41 +533,6 @@ fn modules_loads_the_driver_the_kernel_cannot() {
         without.trim_end().replace('\n', " | "),
         with.trim_end()
     );
-}
-
-/// The stock driver passes `case` on `dev`; the planted build of `plant`
-/// (tests/vm/planted/PLANT.sed) fails it, with `needle` among the diagnostics. A plant
-/// named `*-warn` logs a kernel warning, which the rig is told to expect.
-fn planted_fails_case(dev: &str, plant: &str, case: &str, needle: &str) {
-    let kmsg = |s: &str| std::fs::write("/dev/kmsg", format!("{s}\n")).unwrap();
-    let o = selftest(&["-d", dev, "--filter", case]);
-    assert_eq!(o.status.code(), Some(0), "stock {dev}:\n{}", text(&o));
-
-    let _planted = common::scratch::PlantedModule::load(&common::scratch::planted(plant));
-    let warns = plant.ends_with("warn");
-    if warns {
-        kmsg("uverbs-vm: expected splat begin");
-    }
-    let o = selftest(&["-d", dev, "--filter", case]);
-    if warns {
-        kmsg("uverbs-vm: expected splat end");
-    }
-    let doc = text(&o);
-    ktap::parse_strict(&doc).unwrap_or_else(|e| panic!("not KTAP: {e}\n{doc}"));
-    assert_eq!(o.status.code(), Some(1), "{plant}:\n{doc}");
-    let cases = lines_of(&doc, dev);
-    let (_, line) = cases
-        .iter()
-        .find(|(n, _)| n == case)
-        .unwrap_or_else(|| panic!("{plant}: no {case}:\n{doc}"));
-    assert!(line.starts_with("not ok "), "{plant}: {line}\n{doc}");
-    assert!(doc.contains(needle), "{plant}: names {needle:?}:\n{doc}");
-    let why = doc
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or("")
-        .trim();
-    println!("kernel {}: {plant}: {line} ({why})", common::kernel());
 }
 
 /// Issue 25: two more kinds of regression planted in siw, each caught by the case that

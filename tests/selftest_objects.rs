@@ -7,20 +7,9 @@
 
 mod common;
 
-#[allow(dead_code)]
-#[path = "../src/bin/uverbs/plumbing/ktap.rs"]
-mod ktap;
+use std::process::Output;
 
-use std::process::{Command, Output, Stdio};
-
-fn selftest(args: &[&str]) -> Output {
-    Command::new(common::uverbs_bin())
-        .arg("selftest")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("uverbs selftest runs")
-}
+use common::selftest::{ktap, planted_fails_case, run as selftest};
 
 /// The result lines of one device's run (`ok 1 objects.cq_resize # SKIP ...`), after
 /// reading the whole document strictly.
@@ -119,27 +108,6 @@ fn selftest_objects_and_events_pass_or_skip_with_their_reasons() {
     println!("kernel {}: {line}", common::kernel());
 }
 
-/// The stock rxe passes `case`; rxe built with tests/vm/planted/PLANT.sed fails it,
-/// with `needle` among the diagnostics.
-fn planted_fails(dev: &str, plant: &str, case: &str, needle: &str) {
-    let (o, doc, _) = run_lines(dev, case);
-    assert_eq!(o.status.code(), Some(0), "stock {dev}:\n{doc}");
-    let planted = common::scratch::PlantedModule::load(&common::scratch::planted(plant));
-    let (o, doc, lines) = run_lines(dev, case);
-    drop(planted);
-    assert_eq!(o.status.code(), Some(1), "{plant}:\n{doc}");
-    assert_eq!(lines, [format!("not ok 1 {case}")], "{plant}:\n{doc}");
-    let why = doc
-        .lines()
-        .find(|l| l.contains(needle))
-        .unwrap_or_else(|| panic!("{plant}: no {needle:?} among the diagnostics:\n{doc}"));
-    println!(
-        "kernel {}: {plant}: not ok 1 {case} ({})",
-        common::kernel(),
-        why.trim()
-    );
-}
-
 /// Issue 25: a regression planted in rxe, of an event's semantics: its responder raises
 /// IBV_EVENT_SRQ_LIMIT_REACHED but leaves the limit armed
 /// (tests/vm/planted/rxe-srq-limit-stays-armed.sed). objects.srq_limit catches it:
@@ -148,7 +116,7 @@ fn planted_fails(dev: &str, plant: &str, case: &str, needle: &str) {
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn selftest_objects_catch_a_planted_srq_limit_left_armed() {
-    planted_fails(
+    planted_fails_case(
         &common::device("rxe"),
         "rxe-srq-limit-stays-armed",
         "objects.srq_limit",
@@ -164,7 +132,7 @@ fn selftest_objects_catch_a_planted_srq_limit_left_armed() {
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn selftest_objects_catch_a_planted_state_machine() {
-    planted_fails(
+    planted_fails_case(
         &common::device("rxe"),
         "rxe-modify-qp-any-transition",
         "objects.qp_states.rc",

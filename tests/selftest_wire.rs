@@ -6,12 +6,10 @@
 
 mod common;
 
-#[allow(dead_code)]
-#[path = "../src/bin/uverbs/plumbing/ktap.rs"]
-mod ktap;
-
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Instant;
+
+use common::selftest::{ktap, results_of, run, text};
 
 const CASES: [&str; 4] = [
     "wire.rc.remote_access",
@@ -21,46 +19,17 @@ const CASES: [&str; 4] = [
 ];
 
 fn selftest(args: &[&str]) -> (Output, String) {
-    let o = Command::new(common::uverbs_bin())
-        .arg("selftest")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("uverbs selftest runs");
-    let doc = String::from_utf8_lossy(&o.stdout).into_owned();
+    let o = run(args);
+    let doc = text(&o);
     (o, doc)
 }
 
-/// The result lines of `dev`'s subtest block, trimmed, with the diagnostics that came
-/// before each (`# ` lines), as (name, line, diagnostics).
+/// The results of `dev`'s block as (name, line, diagnostics).
 fn cases_of(doc: &str, dev: &str) -> Vec<(String, String, Vec<String>)> {
-    let mut on = false;
-    let mut out = Vec::new();
-    let mut diag = Vec::new();
-    for l in doc.lines() {
-        if l == format!("  # Subtest: {dev}") {
-            on = true;
-            continue;
-        }
-        if on && !l.starts_with("  ") {
-            break;
-        }
-        if !on {
-            continue;
-        }
-        let t = l.trim_start();
-        if let Some(d) = t.strip_prefix("# ") {
-            diag.push(d.to_string());
-        } else if t.starts_with("ok ") || t.starts_with("not ok ") {
-            let name = t.split(' ').nth(if t.starts_with("ok") { 2 } else { 3 });
-            out.push((
-                name.unwrap_or("").to_string(),
-                t.to_string(),
-                std::mem::take(&mut diag),
-            ));
-        }
-    }
-    out
+    results_of(doc, dev)
+        .into_iter()
+        .map(|r| (r.name, r.line, r.diag))
+        .collect()
 }
 
 /// Issue 25, item 5: every `wire.rc.*` case passes on rxe (with rxe's deviations from
@@ -148,10 +117,7 @@ fn wire_errors_pass_on_rxe_and_skip_on_siw() {
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn a_planted_rxe_wire_status_fails_wire_rnr() {
-    let rxe = common::scratch::links_of("rxe")
-        .first()
-        .map(|l| l.0.clone())
-        .expect("an rxe device in the VM");
+    let rxe = common::device("rxe");
     let (o, doc) = selftest(&["-d", &rxe, "--filter", "wire.*"]);
     assert_eq!(o.status.code(), Some(0), "stock {rxe}:\n{doc}");
 

@@ -8,6 +8,7 @@
 
 pub mod json;
 pub mod scratch;
+pub mod selftest;
 pub mod strict;
 
 use std::collections::BTreeMap;
