@@ -324,9 +324,10 @@ fn leftovers() -> Vec<String> {
     out
 }
 
-/// `--create rxe,siw`: the run makes uvst_rxe and uvst_siw over a dummy uvst0 of its
-/// own (RDMA netlink, rtnetlink; no iproute2), tests only them, takes each port through
-/// PORT_ERR and PORT_ACTIVE by setting uvst0 down and up, and leaves nothing behind.
+/// `--create rxe,siw`: the run makes uvst_rxe and uvst_siw over dummies uvst0 and uvst1
+/// of its own (RDMA netlink, rtnetlink; no iproute2), tests only them, takes each port
+/// through PORT_ERR and PORT_ACTIVE by setting its dummy down and up, runs siw's data
+/// cases through the RDMA CM over the address it gave uvst1, and leaves nothing behind.
 /// Over a netdev it is given, it never touches that netdev (port.1.events skips). A
 /// name that is taken is "could not test", never reused.
 #[test]
@@ -355,6 +356,21 @@ fn create_makes_its_own_devices_and_removes_them() {
         assert!(
             events.1.starts_with("ok ") && !events.1.contains('#'),
             "{d}: port.1.events ran and passed\n{doc}"
+        );
+    }
+    for case in [
+        "data.rc.send",
+        "data.rc.write_read",
+        "data.rc.inline",
+        "data.rc.unsignaled",
+    ] {
+        let (_, line) = lines_of(&doc, "uvst_siw")
+            .into_iter()
+            .find(|(n, _)| n == case)
+            .unwrap_or_else(|| panic!("uvst_siw: no {case}\n{doc}"));
+        assert!(
+            line.starts_with("ok ") && !line.contains('#'),
+            "uvst_siw: {case} ran through the CM and passed\n{doc}"
         );
     }
     assert_eq!(leftovers(), Vec::<String>::new(), "after the run\n{doc}");

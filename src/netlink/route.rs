@@ -1,7 +1,8 @@
 //! Network interfaces over `NETLINK_ROUTE`, as far as a self-test needs them: create a
 //! dummy interface to put a software RDMA link on, set it up or down (which rxe and
-//! siw report as port events), delete it. What `ip link add NAME type dummy`, `ip link
-//! set NAME up|down` and `ip link del NAME` do, with no iproute2 in the root.
+//! siw report as port events), delete it, give it an IPv4 address and list those. What
+//! `ip link add NAME type dummy`, `ip link set NAME up|down`, `ip link del NAME` and
+//! `ip -4 addr` do, with no iproute2 in the root.
 //!
 //! Each needs `CAP_NET_ADMIN`; a dummy interface needs the `dummy` module (loaded by
 //! the kernel on demand where it can).
@@ -132,6 +133,52 @@ pub fn set_up(name: &str, up: bool) -> Result<()> {
 /// As [`set_up`].
 pub fn delete(name: &str) -> Result<()> {
     acked("interface delete", name, &|seq| delete_request(seq, name))
+}
+
+/// The request [`add_ipv4`] sends: `RTM_NEWADDR`, create-exclusive, `addr/prefix` on
+/// the interface with index `ifindex` (scope universe; the local and the interface
+/// address the same, as on a broadcast interface).
+///
+/// # Errors
+///
+/// None in practice: the request always fits.
+pub fn add_ipv4_request(seq: u32, ifindex: u32, addr: Ipv4Addr, prefix: u8) -> Result<Request> {
+    let mut r = Request::new(
+        RTM_NEWADDR,
+        NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
+        seq,
+    );
+    let ifa = ifaddrmsg {
+        ifa_family: AF_INET,
+        ifa_prefixlen: prefix,
+        ifa_index: ifindex,
+        ..ifaddrmsg::default()
+    };
+    r.family_header(ifa.as_bytes())?
+        .attr(IFA_LOCAL, &addr.octets())?
+        .attr(IFA_ADDRESS, &addr.octets())?;
+    Ok(r)
+}
+
+/// Adds `addr/prefix` to the interface with index `ifindex` (what `ip addr add` does).
+///
+/// # Errors
+///
+/// As [`NlSocket::open_route`]; the kernel's errno, classified: `EEXIST` when the
+/// interface has the address, `ENODEV` for no such interface, `EPERM` without
+/// `CAP_NET_ADMIN`, `EINVAL` for a prefix over 32.
+pub fn add_ipv4(ifindex: u32, addr: Ipv4Addr, prefix: u8) -> Result<()> {
+    const OP: &str = "address add";
+    let what = format!("{addr}/{prefix} on ifindex {ifindex}");
+    let mut sock = NlSocket::open_route()?;
+    let seq = sock.fresh_seq();
+    let req = add_ipv4_request(seq, ifindex, addr, prefix)?;
+    let datagrams = sock.raw_exchange(req.bytes(), seq, RTM_NEWADDR)?;
+    for d in &datagrams {
+        parse_answer(d, seq, RTM_NEWADDR, OP, |_| Ok(()))
+            .map_err(|e| e.for_op(Op::new(OP, &what)))?;
+    }
+    Ok(())
 }
 
 /// The request [`ipv4_addrs`] sends: `RTM_GETADDR`, a dump of the IPv4 addresses of
@@ -266,6 +313,28 @@ mod tests {
         want.extend_from_slice(&0u32.to_ne_bytes());
         // ifaddrmsg: AF_INET, the rest zero.
         want.extend_from_slice(&[2, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(r.bytes(), &want[..]);
+    }
+
+    #[test]
+    fn add_ipv4_bytes() {
+        let r = add_ipv4_request(5, 7, Ipv4Addr::new(169, 254, 250, 1), 24).unwrap();
+        let mut want = Vec::new();
+        // nlmsghdr: length 40, RTM_NEWADDR, REQUEST|ACK|EXCL|CREATE, seq 5, pid 0.
+        want.extend_from_slice(&40u32.to_ne_bytes());
+        want.extend_from_slice(&20u16.to_ne_bytes());
+        want.extend_from_slice(&0x605u16.to_ne_bytes());
+        want.extend_from_slice(&5u32.to_ne_bytes());
+        want.extend_from_slice(&0u32.to_ne_bytes());
+        // ifaddrmsg: AF_INET, /24, no flags, scope universe, ifindex 7.
+        want.extend_from_slice(&[2, 24, 0, 0]);
+        want.extend_from_slice(&7u32.to_ne_bytes());
+        // IFA_LOCAL and IFA_ADDRESS, 169.254.250.1 each.
+        for ty in [2u16, 1] {
+            want.extend_from_slice(&8u16.to_ne_bytes());
+            want.extend_from_slice(&ty.to_ne_bytes());
+            want.extend_from_slice(&[169, 254, 250, 1]);
+        }
         assert_eq!(r.bytes(), &want[..]);
     }
 

@@ -8,6 +8,8 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
+use rustix::io::Errno;
+
 use crate::cm::{CmChannel, CmId, ConnParam};
 use crate::netlink::{link, route};
 use crate::selftest::Outcome;
@@ -60,8 +62,17 @@ pub(super) fn connect(
     let ip = address(info)?;
     let cm = |what: &'static str| move |e: crate::error::Error| fail(what, e);
     // One channel per side: a wait on a channel takes its next event, whichever id it is for.
-    let lch = CmChannel::open().map_err(cm("open rdma_cm"))?;
-    let cch = CmChannel::open().map_err(cm("open rdma_cm"))?;
+    let open = || {
+        CmChannel::open().map_err(|e| match e.errno() {
+            // No file, or not the CM's: rdma_ucm is not loaded (modprobe rdma_ucm, or
+            // --modules).
+            Some(Errno::NOENT | Errno::NODEV) => {
+                Outcome::skip(format!("no RDMA CM (/dev/infiniband/rdma_cm: {e})"))
+            }
+            _ => fail("open /dev/infiniband/rdma_cm", e),
+        })
+    };
+    let (lch, cch) = (open()?, open()?);
     let listen = lch.create_id().map_err(cm("CREATE_ID"))?;
     listen.bind(SocketAddr::new(ip, 0)).map_err(cm("BIND_IP"))?;
     listen.listen(1).map_err(cm("LISTEN"))?;

@@ -162,9 +162,9 @@ enum Kind {
 /// What the cases may do beyond reading: set by the caller that made the device.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Env {
-    /// A network interface the caller made for this self-test (a dummy under the
-    /// device's link), which `port.N.events` may set down and up. Never a user's.
-    pub own_netdev: Option<String>,
+    /// The network interfaces the caller made for this self-test (the dummies under the
+    /// devices' links), which `port.N.events` may set down and up. Never a user's.
+    pub own_netdevs: Vec<String>,
 }
 
 /// The cases of every port, after `port.N.`: name, what they compare, and the kind.
@@ -721,11 +721,11 @@ const EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// leaves the port DOWN; set up again, PORT_ACTIVE and the port ACTIVE. The netdev is up
 /// again when the case ends, whatever happened.
 fn port_events(info: &DeviceInfo, port: u32, env: &Env) -> Outcome {
-    let Some(own) = env.own_netdev.as_deref() else {
+    if env.own_netdevs.is_empty() {
         return Outcome::skip(
             "needs a network interface the self-test made (--create without --netdev), to set down and up",
         );
-    };
+    }
     let mut o = Outcome::new();
     let netdev = match link::show() {
         Ok(links) => links
@@ -737,12 +737,16 @@ fn port_events(info: &DeviceInfo, port: u32, env: &Env) -> Outcome {
             return o;
         }
     };
-    if netdev.as_deref() != Some(own) {
+    let Some(own) = netdev
+        .as_deref()
+        .filter(|n| env.own_netdevs.iter().any(|o| o == n))
+    else {
         return Outcome::skip(format!(
-            "the port's netdev is {}, not the self-test's own {own}",
-            netdev.as_deref().unwrap_or("none")
+            "the port's netdev is {}, not one of the self-test's own ({})",
+            netdev.as_deref().unwrap_or("none"),
+            env.own_netdevs.join(", ")
         ));
-    }
+    };
     let ctx = match Context::open(info) {
         Ok(c) => c,
         Err(e) => {

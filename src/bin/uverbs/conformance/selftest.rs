@@ -45,14 +45,16 @@ process: a case that hangs is killed after the timeout.
   -d, --ib-dev=DEV     only device DEV (repeatable; default every device)
       --create=KINDS   make the devices to test, and remove them at the end: a link
                        of each kind (rxe, siw; comma-separated) named uvst_rxe,
-                       uvst_siw, over --netdev or over a dummy interface uvst0 made
-                       for them, which port.N.events sets down and up (needs
-                       CAP_NET_ADMIN); only these devices (and -d's) are tested
+                       uvst_siw, over --netdev or each over a dummy interface made
+                       for it (uvst0, uvst1; siw's gets 169.254.250.1/24 for its
+                       data cases' RDMA CM), which port.N.events sets down and up
+                       (needs CAP_NET_ADMIN); only these devices (and -d's) are
+                       tested
       --netdev=IF      the network interface for --create's links (it is never set
                        down: port.N.events skips)
       --modules=DIR    where there is no modprobe: load the kernel modules the run
                        needs (ib_uverbs; for --create rdma_rxe, siw, the CRC modules
-                       they use and dummy) and their dependencies from the modules
+                       they use, rdma_ucm for siw and dummy) and their dependencies from the modules
                        tree DIR (/lib/modules/RELEASE, with depmod's modules.dep;
                        needs CAP_SYS_MODULE); they stay loaded
       --list           print the cases (DEVICE CASE), run nothing
@@ -354,7 +356,7 @@ fn run_device(
     if let Some(f) = &o.filter {
         cmd.arg("--filter").arg(f);
     }
-    if let Some(n) = &o.env.own_netdev {
+    for n in &o.env.own_netdevs {
         cmd.arg("--own-netdev").arg(n);
     }
     let spawned = cmd
@@ -618,7 +620,7 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             }
             (b'n', Some(v)) => o.netdev = Some(text(v)),
             (b'm', Some(v)) => o.modules = Some(text(v)),
-            (b'O', Some(v)) => o.env.own_netdev = Some(text(v)),
+            (b'O', Some(v)) => o.env.own_netdevs.push(text(v)),
             _ => return Ok(false),
         }
         Ok(true)
@@ -706,6 +708,10 @@ fn load_modules(io: &mut Io, dir: &Path, o: &Opts) -> uverbs::Result<()> {
             LinkType::Rxe => [("crc32_generic", ""), ("rdma_rxe", "")],
             LinkType::Siw => [("crc32c_generic", ""), ("siw", "")],
         });
+        // siw's data cases connect through the RDMA CM's file.
+        if *kind == LinkType::Siw {
+            want.push(("rdma_ucm", ""));
+        }
     }
     if !o.create.is_empty() && o.netdev.is_none() {
         want.push(("dummy", "numdummies=0"));

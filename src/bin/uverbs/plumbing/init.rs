@@ -1,7 +1,8 @@
 //! PID 1 of an initramfs that holds only this program and the kernel's modules: a kernel
 //! bisect's boot (`scripts/bisect-boot.sh`). The kernel gives init the words after `--`
 //! on its command line as arguments; they are run as `uverbs ARGS` (`selftest --create
-//! rxe,siw --modules DIR --bisect`), after `/proc`, `/sys` and `/dev` are mounted. The
+//! rxe,siw --modules DIR --bisect`), after `/proc`, `/sys` and `/dev` are mounted and the
+//! loopback interface is up. The
 //! status goes to the console as one line, `uverbs-init: exit N`, that the script reads,
 //! and the machine is powered off. Only as `/init` (argv[0]'s name is `init`) with PID 1:
 //! the first process of a container's PID namespace runs the command as usual.
@@ -31,6 +32,11 @@ pub fn run(io: &mut Io, args: &[Vec<u8>], main: fn(&mut Io, &[Vec<u8>]) -> i32) 
                 io.err_line(&format!("uverbs-init: mount {fs} on {dir}: {e}"));
             }
         }
+    }
+    // As any init does: the loopback interface up (a TCP connection to a local
+    // address, such as siw's through the RDMA CM, goes through it).
+    if let Err(e) = uverbs::netlink::route::set_up("lo", true) {
+        io.err_line(&format!("uverbs-init: lo up: {e}"));
     }
     let code = if args.is_empty() {
         io.err_line("uverbs-init: no command: give it after -- on the kernel command line");
