@@ -15,7 +15,7 @@
 # Every run gets the same environment (env -i, PATH, LC_ALL=C) and working directory.
 # Output, one line each:
 #   I WHAT VALUE...      information (kernel, devices, valgrind)
-#   N KEY IREFS          one count
+#   N KEY IREFS          one count (D KEY IREFS: a run of a line marked d)
 #   X KEY WORD VALUE     a program's own "X WORD VALUE" line (bench_objects.rs and
 #                        objects_loops.c print "X short_polls K")
 #   E ...                a failure
@@ -29,9 +29,10 @@ echo "I devices ${UVERBS_VM_DEVICES:-}"
 echo "I valgrind $(VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --version 2>&1)"
 ENV="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C"
 
-# run KEY BUILD OUT EXTRA-OPTIONS... -- PROGRAM ARGS...: one run under callgrind
+# run TAG KEY BUILD OUT EXTRA-OPTIONS... -- PROGRAM ARGS...: one run under callgrind,
+# its count as "TAG KEY IREFS"
 run() {
-  key=$1 build=$2 out=$3; shift 3
+  tag=$1 key=$2 build=$3 out=$4; shift 4
   opts=''
   while [ "$1" != -- ]; do opts="$opts $1"; shift; done
   shift
@@ -41,7 +42,7 @@ run() {
   if $ENV VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --log-file=/tmp/vg.log \
       --callgrind-out-file="$out" $opts "$p" "$@" > /tmp/hc.stdout 2> /tmp/hc.stderr < /dev/null; then
     n=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' /tmp/vg.log | tr -d ,)
-    if [ -n "$n" ]; then echo "N $key $n"; else echo "E $key: no I refs in valgrind's log"; fi
+    if [ -n "$n" ]; then echo "$tag $key $n"; else echo "E $key: no I refs in valgrind's log"; fi
     sed -n "s/^X /X $key /p" /tmp/hc.stdout
   else
     echo "E $key $build: exit status $? ($(head -c 300 /tmp/hc.stderr | tr '\n' ' '))"
@@ -60,7 +61,7 @@ while [ "$r" -le "$RUNS" ]; do
   lines n $order > /tmp/round
   while read -r key flags build args; do
     # shellcheck disable=SC2086 # args are words
-    run "$key" "$build" /dev/null -- $args
+    run N "$key" "$build" /dev/null -- $args
   done < /tmp/round
   echo "I round $r done"
   r=$((r + 1))
@@ -69,7 +70,7 @@ done
 lines d > /tmp/round
 while read -r key flags build args; do
   # shellcheck disable=SC2086 # args are words
-  run "$key" "$build" /tmp/cg.out --dump-instr=yes --compress-pos=no --compress-strings=no -- $args
+  run D "$key" "$build" /tmp/cg.out --dump-instr=yes --compress-pos=no --compress-strings=no -- $args
   if [ -s /tmp/cg.out ]; then
     echo "CG begin $key $build"
     gzip -9 -c /tmp/cg.out | base64

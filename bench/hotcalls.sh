@@ -204,8 +204,9 @@ fi
 # ------------------------------------------------------------ the report
 . "$RES/run.conf"
 export LC_ALL=C
-# cnt FILE KEY: the counts of one program, one a line
-cnt() { awk -v k="$2" '$1 == "N" && $2 == k { print $3 }' "$1"; }
+# cnt FILE KEY: the counts of one program in the RUNS rounds, one a line (not the
+# attribution's run of the unstripped build, after the rounds)
+cnt() { awk -v k="$2" -v r="I round $RUNS done" '$0 == r { exit } $1 == "N" && $2 == k { print $3 }' "$1"; }
 # same FILE KEY: 1 when every run counted the same
 same() { [ "$(cnt "$1" "$2" | sort -u | wc -l)" = 1 ]; }
 # shorts FILE KEY: the short polls of its runs, "a,b"
@@ -221,10 +222,15 @@ ipc() {
   a=$(cnt "$f" "$p.$d.$o.$N1" | median) b=$(cnt "$f" "$p.$d.$o.$N2" | median) c=$(per_iter "$o" "$d")
   awk -v a="$a" -v b="$b" -v c="$c" -v n=$((N2 - N1)) 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.1f", (b - a) / n / c }'
 }
-# det FILE P DEV OP: "" when every run of both lengths counted the same, else the keys
+# det FILE P DEV OP: "" when every run of both lengths counted the same, else the
+# programs that did not ("KEY: A/B", their counts) or counted nothing ("KEY: none")
 det() {
-  local f=$1 p=$2 d=$3 o n out=''
-  for o in ${4//-/ }; do for n in $N1 $N2; do same "$f" "$p.$d.$o.$n" || out+="$p.$d.$o.$n "; done; done
+  local f=$1 p=$2 d=$3 o n k out=''
+  for o in ${4//-/ }; do for n in $N1 $N2; do
+    k=$p.$d.$o.$n
+    if [ -z "$(cnt "$f" "$k")" ]; then out+="$k: none, "
+    elif ! same "$f" "$k"; then out+="$k: $(cnt "$f" "$k" | paste -sd/), "; fi
+  done; done
   echo "$out"
 }
 n1() { awk -v x="$1" 'BEGIN { if (x == "-") print "-"; else { s = sprintf("%.1f", x); sub(/\.0$/, "", s); print s } }'; }
@@ -232,6 +238,7 @@ REPRO="bench/hotcalls.sh"
 for k in "${KERNELS[@]}"; do REPRO+=" --kernel $k"; done
 [ "$RUNS" != 2 ] && REPRO+=" --runs $RUNS"
 MET=0 MISSED=0 SAME=0 DIFF=0
+declare -A VERDICT # LABEL: the first kernel's verdicts per device, for the attribution
 {
 echo "<!-- hotcalls:begin -->"
 echo "## Hot calls in instructions (issue 28)"
@@ -291,9 +298,10 @@ for k in "${KERNELS[@]}"; do
           done
         done
       done
-      if [ -z "$dd" ]; then sv=yes; SAME=$((SAME + 1)); else sv="no: ${dd% }"; DIFF=$((DIFF + 1)); fi
+      if [ -z "$dd" ]; then sv=yes; SAME=$((SAME + 1)); else sv="no (${dd%, })"; DIFF=$((DIFF + 1)); fi
       [ -n "$sp" ] && sv+="; short polls ${sp% }"
       echo "| $l: $(fld "$r" 6) | $d | $(n1 "$u") | $(n1 "$c") | $ratio | $v | $(n1 "$fv") | $(n1 "$above") | $sv |"
+      [ "$k" = "${KERNELS[0]}" ] && VERDICT[$l]+="${VERDICT[$l]:+, }$d ${ratio:--} ${v//\*/}"
     done
   done
   echo
@@ -324,8 +332,8 @@ if ls "$RES"/cg-"$k"-*-pie-u.out > /dev/null 2>&1; then
   echo "instructions (\`callgrind_annotate\`), differenced the same way, per call; the 6"
   echo "largest per call (inlined code counts in the function it was inlined into)."
   echo
-  echo "| call | instr/call (unstripped) | largest functions per call |"
-  echo "|---|---:|---|"
+  echo "| call | Linux $k: uverbs / libibverbs | instr/call (unstripped, rxe0) | largest functions per call |"
+  echo "|---|---|---:|---|"
   for r in "${ROWS[@]}" "${FLOORS[@]}"; do
     l=$(f1 "$r") pu=$(fld "$r" 2); p=${pu% *} o=${pu#* }
     ok=1
@@ -348,7 +356,7 @@ if ls "$RES"/cg-"$k"-*-pie-u.out > /dev/null 2>&1; then
     tot=$(awk -F'\t' '$2 == "TOTAL" { printf "%.1f", $1 }' "$RES/attr-$l")
     top=$(awk -F'\t' '$2 != "TOTAL" && $1 >= 0.5 && n < 6 { n++; gsub(/\|/, "\\|", $2)
       printf "%s`%s` %.1f", (n > 1 ? ", " : ""), $2, $1 }' "$RES/attr-$l")
-    echo "| $l | $tot | $top |"
+    echo "| $l | ${VERDICT[$l]:-(a floor)} | $tot | $top |"
   done
   echo
 fi
