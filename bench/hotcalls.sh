@@ -268,6 +268,7 @@ echo "unless a kernel's heading says otherwise, the programs taking turns. Targe
 echo "Resolution: parsing N (\"120\" against \"20\") adds a few instructions to the larger run, up"
 echo "to 0.3 per call on either side; the loop's own counter and branch are in both sides' counts."
 echo "Not measured here yet: issue 28's per-message loops (\`uverbs perf\` against perftest)."
+[ -n "${NOTE:-}" ] && echo "$NOTE"
 echo
 for k in "${KERNELS[@]}"; do
   f=$RES/$k.out
@@ -329,44 +330,67 @@ done
 echo "$MET rows met the target, $MISSED missed it; $SAME rows counted the same in every run"
 echo "(both sides, both lengths), $DIFF did not."
 echo
+# attr K FIELD BUILD: the attribution rows of one side (FIELD 2 uverbs, 3 libibverbs),
+# from the callgrind files of BUILD on kernel K ("| call | device | verdict | total | top |")
+attr() {
+  local k=$1 fi=$2 bd=$3 r l pc p o x n g ok c a b d tot top
+  for r in "${ROWS[@]}" "${FLOORS[@]}"; do
+    l=$(f1 "$r") pc=$(fld "$r" "$fi"); [ "$pc" = - ] && continue
+    p=${pc% *} o=${pc#* }
+    for d in "${DEVS[@]}"; do
+      ok=1
+      for x in ${o//-/ }; do for n in $N1 $N2; do
+        g=$RES/cg-$k-$p.$d.$x.$n-$bd.out
+        [ -s "$g" ] || ok=0
+        [ -s "$g" ] && [ ! -e "$RES/fn-$k-$p.$d.$x.$n" ] && fns "$g" > "$RES/fn-$k-$p.$d.$x.$n"
+      done; done
+      [ "$ok" = 1 ] || continue
+      c=$(per_iter "$o" "$d")
+      # per function: (N2 - N1) of the op, less (N2 - N1) of the op it is derived from
+      a=${o%-*} b=''; [ "$a" != "$o" ] && b=${o#*-}
+      awk -F'\t' -v n=$((N2 - N1)) -v c="$c" -v a2="$RES/fn-$k-$p.$d.$a.$N2" -v a1="$RES/fn-$k-$p.$d.$a.$N1" \
+          -v b2="${b:+$RES/fn-$k-$p.$d.$b.$N2}" -v b1="${b:+$RES/fn-$k-$p.$d.$b.$N1}" '
+        function rd(file, sign,    line, x) { if (file == "") return
+          while ((getline line < file) > 0) { split(line, x, "\t"); d[x[2]] += sign * x[1] } }
+        BEGIN { rd(a2, 1); rd(a1, -1); rd(b2, -1); rd(b1, 1)
+          for (k in d) { t += d[k]; if (d[k] != 0) print d[k] / n / c "\t" k }
+          print t / n / c "\tTOTAL" }' | sort -t$'\t' -k1,1gr > "$RES/attr-$k-$p-$d-$l"
+      tot=$(awk -F'\t' '$2 == "TOTAL" { printf "%.1f", $1 }' "$RES/attr-$k-$p-$d-$l")
+      top=$(awk -F'\t' '$2 != "TOTAL" && $1 >= 0.5 && n < 6 { n++; gsub(/\|/, "\\|", $2)
+        printf "%s`%s` %.1f", (n > 1 ? ", " : ""), $2, $1 }' "$RES/attr-$k-$p-$d-$l")
+      if [ "$fi" = 2 ]; then echo "| $l | $d | ${VERDICT[$l]:-(a floor)} | $tot | $top |"
+      else echo "| $l | $d | $tot | $top |"; fi
+    done
+  done
+}
 k=${KERNELS[0]}
 if ls "$RES"/cg-"$k"-*-pie-u.out > /dev/null 2>&1; then
   echo "### Where the uverbs instructions go"
   echo
   echo "The same loops built unstripped (\`CARGO_PROFILE_RELEASE_STRIP=false\`, for the symbol"
   echo "names; stripping changes the crate's metadata hash and so the code's layout a little),"
-  echo "once each at N = $N1 and N = $N2 under callgrind on Linux $k, rxe0: each function's own"
+  echo "once each at N = $N1 and N = $N2 under callgrind on Linux $k: each function's own"
   echo "instructions (\`callgrind_annotate\`), differenced the same way, per call; the 6"
   echo "largest per call (inlined code counts in the function it was inlined into)."
   echo
-  echo "| call | Linux $k: uverbs / libibverbs | instr/call (unstripped, rxe0) | largest functions per call |"
-  echo "|---|---|---:|---|"
-  for r in "${ROWS[@]}" "${FLOORS[@]}"; do
-    l=$(f1 "$r") pu=$(fld "$r" 2); p=${pu% *} o=${pu#* }
-    ok=1
-    for x in ${o//-/ }; do for n in $N1 $N2; do
-      g=$RES/cg-$k-$p.rxe0.$x.$n-pie-u.out
-      [ -s "$g" ] || ok=0
-      [ -s "$g" ] && [ ! -e "$RES/fn-$p.$x.$n" ] && fns "$g" > "$RES/fn-$p.$x.$n"
-    done; done
-    [ "$ok" = 1 ] || continue
-    c=$(per_iter "$o" rxe0)
-    # per function: (N2 - N1) of the op, less (N2 - N1) of the op it is derived from
-    a=${o%-*} b=''; [ "$a" != "$o" ] && b=${o#*-}
-    awk -F'\t' -v n=$((N2 - N1)) -v c="$c" -v a2="$RES/fn-$p.$a.$N2" -v a1="$RES/fn-$p.$a.$N1" \
-        -v b2="${b:+$RES/fn-$p.$b.$N2}" -v b1="${b:+$RES/fn-$p.$b.$N1}" '
-      function rd(file, sign,    line, x) { if (file == "") return
-        while ((getline line < file) > 0) { split(line, x, "\t"); d[x[2]] += sign * x[1] } }
-      BEGIN { rd(a2, 1); rd(a1, -1); rd(b2, -1); rd(b1, 1)
-        for (k in d) { t += d[k]; if (d[k] != 0) print d[k] / n / c "\t" k }
-        print t / n / c "\tTOTAL" }' | sort -t$'\t' -k1,1gr > "$RES/attr-$l"
-    tot=$(awk -F'\t' '$2 == "TOTAL" { printf "%.1f", $1 }' "$RES/attr-$l")
-    top=$(awk -F'\t' '$2 != "TOTAL" && $1 >= 0.5 && n < 6 { n++; gsub(/\|/, "\\|", $2)
-      printf "%s`%s` %.1f", (n > 1 ? ", " : ""), $2, $1 }' "$RES/attr-$l")
-    echo "| $l | ${VERDICT[$l]:-(a floor)} | $tot | $top |"
-  done
+  echo "| call | device | Linux $k: uverbs / libibverbs | instr/call (unstripped) | largest functions per call |"
+  echo "|---|---|---|---:|---|"
+  attr "$k" 2 pie-u
   echo
 fi
+for k in "${KERNELS[@]}"; do
+  ls "$RES"/cg-"$k"-*-c.out > /dev/null 2>&1 || continue
+  echo "### Where libibverbs' instructions go (Linux $k)"
+  echo
+  echo "The C loops of the calls named, once each at N = $N1 and N = $N2 under callgrind, differenced"
+  echo "the same way. Debian's libibverbs and providers keep only their exported symbols: the"
+  echo "providers' own functions (rxe's and siw's post, poll, create) count as code without a symbol."
+  echo
+  echo "| call | device | instr/call | largest functions per call |"
+  echo "|---|---|---:|---|"
+  attr "$k" 3 c
+  echo
+done
 echo "<!-- hotcalls:end -->"
 } > "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
