@@ -260,7 +260,7 @@ echo "Debian libibverbs 44 with its rxe and siw providers. The kernel's work is 
 echo "count. The floor is uverbs' bare system call with the same request built once"
 echo "(\`VerbsFile::call\`); \"above floor\" is what the typed call adds: building the request,"
 echo "the checks, decoding. The two poll rows with completions are differences of two loops"
-echo "(the sends, then one poll per send after a 200 ms wait, less the sends alone); the"
+echo "(the post_send calls, then one poll per call after a 200 ms wait, less the post_send calls alone); the"
 echo "polls of those loops that found fewer completions than asked (the device not done:"
 echo "timing) are counted apart, \"short polls\", and are 0 in every run unless said."
 echo "Both sides on the same device in the same boot, 1 rxe + 1 siw, $RUNS runs of each program"
