@@ -21,6 +21,13 @@
 //! bench_loops cold-lean DEV
 //!     the same with netlink requests built by hand (no library discovery at all):
 //!     lean_open_query_cold, lean_open_query_second, lean_open_query_cold_minflt
+//! bench_loops count DEV OP N
+//!     N calls of OP and nothing else that depends on N (no clock, no output), after
+//!     the same set-up whatever N and OP: for bench/hotcalls.sh, which counts the run's
+//!     instructions under callgrind at two N and takes the difference over the
+//!     difference of N. OP: floor_qp, query_port, floor_qd, query_device,
+//!     query_device_into, floor_gid_table (the full table's request, prebuilt),
+//!     gid_table, gid_entry (`query_gid(1, 0)`)
 //! ```
 //!
 //! `floor_qp`/`query_port`, `floor_qd`/`query_device` and `floor_qd`/`query_device_into`
@@ -594,10 +601,84 @@ fn cold_lean(dev: &str, once: bool) {
     }
 }
 
+/// `n` runs of `f`, inlined into the caller's loop.
+#[inline(always)]
+fn repeat(n: u64, mut f: impl FnMut()) {
+    for _ in 0..n {
+        f();
+    }
+}
+
+/// The `count` mode: `n` calls of `op`, nothing printed or timed in the loop.
+fn count(dev: &str, op: &str, n: u64) {
+    let info = find(dev);
+    let ctx = open(&info);
+    let port = query1(&ctx);
+    let max_gids = (port.gid_tbl_len as usize).max(1);
+    let mut qp_resp = ib_uverbs_query_port_resp_ex::default();
+    let mut qp_req = method::query_port(ctx.driver_id(), 1, &mut qp_resp);
+    let qd_cmd = ib_uverbs_ex_query_device::default();
+    let mut qd_resp = ib_uverbs_ex_query_device_resp::default();
+    let mut qd_req = method::query_device_ex(ctx.driver_id(), &qd_cmd, &mut qd_resp);
+    let mut gid_raw = vec![ib_uverbs_gid_entry::default(); max_gids];
+    let mut gid_n = 0u64;
+    let mut gid_req = method::query_gid_table(ctx.driver_id(), &mut gid_raw, &mut gid_n);
+    let mut answer = DeviceAnswer::default();
+    let file = ctx.raw();
+    match op {
+        "floor_qp" => repeat(n, || {
+            if let Err(e) = file.call(std::hint::black_box(&mut qp_req)) {
+                fail("floor QUERY_PORT", e)
+            }
+        }),
+        "query_port" => repeat(n, || match ctx.query_port(1) {
+            Ok(p) => {
+                std::hint::black_box(p);
+            }
+            Err(e) => fail("query_port", e),
+        }),
+        "floor_qd" => repeat(n, || {
+            if let Err(e) = file.call(std::hint::black_box(&mut qd_req)) {
+                fail("floor INVOKE_WRITE", e)
+            }
+        }),
+        "query_device" => repeat(n, || match ctx.query_device() {
+            Ok(d) => {
+                std::hint::black_box(d);
+            }
+            Err(e) => fail("query_device", e),
+        }),
+        "query_device_into" => repeat(n, || match ctx.query_device_into(&mut answer) {
+            Ok(()) => {
+                std::hint::black_box(&answer);
+            }
+            Err(e) => fail("query_device_into", e),
+        }),
+        "floor_gid_table" => repeat(n, || {
+            if let Err(e) = file.call(std::hint::black_box(&mut gid_req)) {
+                fail("floor QUERY_GID_TABLE", e)
+            }
+        }),
+        "gid_table" => repeat(n, || match ctx.query_gid_table(max_gids) {
+            Ok(v) => {
+                std::hint::black_box(v);
+            }
+            Err(e) => fail("query_gid_table", e),
+        }),
+        "gid_entry" => repeat(n, || match ctx.query_gid(1, 0) {
+            Ok(g) => {
+                std::hint::black_box(g);
+            }
+            Err(e) => fail("query_gid", e),
+        }),
+        _ => fail("count", format!("no op {op}")),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let usage = "usage: bench_loops loops DEV [BATCHES [SCALE [OPS]]] | cold DEV [once] \
-                 | cold-all DEV [once] | cold-lean DEV [once]";
+                 | cold-all DEV [once] | cold-lean DEV [once] | count DEV OP N";
     if args.len() < 3 {
         fail("arguments", usage);
     }
@@ -606,6 +687,11 @@ fn main() {
         "cold" => cold(&args[2], once),
         "cold-all" => cold_all(&args[2], once),
         "cold-lean" => cold_lean(&args[2], once),
+        "count" if args.len() == 5 => count(
+            &args[2],
+            &args[3],
+            args[4].parse().unwrap_or_else(|_| fail("arguments", usage)),
+        ),
         "loops" => {
             let num = |i: usize, d: f64| -> f64 {
                 args.get(i)

@@ -37,7 +37,10 @@ use std::time::Instant;
 
 use uverbs::raw::abi::{ib_uverbs_modify_qp, ib_uverbs_query_qp, ib_uverbs_query_qp_resp};
 use uverbs::raw::method::{self, DriverIn};
-use uverbs::verbs::objects::{AhAttr, Cq, ModifyQp, MrBuf, Pd, Qp, QpInit, QpQuery};
+use uverbs::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
+use uverbs::verbs::objects::{
+    AhAttr, Cq, ModifyQp, MrBuf, Pd, Qp, QpCap, QpInit, QpQuery, SrqInit,
+};
 use uverbs::{AccessFlags, Context, Mtu, QpState, QpType};
 use zerocopy::IntoBytes;
 
@@ -375,6 +378,209 @@ fn attrib(dev: &str, n: usize) {
     );
 }
 
+/// The largest N of the `count` mode: its queues hold 16 requests of each of N
+/// iterations.
+const COUNT_MAX: u32 = 128;
+
+/// `n` runs of `f`, inlined into the caller's loop.
+#[inline(always)]
+fn repeat(n: u32, mut f: impl FnMut()) {
+    for _ in 0..n {
+        f();
+    }
+}
+
+/// The `count` mode (see the module's documentation).
+fn count(dev: &str, op: &str, n: u32) {
+    if n > COUNT_MAX {
+        fail("count", format!("N {n} is more than {COUNT_MAX}"));
+    }
+    let (ctx, pd, cq, qp) = objects(dev);
+    let rxe = ctx.name().starts_with("rxe");
+    let file = ctx.raw();
+    let id = file.driver_id();
+    let qcmd = query_cmd(qp.handle());
+    let mut qresp = [0u8; core::mem::size_of::<ib_uverbs_query_qp_resp>()];
+    let mut qreq = method::invoke_cmd(id, &qcmd, DriverIn::NONE, &mut qresp);
+    let mut out = QpQuery::default();
+    let mut steps = walk(&ctx, &qp);
+    let n_steps = steps.len();
+    let cmds: [ib_uverbs_modify_qp; 4] =
+        core::array::from_fn(|i| steps[i % n_steps].to_uverbs(qp.handle()));
+    let mut reqs: [_; 4] =
+        core::array::from_fn(|i| method::invoke_cmd(id, &cmds[i], DriverIn::NONE, &mut []));
+    let gid = ctx
+        .query_gid(1, 1)
+        .ok()
+        .flatten()
+        .map(|g| g.gid)
+        .unwrap_or_default();
+    let ah_attr = AhAttr::global(1, 1, gid, 64);
+    let srq_init = SrqInit {
+        max_wr: 16,
+        max_sge: 1,
+        srq_limit: 0,
+    };
+    let mut spare = Some(MrBuf::new(4096).unwrap_or_else(|e| fail("MrBuf::new", e)));
+    // The data path: a QP of its own with queues as deep as the largest N needs, in RTS
+    // looped back to itself on rxe (INIT on siw), its CQ, and one MR for both ends.
+    let depth = 16 * COUNT_MAX;
+    let dcq = ctx
+        .create_cq(depth + 1, None, 0)
+        .unwrap_or_else(|e| fail("create_cq", e));
+    let dqp = pd
+        .create_qp(&QpInit::new(QpType::Rc, &dcq, &dcq).cap(QpCap {
+            max_send_wr: depth,
+            max_recv_wr: COUNT_MAX,
+            max_send_sge: 1,
+            max_recv_sge: 1,
+            max_inline_data: 64,
+        }))
+        .unwrap_or_else(|e| fail("create_qp", e));
+    let mut dsteps = walk(&ctx, &dqp);
+    dsteps.pop(); // not back to RESET
+    for m in dsteps.iter_mut() {
+        dqp.modify(m).unwrap_or_else(|e| fail("modify_qp", e));
+    }
+    let mr = pd
+        .reg_mr(
+            MrBuf::new(4096).unwrap_or_else(|e| fail("MrBuf::new", e)),
+            AccessFlags::LOCAL_WRITE | AccessFlags::REMOTE_WRITE,
+        )
+        .unwrap_or_else(|e| fail("reg_mr", e));
+    let sge = [Sge::new(&mr, 0, 64).unwrap_or_else(|| fail("sge", "past the MR"))];
+    let remote = Remote {
+        addr: mr.addr() + 2048,
+        rkey: mr.rkey(),
+    };
+    let data = [0x5au8; 64];
+    let one = [SendWr::new(1, SendOp::RdmaWrite(remote))
+        .sg(&sge)
+        .signaled()];
+    let inline = [SendWr::new(1, SendOp::RdmaWrite(remote))
+        .inline(&data)
+        .signaled()];
+    let sixteen: [SendWr<'_>; 16] = core::array::from_fn(|i| {
+        SendWr::new(i as u64, SendOp::RdmaWrite(remote))
+            .sg(&sge)
+            .signaled()
+    });
+    let recv = [RecvWr::new(7, &sge)];
+    let mut wc = [Wc::default(); 16];
+    let sends = |n: u32, wrs: &[SendWr<'_>]| {
+        if !rxe {
+            fail(
+                op,
+                "rxe only (an RC QP on siw sends only once the iWARP CM connected it)",
+            );
+        }
+        repeat(n, || {
+            ok("post_send", std::hint::black_box(dqp.post_send(wrs)))
+        });
+    };
+    // The completions of the sends, each poll asking for `per`; the polls that found
+    // fewer (the device not done yet) are counted apart, each followed by 10 ms.
+    let mut short = 0u32;
+    let mut reap = |n: u32, per: usize| {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let mut got = 0usize;
+        let want = n as usize * per;
+        while got < want {
+            let k = dcq.poll(&mut wc[..per]).unwrap_or_else(|e| fail("poll", e));
+            if wc[..k].iter().any(|w| !w.is_ok()) {
+                fail("poll", "a completion with an error");
+            }
+            got += k;
+            if k < per {
+                short += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+    };
+    match op {
+        "floor_query_qp" => repeat(n, || ok("floor QUERY_QP", floor_call(file, &mut qreq))),
+        "query_qp" => repeat(n, || ok("query_qp", std::hint::black_box(qp.query()))),
+        "query_into" => repeat(n, || {
+            let out = std::hint::black_box(&mut out);
+            ok("query_into", std::hint::black_box(qp.query_into(out)))
+        }),
+        "floor_modify_qp" => repeat(n, || {
+            for r in reqs[..n_steps].iter_mut() {
+                ok("floor MODIFY_QP", std::hint::black_box(file.call(r)));
+            }
+        }),
+        "modify_qp" => repeat(n, || {
+            for m in steps.iter_mut() {
+                ok("modify_qp", std::hint::black_box(qp.modify(m)));
+            }
+        }),
+        "pd" => repeat(n, || drop(pd_of(&ctx))),
+        "cq" => repeat(n, || {
+            drop(
+                ctx.create_cq(16, None, 0)
+                    .unwrap_or_else(|e| fail("create_cq", e)),
+            )
+        }),
+        "qp" => repeat(n, || {
+            drop(
+                pd.create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+                    .unwrap_or_else(|e| fail("create_qp", e)),
+            )
+        }),
+        "mr" => repeat(n, || {
+            let b = spare.take().unwrap_or_else(|| fail("mr", "no buffer"));
+            let mr = pd
+                .reg_mr(b, AccessFlags::LOCAL_WRITE)
+                .unwrap_or_else(|e| fail("reg_mr", e));
+            spare = Some(
+                mr.try_destroy()
+                    .unwrap_or_else(|(_, e)| fail("dereg_mr", e)),
+            );
+        }),
+        "ah" => repeat(n, || {
+            drop(
+                pd.create_ah(&ah_attr)
+                    .unwrap_or_else(|e| fail("create_ah", e)),
+            )
+        }),
+        "srq" => repeat(n, || {
+            drop(
+                pd.create_srq(&srq_init)
+                    .unwrap_or_else(|e| fail("create_srq", e)),
+            )
+        }),
+        "req_notify" => repeat(n, || ok("req_notify", cq.req_notify(false))),
+        "post_recv" => repeat(n, || ok("post_recv", dqp.post_recv(&recv))),
+        "poll_empty" => repeat(n, || {
+            if cq.poll(&mut wc[..1]).unwrap_or_else(|e| fail("poll", e)) != 0 {
+                fail("poll", "an entry in a CQ nothing completed into");
+            }
+        }),
+        "post_send" => sends(n, &one),
+        "post_send_inline" => sends(n, &inline),
+        "post_send16" => sends(n, &sixteen),
+        "poll1" => {
+            sends(n, &one);
+            reap(n, 1);
+        }
+        "poll16" => {
+            sends(n, &sixteen);
+            reap(n, 16);
+        }
+        _ => fail("count", format!("no op {op}")),
+    }
+    if op.starts_with("post_send") {
+        // the same wait as the polls' (their difference is then the polls alone)
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    println!("X short_polls {short}");
+}
+
+/// A PD of `ctx` (the `pd` op's create).
+fn pd_of(ctx: &Arc<Context>) -> Pd {
+    ctx.alloc_pd().unwrap_or_else(|e| fail("alloc_pd", e))
+}
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     let n = |i: usize, d: usize| a.get(i).and_then(|v| v.parse().ok()).unwrap_or(d);
@@ -383,8 +589,9 @@ fn main() {
         (Some("create"), Some(dev)) => create(dev, n(3, 2000)),
         (Some("profile"), Some(dev)) => profile(dev, n(3, 20000)),
         (Some("attrib"), Some(dev)) => attrib(dev, n(3, 600)),
+        (Some("count"), Some(dev)) if a.len() == 5 => count(dev, &a[3], n(4, 0) as u32),
         _ => {
-            eprintln!("usage: bench_objects pairs|create|profile|attrib DEV [N]");
+            eprintln!("usage: bench_objects pairs|create|profile|attrib DEV [N] | count DEV OP N");
             exit(2)
         }
     }

@@ -22,6 +22,14 @@
  *       again in the same process (C ... disc_open_query_second NS), and the minor
  *       page faults of the first round (C ... disc_open_query_cold_minflt N);
  *       with "once" after DEV, the first round only
+ *   ibv_loops count DEV OP N
+ *       N calls of OP and nothing else that depends on N (no clock, no output), after
+ *       the same set-up whatever N and OP: bench/hotcalls.sh counts the run's
+ *       instructions under callgrind at two N and divides their difference by the
+ *       difference of N. OP: floor_qp, query_port, floor_qd, query_device
+ *       (ibv_query_device_ex, or ibv_query_device where the provider has no _ex),
+ *       gid_table (ibv_query_gid_table of gid_tbl_len entries), gid_entry
+ *       (ibv_query_gid_ex of index 0)
  *
  * Build (host, against rdma-core's headers): gcc -O2 -o ibv_loops ibv_loops.c -libverbs
  */
@@ -414,8 +422,72 @@ static int cold(const char *name, int once)
 	return 0;
 }
 
+static int count(const char *name, const char *op, long n)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_device *dev = find_dev(list, name);
+	if (!dev)
+		die(name, ENODEV);
+	struct ibv_context *ctx = ibv_open_device(dev);
+	if (!ctx)
+		die("ibv_open_device", errno);
+	struct ibv_port_attr pa;
+	int rc = ibv_query_port(ctx, 1, &pa);
+	if (rc)
+		fail("ibv_query_port", rc);
+	size_t max_gids = pa.gid_tbl_len > 0 ? pa.gid_tbl_len : 1;
+	struct ibv_gid_entry *gids = calloc(max_gids, sizeof(*gids));
+	uint32_t driver_id = find_driver_id(ctx->cmd_fd, name);
+	struct ib_uverbs_query_port_resp_ex qp_resp;
+	struct query_port_req qp_req;
+	build_query_port(&qp_req, driver_id, 1, &qp_resp);
+	struct ib_uverbs_ex_query_device_resp qd_resp;
+	struct invoke_write_req qd_req;
+	build_invoke_write(&qd_req, driver_id, &qd_resp);
+	struct ibv_device_attr_ex ax;
+	int have_ex = ibv_query_device_ex(ctx, NULL, &ax) == 0;
+	struct ibv_gid_entry ge;
+
+	if (!strcmp(op, "floor_qp")) {
+		for (long i = 0; i < n; i++)
+			if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &qp_req))
+				fail("floor QUERY_PORT", errno);
+	} else if (!strcmp(op, "query_port")) {
+		for (long i = 0; i < n; i++)
+			if ((rc = ibv_query_port(ctx, 1, &pa)))
+				fail("ibv_query_port", rc);
+	} else if (!strcmp(op, "floor_qd")) {
+		for (long i = 0; i < n; i++)
+			if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &qd_req))
+				fail("floor INVOKE_WRITE", errno);
+	} else if (!strcmp(op, "query_device")) {
+		for (long i = 0; i < n; i++)
+			if ((rc = have_ex ? ibv_query_device_ex(ctx, NULL, &ax)
+					  : ibv_query_device(ctx, &ax.orig_attr)))
+				fail("ibv_query_device_ex", rc);
+	} else if (!strcmp(op, "gid_table")) {
+		for (long i = 0; i < n; i++)
+			if (ibv_query_gid_table(ctx, gids, max_gids, 0) < 0)
+				fail("ibv_query_gid_table", errno);
+	} else if (!strcmp(op, "gid_entry")) {
+		for (long i = 0; i < n; i++)
+			if ((rc = ibv_query_gid_ex(ctx, 1, 0, &ge, 0)))
+				fail("ibv_query_gid_ex", rc);
+	} else {
+		fail(op, EINVAL);
+	}
+	free(gids);
+	ibv_close_device(ctx);
+	ibv_free_device_list(list);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "count") == 0) {
+		dev_name = argv[2];
+		return count(argv[2], argv[3], atol(argv[4]));
+	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: ibv_loops loops DEV [BATCHES [SCALE [OPS]]] | cold DEV [once]\n");
 		return 2;

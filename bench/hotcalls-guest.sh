@@ -1,0 +1,81 @@
+#!/bin/sh
+# hotcalls-guest.sh - the part of bench/hotcalls.sh that runs inside the VM (dash, as
+# root): each line of a spec is one program run under valgrind's callgrind, its
+# user-space instruction count ("I refs") reported.
+#
+# Usage: sh DIR/hotcalls-guest.sh SPEC RUNS
+#
+# DIR holds this script, the builds (DIR/BUILD/PROGRAM) and valgrind (DIR/vg: the
+# launcher and the callgrind tool; VALGRIND_LIB points there). SPEC: lines
+# "KEY FLAGS BUILD PROGRAM ARGS..." ('#' lines are comments); FLAGS, letters:
+#   n  counted RUNS times: the lines take turns, round after round, in the SPEC's order
+#      in odd rounds and in reverse in even ones
+#   d  run once more with per-instruction output, the callgrind file sent back
+#      (gzipped, base64) between "CG begin KEY BUILD" and "CG end KEY BUILD"
+# Every run gets the same environment (env -i, PATH, LC_ALL=C) and working directory.
+# Output, one line each:
+#   I WHAT VALUE...      information (kernel, devices, valgrind)
+#   N KEY IREFS          one count (D KEY IREFS: a run of a line marked d)
+#   X KEY WORD VALUE     a program's own "X WORD VALUE" line (bench_objects.rs and
+#                        objects_loops.c print "X short_polls K")
+#   E ...                a failure
+set -u
+S=$(cd "$(dirname "$0")" && pwd)
+SPEC=$1 RUNS=$2
+VG=$S/vg
+cd /tmp || exit 1
+echo "I kernel $(uname -r)"
+echo "I devices ${UVERBS_VM_DEVICES:-}"
+echo "I valgrind $(VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --version 2>&1)"
+ENV="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C"
+
+# run TAG KEY BUILD OUT EXTRA-OPTIONS... -- PROGRAM ARGS...: one run under callgrind,
+# its count as "TAG KEY IREFS"
+run() {
+  tag=$1 key=$2 build=$3 out=$4; shift 4
+  opts=''
+  while [ "$1" != -- ]; do opts="$opts $1"; shift; done
+  shift
+  p=$S/$build/$1; shift
+  rm -f /tmp/vg.log
+  # shellcheck disable=SC2086 # opts are words
+  if $ENV VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --log-file=/tmp/vg.log \
+      --callgrind-out-file="$out" $opts "$p" "$@" > /tmp/hc.stdout 2> /tmp/hc.stderr < /dev/null; then
+    n=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' /tmp/vg.log | tr -d ,)
+    if [ -n "$n" ]; then echo "$tag $key $n"; else echo "E $key: no I refs in valgrind's log"; fi
+    sed -n "s/^X /X $key /p" /tmp/hc.stdout
+  else
+    echo "E $key $build: exit status $? ($(head -c 300 /tmp/hc.stderr | tr '\n' ' '))"
+    tail -n 3 /tmp/vg.log | sed 's/^/E   /'
+  fi
+}
+
+lines() { # PATTERN [rev]
+  grep -v '^ *#' "$SPEC" | grep -v '^ *$' | awk -v p="$1" '$2 ~ p' |
+    if [ "${2:-}" = rev ]; then awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }'; else cat; fi
+}
+
+r=1
+while [ "$r" -le "$RUNS" ]; do
+  order=''; [ $((r % 2)) = 0 ] && order=rev
+  lines n $order > /tmp/round
+  while read -r key flags build args; do
+    # shellcheck disable=SC2086 # args are words
+    run N "$key" "$build" /dev/null -- $args
+  done < /tmp/round
+  echo "I round $r done"
+  r=$((r + 1))
+done
+
+lines d > /tmp/round
+while read -r key flags build args; do
+  # shellcheck disable=SC2086 # args are words
+  run D "$key" "$build" /tmp/cg.out --dump-instr=yes --compress-pos=no --compress-strings=no -- $args
+  if [ -s /tmp/cg.out ]; then
+    echo "CG begin $key $build"
+    gzip -9 -c /tmp/cg.out | base64
+    echo "CG end $key $build"
+  fi
+  rm -f /tmp/cg.out
+done < /tmp/round
+echo "I done"
