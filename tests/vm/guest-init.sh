@@ -148,7 +148,9 @@ if [ $ok = 0 ]; then
   if [ "$seq" != 0 ]; then
     echo "@@uverbs-vm $RIG_NONCE KERNEL-SPLAT"
     echo "the kernel log wrapped: its oldest record is number ${seq:-(unreadable)}, the" \
-      "ones before it are lost, so this boot's warnings cannot all be checked"
+      "ones before it are lost, so this boot's warnings cannot all be checked; the" \
+      "lines it holds most often:"
+    sed 's/^\[[^]]*\] //' /run/dmesg.checked | sort | uniq -c | sort -rn | head -n 5
   elif grep -qE 'WARNING:|BUG:|Oops|Call [Tt]race|general protection' /run/dmesg.checked; then
     echo "@@uverbs-vm $RIG_NONCE KERNEL-SPLAT"
     grep -E -A 20 'WARNING:|BUG:|Oops|Call [Tt]race|general protection' /run/dmesg.checked | head -n 80

@@ -60,7 +60,8 @@
 #   121  the command passed but the guest kernel logged a WARNING, BUG, oops or
 #        call trace (one a test brackets as expected is not counted: guest-init.sh),
 #        or its log lost records before they were checked (it holds 64 MiB:
-#        log_buf_len, about a million records; Debian's default of 128 KiB wrapped)
+#        log_buf_len, about a million records; Debian's default of 128 KiB wrapped;
+#        every QUERY_PORT on the rig's dummy netdevs logs a line)
 #   122  the RDMA setup in the guest failed (modules, links, ports not ACTIVE)
 #   123  the VM ended without reporting a status (crash, panic, oops)
 #   124  the VM timed out (--timeout)

@@ -231,6 +231,10 @@ run_vm() { # LABEL KERNEL RXE SIW BINARY...
   local envs=(--env "UVERBS_TEST_DEVICES=$devs" --env UVERBS_ORACLE=/uverbs/oracle
     --env UVERBS_QP_ORACLE=/uverbs/qp_oracle --env RUST_BACKTRACE=1 --env "UVERBS_VM_REPEAT=$REPEAT")
   envs+=(--env UVERBS_DP_ORACLE=/uverbs/dp_oracle)   # issue 17
+  # faults' concurrency test: 8 x 20,000 QUERY_PORTs, each of which logs a line on the
+  # rig's dummy netdevs (ib_get_eth_speed: "speed is unknown"); 8 x 100,000 wrapped even
+  # a 64 MiB kernel log, whose every record the rig checks for warnings (guest-init.sh)
+  envs+=(--env UVERBS_CONCURRENCY_ITERS=20000)
   envs+=(--env UVERBS_EXAMPLES=/uverbs/examples)     # issue 27
   if [ -e "$STAGE/uverbs" ]; then adds+=(--add "$STAGE/uverbs"); envs+=(--env UVERBS_BIN=/uverbs/uverbs); fi
   # issue 25: drivers with a planted regression (tests/vm/planted/*.sed), built for this
