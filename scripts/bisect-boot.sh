@@ -11,7 +11,8 @@
 #                     ELF vmlinux with a PVH note, as the rig boots)
 #   --modules DIR     its modules tree, /lib/modules/RELEASE as `make modules_install
 #                     INSTALL_MOD_PATH=...` and depmod leave it: the initramfs gets
-#                     ib_uverbs, rdma_rxe, siw, dummy, the CRC modules rxe and siw ask
+#                     ib_uverbs, rdma_rxe, siw, rdma_ucm (siw's data cases connect
+#                     through the RDMA CM), dummy, the CRC modules rxe and siw ask
 #                     for (crc32_generic, crc32c_generic) and what they need (modules.dep),
 #                     which `selftest --modules` loads (there is no modprobe in it)
 #   --uverbs BIN      the static binary (default: target/x86_64-unknown-linux-musl/
@@ -62,7 +63,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The modules the run may load and, transitively, what modules.dep says they need.
-want='ib_uverbs rdma_rxe siw dummy crc32_generic crc32c_generic'
+want='ib_uverbs rdma_rxe siw rdma_ucm dummy crc32_generic crc32c_generic'
 files=$(awk -v want="$want" '
   function name(p,  n) { n = p; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n); return n }
   { sub(/:$/, "", $1); path[name($1)] = $1; deps[name($1)] = ""
