@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use common::selftest::{ktap, results_of, run, text};
 
-const CASES: [&str; 8] = [
+const CASES: [&str; 9] = [
     "raw.ioctl.unknown_attr.mandatory",
     "raw.ioctl.unknown_attr.optional",
     "raw.ioctl.unknown_method",
@@ -17,6 +17,7 @@ const CASES: [&str; 8] = [
     "raw.ex.trailing",
     "raw.write.short_response",
     "raw.write.long_response",
+    "raw.handles",
 ];
 
 /// Issue 25, item 2: every `raw.*` case passes on rxe and on siw, no skip, no

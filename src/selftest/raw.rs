@@ -13,25 +13,31 @@
 //!   `ib_uverbs_ex_query_device` (drivers/infiniband/core/uverbs_cmd.c): request bytes
 //!   past the kernel's struct must be zero (`EOPNOTSUPP`); a longer response buffer is
 //!   zero-filled past what the kernel wrote, and `response_length` says how much that
-//!   was; unknown `comp_mask` bits and a non-zero `reserved` are `EINVAL`.
+//!   was; unknown `comp_mask` bits and a non-zero `reserved` are `EINVAL`;
+//! - `rdma_lookup_get_uobject` and `lookup_get_idr_uobject`
+//!   (drivers/infiniband/core/rdma_core.c): a handle of another type is `EINVAL`, one
+//!   that names no object (any more) `ENOENT`, by ioctl and by `write()` alike.
 //!
 //! The same rules were observed on Debian's Linux 6.1 and 6.12, on rxe and siw. Each
-//! case opens its own context; nothing is created but the context.
+//! case opens its own context; `raw.handles` alone makes objects (a PD and a CQ).
+
+use std::sync::Arc;
 
 use rustix::io::Errno;
 use zerocopy::{FromBytes, IntoBytes};
 
+use crate::raw::abi::ib_uverbs_dealloc_pd;
 use crate::raw::abi::{
     ib_uverbs_ex_query_device, ib_uverbs_ex_query_device_resp, ib_uverbs_query_port_resp,
     ib_uverbs_query_port_resp_ex, UVERBS_ATTR_F_VALID_OUTPUT,
 };
-use crate::raw::method::{self, Undefined};
+use crate::raw::method::{self, DriverIn, Undefined};
 use crate::selftest::Outcome;
 use crate::verbs::context::Context;
 use crate::verbs::discover::DeviceInfo;
 
 /// The cases: full name, the kernel methods they exercise.
-pub(super) const CASES: [(&str, &str); 8] = [
+pub(super) const CASES: [(&str, &str); 9] = [
     (
         "raw.ioctl.unknown_attr.mandatory",
         "QUERY_PORT with an undefined attribute id, mandatory: EPROTONOSUPPORT",
@@ -64,12 +70,16 @@ pub(super) const CASES: [(&str, &str); 8] = [
         "raw.write.long_response",
         "QUERY_PORT, QUERY_DEVICE_EX (ioctl, write) into a longer buffer: the rest zeroed",
     ),
+    (
+        "raw.handles",
+        "PD_DESTROY, DEALLOC_PD with a CQ's handle (EINVAL) and a destroyed PD's (ENOENT)",
+    ),
 ];
 
 /// Runs case `name` on `info`.
 pub(super) fn run(info: &DeviceInfo, name: &str) -> Outcome {
     let ctx = match Context::open(info) {
-        Ok(c) => c,
+        Ok(c) => Arc::new(c),
         Err(e) => {
             let mut o = Outcome::new();
             o.fail(format!("open: {e}"));
@@ -86,6 +96,7 @@ pub(super) fn run(info: &DeviceInfo, name: &str) -> Outcome {
         "raw.ex.trailing" => trailing(&ctx, &mut o),
         "raw.write.short_response" => short_response(&ctx, &mut o),
         "raw.write.long_response" => long_response(&ctx, &mut o),
+        "raw.handles" => handles(&ctx, &mut o),
         _ => o.fail(format!("no raw case {name}")),
     }
     o
@@ -319,4 +330,50 @@ fn long_response(ctx: &Context, o: &mut Outcome) {
             });
         }
     }
+}
+
+const LOOKUP: &str = "rdma_lookup_get_uobject, drivers/infiniband/core/rdma_core.c";
+
+/// PD_DESTROY (ioctl) and DEALLOC_PD (`write()`) given a CQ's handle, then a destroyed
+/// PD's.
+fn handles(ctx: &Arc<Context>, o: &mut Outcome) {
+    let (pd, cq) = match (ctx.alloc_pd(), ctx.create_cq(4, None, 0)) {
+        (Ok(p), Ok(c)) => (p, c),
+        (p, c) => {
+            for (what, e) in [("ALLOC_PD", p.err()), ("CREATE_CQ", c.err())] {
+                if let Some(e) = e {
+                    o.fail(format!("{what}: {e}"));
+                }
+            }
+            return;
+        }
+    };
+    let destroy = |handle: u32| {
+        let file = ctx.raw();
+        let ioctl = file.call(&mut method::destroy_pd(file.driver_id(), handle));
+        let cmd = ib_uverbs_dealloc_pd { pd_handle: handle };
+        let write = file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut []));
+        [ioctl, write]
+    };
+    let [i, w] = destroy(cq.handle());
+    expect(o, "PD_DESTROY of a CQ handle", i, Err(Errno::INVAL), LOOKUP);
+    expect(o, "DEALLOC_PD of a CQ handle", w, Err(Errno::INVAL), LOOKUP);
+    let stale = pd.handle();
+    drop(pd);
+    let [i, w] = destroy(stale);
+    expect(
+        o,
+        "PD_DESTROY of a destroyed PD",
+        i,
+        Err(Errno::NOENT),
+        LOOKUP,
+    );
+    expect(
+        o,
+        "DEALLOC_PD of a destroyed PD",
+        w,
+        Err(Errno::NOENT),
+        LOOKUP,
+    );
+    drop(cq);
 }
