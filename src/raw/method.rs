@@ -140,10 +140,19 @@ pub fn query_port<'a>(
     port: u8,
     resp: &'a mut ib_uverbs_query_port_resp_ex,
 ) -> Request<'a, 2> {
+    Request::built(query_port_buf(driver_id, port, resp))
+}
+
+/// QUERY_PORT's attributes, in a buffer with room for `N - 2` more.
+fn query_port_buf<'a, const N: usize>(
+    driver_id: u32,
+    port: u8,
+    resp: &'a mut ib_uverbs_query_port_resp_ex,
+) -> IoctlBuf<'a, N> {
     let mut buf = IoctlBuf::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT, driver_id);
     buf.const_in(UVERBS_ATTR_QUERY_PORT_PORT_NUM, u64::from(port), true);
     buf.ptr_out(UVERBS_ATTR_QUERY_PORT_RESP, resp.as_mut_bytes(), true);
-    Request::built(buf)
+    buf
 }
 
 /// INVOKE_WRITE (`UVERBS_METHOD_INVOKE_WRITE`, since Linux 5.0) of any `write()`
@@ -485,6 +494,91 @@ pub fn write_query_device_ex<'a>(
         cmd.as_bytes(),
         resp.as_mut_bytes(),
     )
+}
+
+// ------------------------------------------------------------------ ABI conformance
+
+/// An attribute id that the DEVICE object's methods do not define, in the core
+/// namespace and inside the range the kernel can key (`uapi_key_attr`: core ids below
+/// 32). QUERY_PORT defines 0 and 1.
+pub const UNDEFINED_ATTR_ID: u16 = 31;
+/// A method id of the DEVICE object that the kernel does not define (it defines 0 to 7).
+pub const UNDEFINED_METHOD_ID: u16 = 20;
+/// An object id that the kernel does not define (its core objects are numbered below 40).
+pub const UNDEFINED_OBJECT_ID: u16 = 200;
+
+/// QUERY_PORT ([`query_port`]) with one attribute more: [`UNDEFINED_ATTR_ID`], an
+/// inline 0, flagged `UVERBS_ATTR_F_MANDATORY` or not. The kernel refuses an undefined
+/// mandatory attribute (`EPROTONOSUPPORT`) and skips an optional one
+/// (`uverbs_set_attr`, drivers/infiniband/core/uverbs_ioctl.c). The extra attribute
+/// carries no address: its value is 0 (were a later kernel to define the id as an
+/// output, its write to address 0 would fail with `EFAULT`).
+pub fn query_port_with_undefined_attr<'a>(
+    driver_id: u32,
+    port: u8,
+    resp: &'a mut ib_uverbs_query_port_resp_ex,
+    mandatory: bool,
+) -> Request<'a, 3> {
+    let mut buf = query_port_buf(driver_id, port, resp);
+    buf.const_in(UNDEFINED_ATTR_ID, 0, mandatory);
+    Request::built(buf)
+}
+
+/// Which id of a request names nothing the kernel defines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undefined {
+    /// [`UNDEFINED_METHOD_ID`] of the DEVICE object.
+    Method,
+    /// Method 0 of [`UNDEFINED_OBJECT_ID`].
+    Object,
+}
+
+/// A request without attributes to a method or an object the kernel does not define:
+/// `ib_uverbs_cmd_verbs` (drivers/infiniband/core/uverbs_ioctl.c) finds no method and
+/// answers `EPROTONOSUPPORT`. Without attributes the kernel has nothing to read or
+/// write but the header.
+pub fn undefined_method<'a>(driver_id: u32, which: Undefined) -> Request<'a, 0> {
+    let (object, method) = match which {
+        Undefined::Method => (UVERBS_OBJECT_DEVICE, UNDEFINED_METHOD_ID),
+        Undefined::Object => (UNDEFINED_OBJECT_ID, 0),
+    };
+    Request::built(IoctlBuf::new(object, method, driver_id))
+}
+
+/// The extended QUERY_DEVICE through INVOKE_WRITE with a request and a response of any
+/// length: `cmd` is `ib_uverbs_ex_query_device` and whatever follows it (which the
+/// kernel requires to be zero, `uverbs_request`), `resp` the buffer the kernel fills
+/// (at most its length: `uverbs_copy_to_struct_or_zero`). The command names no address,
+/// so any bytes are harmless.
+pub fn query_device_ex_bytes<'a>(
+    driver_id: u32,
+    cmd: &'a [u8],
+    resp: &'a mut [u8],
+) -> Request<'a, 3> {
+    Request::built(invoke_write(
+        driver_id,
+        IB_USER_VERBS_EX_CMD_QUERY_DEVICE | IB_USER_VERBS_CMD_FLAG_EXTENDED,
+        cmd,
+        resp,
+    ))
+}
+
+/// The extended QUERY_DEVICE by `write()` with a request and a response of any length
+/// (each a multiple of 8 bytes, or [`WriteRequest::encode`] refuses): as
+/// [`query_device_ex_bytes`]. The response pointer is `resp`'s, with `out_words` from
+/// its length, so the kernel writes nowhere else.
+pub fn write_query_device_ex_bytes<'a>(cmd: &[u8], resp: &'a mut [u8]) -> WriteRequest<'a> {
+    WriteRequest::built(IB_USER_VERBS_EX_CMD_QUERY_DEVICE, true, cmd, resp)
+}
+
+/// QUERY_PORT by `write()` ([`write_query_port`]) with a response buffer of any length
+/// (a multiple of 4 bytes): the kernel refuses one shorter than its response (`ENOSPC`,
+/// `verify_hdr` in drivers/infiniband/core/uverbs_main.c) and zero-fills the rest of a
+/// longer one (`uverbs_response`); it writes nowhere but `resp`.
+pub fn write_query_port_bytes(port: u8, resp: &mut [u8]) -> WriteRequest<'_> {
+    let mut body = [0u8; 8];
+    body[0] = port;
+    WriteRequest::built(IB_USER_VERBS_CMD_QUERY_PORT, false, &body, resp)
 }
 
 // ------------------------------------------------------------------ the object model
@@ -1379,6 +1473,102 @@ mod tests {
         assert_eq!(buf.to_vec(), want);
         assert_eq!(buf.data(new), u64::MAX);
         assert!(!buf.valid_output(new));
+    }
+
+    #[test]
+    fn abi_conformance_requests() {
+        let mut resp = ib_uverbs_query_port_resp_ex::default();
+        let p = resp.as_bytes().as_ptr() as u64;
+        let buf = query_port_with_undefined_attr(RDMA_DRIVER_RXE, 1, &mut resp, true);
+        let want = golden(
+            "
+            48 00  00 00  02 00  03 00        # length 72, DEVICE, QUERY_PORT, 3 attrs
+            00 00 00 00 00 00 00 00           # reserved1
+            0e 00 00 00  00 00 00 00          # driver_id 14 (rxe), reserved2
+            00 00  08 00  01 00  00 00        # PORT_NUM, len 8, MANDATORY
+            01 00 00 00 00 00 00 00           #   port 1 inline
+            01 00  30 00  01 00  00 00        # RESP, len 48, MANDATORY
+            PTR(0)
+            1f 00  08 00  01 00  00 00        # id 31 (undefined), len 8, MANDATORY
+            00 00 00 00 00 00 00 00           #   0 inline
+            ",
+            &[p],
+        );
+        assert_eq!(buf.to_vec(), want);
+        let buf = query_port_with_undefined_attr(RDMA_DRIVER_RXE, 1, &mut resp, false);
+        assert_eq!(buf.attrs()[2].flags, 0);
+
+        let buf = undefined_method(RDMA_DRIVER_SIW, Undefined::Method);
+        let want = golden(
+            "
+            18 00  00 00  14 00  00 00        # length 24, DEVICE, method 20, no attrs
+            00 00 00 00 00 00 00 00           # reserved1
+            12 00 00 00  00 00 00 00          # driver_id 18 (siw), reserved2
+            ",
+            &[],
+        );
+        assert_eq!(buf.to_vec(), want);
+        let buf = undefined_method(RDMA_DRIVER_SIW, Undefined::Object);
+        assert_eq!(&buf.to_vec()[..8], &[0x18, 0, 0xc8, 0, 0, 0, 0, 0]);
+
+        let cmd = [0u8, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
+        let mut resp = [0u8; 192];
+        let (c, r) = (cmd.as_ptr() as u64, resp.as_ptr() as u64);
+        let buf = query_device_ex_bytes(RDMA_DRIVER_RXE, &cmd, &mut resp);
+        let want = golden(
+            "
+            48 00  00 00  00 00  03 00        # length 72, DEVICE, INVOKE_WRITE, 3 attrs
+            00 00 00 00 00 00 00 00           # reserved1
+            0e 00 00 00  00 00 00 00          # driver_id 14 (rxe), reserved2
+            00 00  10 00  01 00  00 00        # CORE_IN, len 16, MANDATORY
+            PTR(0)
+            01 00  c0 00  01 00  00 00        # CORE_OUT, len 192, MANDATORY
+            PTR(1)
+            02 00  08 00  01 00  00 00        # WRITE_CMD, MANDATORY
+            01 00 00 80 00 00 00 00           #   QUERY_DEVICE | EXTENDED
+            ",
+            &[c, r],
+        );
+        assert_eq!(buf.to_vec(), want);
+
+        let mut out = [0u8; MAX_WRITE_CMD];
+        let mut resp = [0u8; 192];
+        let rp = resp.as_ptr() as u64;
+        let n = write_query_device_ex_bytes(&cmd, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            01 00 00 80  02 00  18 00         # QUERY_DEVICE|EXTENDED, in 2, out 24 (x8)
+            PTR(0)                            # ex header: response
+            00 00  00 00  00 00 00 00         # provider in/out words, reserved
+            00 00 00 00 00 00 00 00           # comp_mask, reserved
+            01 00 00 00 00 00 00 00           # a trailing word
+            ",
+            &[rp],
+        );
+        assert_eq!(&out[..n], &want[..]);
+        // A request the ex header cannot say (not whole words) is refused.
+        let mut resp = [0u8; 192];
+        assert_eq!(
+            write_query_device_ex_bytes(&cmd[..12], &mut resp).encode(&mut out),
+            Err(rustix::io::Errno::INVAL)
+        );
+
+        let mut resp = [0u8; 8];
+        let rp = resp.as_ptr() as u64;
+        let n = write_query_port_bytes(1, &mut resp)
+            .encode(&mut out)
+            .unwrap();
+        let want = golden(
+            "
+            02 00 00 00  06 00  02 00         # QUERY_PORT, in 6 words, out 2 words (8 B)
+            PTR(0)                            # response
+            01 00 00 00 00 00 00 00           # port 1, reserved
+            ",
+            &[rp],
+        );
+        assert_eq!(&out[..n], &want[..]);
     }
 
     #[test]

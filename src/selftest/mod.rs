@@ -27,12 +27,16 @@
 //!   what was posted behind, the QPs' states and async events (`wire`).
 //! - `objects.*`, `events.*`: the QP state table, CQ resize, the SRQ limit, completion
 //!   channels and QP and CQ async events (`objects`).
+//! - `raw.*`: the kernel's rules for malformed requests: undefined attributes, methods
+//!   and objects, a wrong driver id, unknown `comp_mask` bits, trailing request bytes,
+//!   short and long response buffers (`raw`).
 
 mod cm_pair;
 mod data;
 pub mod health;
 pub mod modules;
 mod objects;
+mod raw;
 pub mod testbed;
 mod wire;
 
@@ -157,6 +161,7 @@ enum Kind {
     Data(&'static str),
     Wire(&'static str),
     Objects(&'static str),
+    Raw(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -249,6 +254,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in objects::CASES {
         v.push(c(name.into(), what, Kind::Objects(name)));
     }
+    for (name, what) in raw::CASES {
+        v.push(c(name.into(), what, Kind::Raw(name)));
+    }
     v
 }
 
@@ -267,6 +275,7 @@ impl Case {
             Kind::Data(name) => data::run(info, name),
             Kind::Wire(name) => wire::run(info, name),
             Kind::Objects(name) => objects::run(info, name),
+            Kind::Raw(name) => raw::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -294,7 +303,8 @@ impl Case {
             | Kind::PortEvents(_)
             | Kind::Data(_)
             | Kind::Wire(_)
-            | Kind::Objects(_) => {
+            | Kind::Objects(_)
+            | Kind::Raw(_) => {
                 unreachable!("run without a context")
             }
         }
