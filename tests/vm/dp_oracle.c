@@ -674,7 +674,9 @@ static void full_case(void)
 	for (n = 0; (r = post(IBV_WR_SEND, 0, 1, src, 10, msrc->lkey, 0)) == 0 && n < 1000; n++)
 		;
 	printf("full.sq=%d\nfull.sq.err=%d\n", n, r);
-	for (n = 0; (r = post_recv(qb, NULL, 2, dst, 10, mdst->lkey)) == 0 && n < 1000; n++)
+	/* a's receive queue: nothing arrives at a, while b's would take a send that an RNR
+	 * retry brings during the fill (one more slot: seen once) */
+	for (n = 0; (r = post_recv(qa, NULL, 2, dst, 10, mdst->lkey)) == 0 && n < 1000; n++)
 		;
 	printf("full.rq=%d\nfull.rq.err=%d\n", n, r);
 	NN(srq = ibv_create_srq(pd, &sa), "ibv_create_srq");
