@@ -27,7 +27,9 @@
 //!     instructions under callgrind at two N and takes the difference over the
 //!     difference of N. OP: floor_qp, query_port, floor_qd, query_device,
 //!     query_device_into, floor_gid_table (the full table's request, prebuilt),
-//!     gid_table, gid_entry (`query_gid(1, 0)`)
+//!     gid_table (`query_gid_table_into` a `GidTable` of gid_tbl_len entries made once,
+//!     every entry read), gid_table_vec (`query_gid_table(gid_tbl_len)`, allocating),
+//!     gid_entry (`query_gid(1, 0)`)
 //! ```
 //!
 //! `floor_qp`/`query_port`, `floor_qd`/`query_device` and `floor_qd`/`query_device_into`
@@ -624,6 +626,7 @@ fn count(dev: &str, op: &str, n: u64) {
     let mut gid_n = 0u64;
     let mut gid_req = method::query_gid_table(ctx.driver_id(), &mut gid_raw, &mut gid_n);
     let mut answer = DeviceAnswer::default();
+    let mut gid_table = uverbs::GidTable::new(max_gids);
     let file = ctx.raw();
     match op {
         "floor_qp" => repeat(n, || {
@@ -659,7 +662,14 @@ fn count(dev: &str, op: &str, n: u64) {
                 fail("floor QUERY_GID_TABLE", e)
             }
         }),
-        "gid_table" => repeat(n, || match ctx.query_gid_table(max_gids) {
+        "gid_table" => repeat(n, || match ctx.query_gid_table_into(&mut gid_table) {
+            // every entry read, as ibv_query_gid_table converts every entry it returns
+            Ok(_) => gid_table.iter().for_each(|e| {
+                std::hint::black_box(e);
+            }),
+            Err(e) => fail("query_gid_table_into", e),
+        }),
+        "gid_table_vec" => repeat(n, || match ctx.query_gid_table(max_gids) {
             Ok(v) => {
                 std::hint::black_box(v);
             }

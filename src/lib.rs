@@ -25,5 +25,6 @@ pub use verbs::context::{CallPath, Context, ContextAttr, OpenOptions, OpenTarget
 pub use verbs::device_attr::{DeviceAnswer, DeviceAttr};
 pub use verbs::discover::{DeviceInfo, Discovery};
 pub use verbs::event::{Event, EventStream, Next};
+pub use verbs::gid::GidTable;
 pub use verbs::monitor::{DeviceChange, DeviceMonitor};
 pub use verbs::port::PortAttr;

@@ -70,10 +70,81 @@ impl GidEntry {
     }
 }
 
+/// Where a GID table came from: the kernel wrote this many entries, or sysfs gave these.
+enum Answer {
+    Kernel(usize),
+    Sysfs(Vec<GidEntry>),
+}
+
+impl GidEntry {
+    /// The entry in the kernel's format (the inverse of [`GidEntry::from_raw`]).
+    pub fn to_raw(&self) -> ib_uverbs_gid_entry {
+        let mut raw = ib_uverbs_gid_entry {
+            gid_index: self.index,
+            port_num: self.port,
+            gid_type: self.gid_type.as_raw(),
+            netdev_ifindex: self.netdev_ifindex,
+            ..Default::default()
+        };
+        raw.gid.as_mut_bytes().copy_from_slice(&self.gid.0);
+        raw
+    }
+}
+
+/// A GID table as [`Context::query_gid_table_into`] fills it: a buffer made once, of
+/// the kernel's entries, decoded when read (`ibv_query_gid_table` into the caller's
+/// array).
+#[derive(Debug, Clone)]
+pub struct GidTable {
+    raw: Vec<ib_uverbs_gid_entry>,
+    len: usize,
+}
+
+impl GidTable {
+    /// The most entries one QUERY_GID_TABLE can carry: its attribute's length is 16 bits,
+    /// 2047 entries of 32 bytes.
+    pub const MAX: usize = u16::MAX as usize / core::mem::size_of::<ib_uverbs_gid_entry>();
+
+    /// An empty table with room for `max_entries` valid GIDs (1 to [`GidTable::MAX`]):
+    /// the sum of the ports' `gid_tbl_len` holds every table.
+    pub fn new(max_entries: usize) -> Self {
+        GidTable {
+            raw: vec![ib_uverbs_gid_entry::default(); max_entries.clamp(1, Self::MAX)],
+            len: 0,
+        }
+    }
+
+    /// The entries it can hold.
+    pub fn capacity(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// The valid entries of the last query.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the last query found no valid entry (or there was none yet).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Entry `i` of the last query, decoded.
+    pub fn get(&self, i: usize) -> Option<GidEntry> {
+        self.raw[..self.len].get(i).map(GidEntry::from_raw)
+    }
+
+    /// The entries of the last query, decoded one by one.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = GidEntry> + '_ {
+        self.raw[..self.len].iter().map(GidEntry::from_raw)
+    }
+}
+
 impl Context {
     /// Every valid GID of every port, in one QUERY_GID_TABLE call (Linux 5.10 and later),
     /// falling back to sysfs. `max_entries` bounds the answer; use the sum of the ports'
-    /// `gid_tbl_len`.
+    /// `gid_tbl_len`. Allocates the answer; [`Context::query_gid_table_into`] reuses a
+    /// [`GidTable`] instead.
     ///
     /// # Errors
     ///
@@ -82,60 +153,93 @@ impl Context {
     /// method, as [`Context::sysfs_gids`].
     #[doc(alias = "ibv_query_gid_table")]
     pub fn query_gid_table(&self, max_entries: usize) -> Result<Vec<GidEntry>> {
-        // The attribute length is 16 bits: at most 2047 entries of 32 bytes per call.
-        // The kernel returns valid entries only, so this bounds tables of up to 2047
-        // valid GIDs; a larger table makes the kernel answer EINVAL.
-        let cap = usize::from(u16::MAX) / core::mem::size_of::<ib_uverbs_gid_entry>();
-        let max = max_entries.clamp(1, cap);
+        let max = max_entries.clamp(1, GidTable::MAX);
         // Most devices have a few valid GIDs: try a buffer on the stack first, and only
         // when the kernel says it is too small (EINVAL) one of `max` entries.
         const FIRST: usize = 64;
         let mut small = [ib_uverbs_gid_entry::default(); FIRST];
+        let decode = |raw: &[ib_uverbs_gid_entry]| raw.iter().map(GidEntry::from_raw).collect();
         if max <= FIRST {
-            return self.gid_table_into(&mut small[..max]);
+            let n = self.gid_table_raw(&mut small[..max])?;
+            return Ok(decode(&small[..n]));
         }
-        match self.gid_table_into(&mut small) {
+        match self.gid_table_raw(&mut small) {
+            Ok(n) => Ok(decode(&small[..n])),
             Err(e) if e.errno() == Some(rustix::io::Errno::INVAL) => {
-                self.gid_table_into(&mut vec![ib_uverbs_gid_entry::default(); max])
+                let mut big = vec![ib_uverbs_gid_entry::default(); max];
+                let n = self.gid_table_raw(&mut big)?;
+                Ok(decode(&big[..n]))
             }
-            other => other,
+            Err(e) => Err(e),
         }
     }
 
-    fn gid_table_into(&self, raw: &mut [ib_uverbs_gid_entry]) -> Result<Vec<GidEntry>> {
+    /// [`Context::query_gid_table`] into a table the caller keeps from call to call: no
+    /// allocation, and an entry is decoded only when read ([`GidTable::get`],
+    /// [`GidTable::iter`]). Returns the number of valid entries.
+    ///
+    /// # Errors
+    ///
+    /// As [`Context::query_gid_table`] with the table's capacity as `max_entries`; the
+    /// table is then empty.
+    #[doc(alias = "ibv_query_gid_table")]
+    pub fn query_gid_table_into(&self, table: &mut GidTable) -> Result<usize> {
+        table.len = 0;
+        table.len = self.gid_table_raw(&mut table.raw)?;
+        Ok(table.len)
+    }
+
+    /// The valid entries into `raw` (the kernel's format); their count.
+    fn gid_table_raw(&self, raw: &mut [ib_uverbs_gid_entry]) -> Result<usize> {
         let file = self.raw();
-        let mut ioctl = || {
-            let mut n = 0u64;
-            file.call(&mut method::query_gid_table(file.driver_id(), raw, &mut n))
-                .map_err(|e| self.kernel_error(Op::new("QUERY_GID_TABLE", self.name()), e))?;
-            let n = usize::try_from(n).unwrap_or(usize::MAX).min(raw.len());
-            Ok(raw[..n].iter().map(GidEntry::from_raw).collect())
+        let op = || Op::new("QUERY_GID_TABLE", self.name());
+        // The kernel writes `raw` itself; sysfs' entries are copied in after.
+        let got = {
+            let mut ioctl = || {
+                let mut n = 0u64;
+                file.call(&mut method::query_gid_table(file.driver_id(), raw, &mut n))
+                    .map_err(|e| self.kernel_error(op(), e))?;
+                Ok(Answer::Kernel(usize::try_from(n).unwrap_or(usize::MAX)))
+            };
+            let mut sysfs = || {
+                let mut all = Vec::new();
+                for port in 1..=u32::from(self.port_count()) {
+                    all.extend(self.sysfs_gids(port)?);
+                }
+                Ok(Answer::Sysfs(all))
+            };
+            first_supported(
+                file.caps(),
+                CallPath::Auto,
+                &mut [
+                    Attempt {
+                        via: Via::Ioctl,
+                        needs: Some(Interface::GidTableIoctl),
+                        unknown: no_ioctl_method,
+                        run: &mut ioctl,
+                    },
+                    Attempt {
+                        via: Via::Other,
+                        needs: None,
+                        unknown: |_| false,
+                        run: &mut sysfs,
+                    },
+                ],
+            )?
         };
-        let mut sysfs = || {
-            let mut all = Vec::new();
-            for port in 1..=u32::from(self.port_count()) {
-                all.extend(self.sysfs_gids(port)?);
+        match got {
+            Answer::Kernel(n) => Ok(n.min(raw.len())),
+            Answer::Sysfs(entries) => {
+                // As the kernel answers a table that does not fit.
+                if entries.len() > raw.len() {
+                    return Err(self.kernel_error(op(), rustix::io::Errno::INVAL));
+                }
+                for (slot, e) in raw.iter_mut().zip(&entries) {
+                    *slot = e.to_raw();
+                }
+                Ok(entries.len())
             }
-            Ok(all)
-        };
-        first_supported(
-            file.caps(),
-            CallPath::Auto,
-            &mut [
-                Attempt {
-                    via: Via::Ioctl,
-                    needs: Some(Interface::GidTableIoctl),
-                    unknown: no_ioctl_method,
-                    run: &mut ioctl,
-                },
-                Attempt {
-                    via: Via::Other,
-                    needs: None,
-                    unknown: |_| false,
-                    run: &mut sysfs,
-                },
-            ],
-        )
+        }
     }
 
     /// One GID table entry by QUERY_GID_ENTRY (sysfs on kernels before 5.10);

@@ -524,6 +524,13 @@ fn check_send(
     Ok(len)
 }
 
+/// The lock of one queue (a CQ's, a QP's send or receive queue, an SRQ's): a spin lock,
+/// as libibverbs' providers take (`pthread_spin_lock`), that yields the thread while it
+/// waits. It is held for the copy into or out of the mapped queue, and across the
+/// doorbell's `write()` and a CQ's RESIZE_CQ. Uncontended: one compare-and-swap and one
+/// store; nothing panics while it is held, so there is no poisoning to track.
+pub(crate) type QueueLock<T> = spin::mutex::SpinMutex<T, spin::relax::Yield>;
+
 /// The send queue of a QP, by driver.
 #[derive(Debug)]
 pub(crate) enum SendRing {
@@ -596,6 +603,7 @@ impl RecvRing {
 
 impl CqRing {
     /// Copies up to `out.len()` completions out and gives their slots back.
+    #[inline(always)]
     pub(crate) fn poll(&mut self, out: &mut [Wc]) -> usize {
         match self {
             CqRing::Rxe(q) => q.poll(out),
@@ -830,6 +838,8 @@ pub(crate) fn rxe_srq_ring(ctx: &Context, mi: &mminfo, max_sge: u32) -> Result<R
 }
 
 /// The error of a post that wrote nothing.
+#[cold]
+#[inline(never)]
 pub(crate) fn post_error(ctx: &Context, what: &'static str, wanted: usize, f: PostFail) -> Error {
     let op = Op::new(what, ctx.name());
     match f {

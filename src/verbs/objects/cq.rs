@@ -14,7 +14,7 @@ use crate::raw::fallback::Interface;
 use crate::raw::lifeline::RevocableFd;
 use crate::raw::method::{self, DriverIn};
 use crate::verbs::context::Context;
-use crate::verbs::datapath::{self, CqRing, Wc};
+use crate::verbs::datapath::{self, CqRing, QueueLock, Wc};
 
 /// A completion channel (`struct ibv_comp_channel`): a file that becomes readable when a
 /// CQ bound to it has a completion to report (after the CQ was armed). A shared handle;
@@ -179,7 +179,7 @@ pub(crate) struct CqInner {
     driver_out: [u8; DRIVER_OUT],
     destroyed: bool,
     /// The mapped queue (replaced by a resize).
-    ring: Mutex<CqRing>,
+    ring: QueueLock<CqRing>,
     /// Completion events delivered by the channel, and acknowledged.
     events_got: AtomicU32,
     events_acked: AtomicU32,
@@ -261,7 +261,7 @@ impl Context {
             channel: channel.cloned(),
             driver_out,
             destroyed: false,
-            ring: Mutex::new(ring),
+            ring: QueueLock::new(ring),
             events_got: AtomicU32::new(0),
             events_acked: AtomicU32::new(0),
         });
@@ -269,6 +269,15 @@ impl Context {
             ch.register(&inner);
         }
         Ok(Cq(inner))
+    }
+}
+
+/// [`Error::DeviceRemoved`] of `op`: out of line, off the data path's fast path.
+#[cold]
+#[inline(never)]
+pub(crate) fn removed(ctx: &Context, op: &'static str) -> Error {
+    Error::DeviceRemoved {
+        op: Op::new(op, ctx.name()),
     }
 }
 
@@ -323,7 +332,7 @@ impl Cq {
         let mut resp = [0u8; core::mem::size_of::<ib_uverbs_resize_cq_resp>() + DRIVER_OUT];
         // The queue's lock is held throughout: nothing polls the old queue while the
         // kernel moves its completions to the new one.
-        let mut ring = self.0.ring.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ring = self.0.ring.lock();
         run_cmd(ctx, &cmd, DriverIn::NONE, &mut resp).map_err(|e| failed(ctx, OP, e))?;
         let (r, rest) =
             ib_uverbs_resize_cq_resp::read_from_prefix(&resp[..]).map_err(|_| protocol(ctx, OP))?;
@@ -344,16 +353,12 @@ impl Cq {
     ///
     /// [`Error::DeviceRemoved`] once the context was revoked (the queue is gone).
     #[doc(alias = "ibv_poll_cq")]
-    #[inline]
+    #[inline(always)]
     pub fn poll(&self, wc: &mut [Wc]) -> Result<usize> {
-        let ctx = &self.0.ctx;
-        if ctx.is_revoked() {
-            return Err(Error::DeviceRemoved {
-                op: Op::new("poll_cq", ctx.name()),
-            });
+        if self.0.ctx.is_revoked() {
+            return Err(removed(&self.0.ctx, "poll_cq"));
         }
-        let mut ring = self.0.ring.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(ring.poll(wc))
+        Ok(self.0.ring.lock().poll(wc))
     }
 
     /// Arms the CQ (`ibv_req_notify_cq`): its completion channel reports the next
@@ -368,17 +373,10 @@ impl Cq {
         const OP: &str = "REQ_NOTIFY_CQ";
         let ctx = &self.0.ctx;
         if ctx.is_revoked() {
-            return Err(Error::DeviceRemoved {
-                op: Op::new(OP, ctx.name()),
-            });
+            return Err(removed(ctx, OP));
         }
-        let done = self
-            .0
-            .ring
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .arm(solicited_only);
-        if done.is_some() {
+        // siw: a store into the queue's control word; rxe: the command.
+        if self.0.ring.lock().arm(solicited_only).is_some() {
             return Ok(());
         }
         let cmd = ib_uverbs_req_notify_cq {

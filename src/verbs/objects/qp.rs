@@ -1,18 +1,17 @@
 //! Queue pairs: create, modify, query, destroy.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
 
 use zerocopy::FromBytes;
 
-use super::cq::handle_of;
+use super::cq::{handle_of, removed};
 use super::{check_driver, failed, ioctl_or_write, run_cmd, AhAttr, Cq, Pd, Srq, DRIVER_OUT};
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, CreateQp, DriverIn};
 use crate::types::{AccessFlags, MigState, Mtu, QpAttrMask, QpState, QpType};
-use crate::verbs::datapath::{self, RecvRing, RecvWr, SendRing, SendWr};
+use crate::verbs::datapath::{self, QueueLock, RecvRing, RecvWr, SendRing, SendWr};
 
 /// The capacities of a queue pair (`struct ibv_qp_cap`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -400,9 +399,9 @@ pub struct Qp {
     /// The state as the crate last saw it (`QpState::as_raw`).
     state: AtomicU32,
     /// The mapped send queue and its doorbell.
-    sq: Mutex<SendRing>,
+    sq: QueueLock<SendRing>,
     /// The mapped receive queue (none with an SRQ).
-    rq: Option<Mutex<RecvRing>>,
+    rq: Option<QueueLock<RecvRing>>,
 }
 
 /// Every standard `IBV_QP_*` bit (0-20): the mask a query asks with.
@@ -522,8 +521,8 @@ impl Pd {
             driver_out,
             destroyed: false,
             state: AtomicU32::new(QpState::Reset.as_raw()),
-            sq: Mutex::new(sq),
-            rq: rq.map(Mutex::new),
+            sq: QueueLock::new(sq),
+            rq: rq.map(QueueLock::new),
         })
     }
 }
@@ -625,9 +624,7 @@ impl Qp {
         const OP: &str = "post_send";
         let ctx = self.pd.context();
         if ctx.is_revoked() {
-            return Err(Error::DeviceRemoved {
-                op: Op::new(OP, ctx.name()),
-            });
+            return Err(removed(ctx, OP));
         }
         let state = self.state();
         if matches!(
@@ -642,7 +639,7 @@ impl Qp {
         if wrs.is_empty() {
             return Ok(());
         }
-        let mut sq = self.sq.lock().unwrap_or_else(|p| p.into_inner());
+        let mut sq = self.sq.lock();
         let ring = sq
             .post(self.objects.qp_type, self.sq_sig_all, wrs)
             .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))?;
@@ -668,9 +665,7 @@ impl Qp {
         const OP: &str = "post_recv";
         let ctx = self.pd.context();
         if ctx.is_revoked() {
-            return Err(Error::DeviceRemoved {
-                op: Op::new(OP, ctx.name()),
-            });
+            return Err(removed(ctx, OP));
         }
         let Some(rq) = &self.rq else {
             return Err(Error::BadArgument {
@@ -686,21 +681,18 @@ impl Qp {
             });
         }
         rq.lock()
-            .unwrap_or_else(|p| p.into_inner())
             .post(wrs)
             .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))
     }
 
     /// Send requests the send queue can take now.
     pub fn send_queue_free(&self) -> u32 {
-        self.sq.lock().unwrap_or_else(|p| p.into_inner()).free()
+        self.sq.lock().free()
     }
 
     /// Receive requests the receive queue can take now (0 with an SRQ).
     pub fn recv_queue_free(&self) -> u32 {
-        self.rq
-            .as_ref()
-            .map_or(0, |rq| rq.lock().unwrap_or_else(|p| p.into_inner()).free())
+        self.rq.as_ref().map_or(0, |rq| rq.lock().free())
     }
 
     /// Every attribute of the QP and its creation attributes (QUERY_QP by INVOKE_WRITE,

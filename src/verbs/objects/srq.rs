@@ -1,11 +1,11 @@
 //! Shared receive queues.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use zerocopy::FromBytes;
 
-use super::cq::handle_of;
+use super::cq::{handle_of, removed};
 use super::pd::protocol;
 use super::{check_driver, failed, ioctl_or_write, run_cmd, Pd, DRIVER_OUT};
 use crate::error::{Error, Op, Result};
@@ -14,7 +14,7 @@ use crate::raw::driver::{mminfo, rxe_modify_srq_cmd};
 use crate::raw::fallback::Interface;
 use crate::raw::method::{self, CreateSrqResp, CreateSrqValues, DriverIn};
 use crate::types::SrqAttrMask;
-use crate::verbs::datapath::{self, RecvRing, RecvWr};
+use crate::verbs::datapath::{self, QueueLock, RecvRing, RecvWr};
 
 /// What a shared receive queue is created with (`struct ibv_srq_init_attr`'s `attr`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -92,7 +92,7 @@ pub(crate) struct SrqInner {
     driver_out: [u8; DRIVER_OUT],
     destroyed: bool,
     /// The mapped queue (replaced by a resize on rxe).
-    ring: Mutex<RecvRing>,
+    ring: QueueLock<RecvRing>,
 }
 
 impl Pd {
@@ -175,7 +175,7 @@ impl Pd {
             user_handle: values.user_handle,
             driver_out,
             destroyed: false,
-            ring: Mutex::new(ring),
+            ring: QueueLock::new(ring),
         })))
     }
 }
@@ -231,7 +231,7 @@ impl Srq {
         };
         // The queue's lock is held throughout: nothing posts to the old queue while the
         // kernel moves its requests to a resized one.
-        let mut ring = self.0.ring.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ring = self.0.ring.lock();
         if file.driver_id() == RDMA_DRIVER_RXE {
             let mut mi = mminfo::default();
             ioctl_or_write(ctx, Interface::InvokeWrite, |ioctl| {
@@ -277,21 +277,18 @@ impl Srq {
         const OP: &str = "post_srq_recv";
         let ctx = self.0.pd.context();
         if ctx.is_revoked() {
-            return Err(Error::DeviceRemoved {
-                op: Op::new(OP, ctx.name()),
-            });
+            return Err(removed(ctx, OP));
         }
         self.0
             .ring
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
             .post(wrs)
             .map_err(|f| datapath::post_error(ctx, OP, wrs.len(), f))
     }
 
     /// Receive requests the queue can take now.
     pub fn free(&self) -> u32 {
-        self.0.ring.lock().unwrap_or_else(|p| p.into_inner()).free()
+        self.0.ring.lock().free()
     }
 
     /// The SRQ's attributes (QUERY_SRQ by INVOKE_WRITE, else `write()`).
