@@ -257,7 +257,7 @@ const CAP1: QpCap = QpCap {
     max_inline_data: 0,
 };
 
-/// An SRQ of 4 requests of `sge` SGEs.
+/// An SRQ of `wr` requests of `sge` SGEs.
 fn srq(pd: &Pd, wr: u32, sge: u32) -> Result<Srq> {
     pd.create_srq(&SrqInit {
         max_wr: wr,
