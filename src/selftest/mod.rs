@@ -30,10 +30,14 @@
 //! - `raw.*`: the kernel's rules for malformed requests: undefined attributes, methods
 //!   and objects, a wrong driver id, unknown `comp_mask` bits, trailing request bytes,
 //!   short and long response buffers (`raw`).
+//! - `limits.*`: sizes at the edges of the device's limits, zero, the limit and one past
+//!   it: a CQ's entries, a QP's requests, SGEs and inline bytes, an SRQ's requests and
+//!   SGEs, created and resized, each with the answer the driver's source gives (`limits`).
 
 mod cm_pair;
 mod data;
 pub mod health;
+mod limits;
 pub mod modules;
 mod objects;
 mod raw;
@@ -162,6 +166,7 @@ enum Kind {
     Wire(&'static str),
     Objects(&'static str),
     Raw(&'static str),
+    Limits(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -257,6 +262,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in raw::CASES {
         v.push(c(name.into(), what, Kind::Raw(name)));
     }
+    for (name, what) in limits::cases() {
+        v.push(c(name.into(), what, Kind::Limits(name)));
+    }
     v
 }
 
@@ -276,6 +284,7 @@ impl Case {
             Kind::Wire(name) => wire::run(info, name),
             Kind::Objects(name) => objects::run(info, name),
             Kind::Raw(name) => raw::run(info, name),
+            Kind::Limits(name) => limits::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -304,7 +313,8 @@ impl Case {
             | Kind::Data(_)
             | Kind::Wire(_)
             | Kind::Objects(_)
-            | Kind::Raw(_) => {
+            | Kind::Raw(_)
+            | Kind::Limits(_) => {
                 unreachable!("run without a context")
             }
         }
