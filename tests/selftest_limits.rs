@@ -10,13 +10,14 @@ use std::time::Instant;
 
 use common::selftest::{ktap, results_of, run, text};
 
-const CASES: [&str; 20] = [
+const CASES: [&str; 21] = [
     "limits.cq.cqe_zero",
     "limits.cq.cqe_max",
     "limits.cq.resize_zero",
     "limits.cq.resize_max",
     "limits.cq.resize_max_plus_1",
     "limits.qp.send_wr_zero",
+    "limits.qp.recv_wr_zero",
     "limits.qp.recv_wr_max_plus_1",
     "limits.qp.send_sge_max",
     "limits.qp.send_sge_max_plus_1",

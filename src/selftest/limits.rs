@@ -135,7 +135,7 @@ const fn row(
 
 /// The cases, in the order they run.
 #[rustfmt::skip]
-const LIMITS: [Limit; 20] = [
+const LIMITS: [Limit; 21] = [
     row("limits.cq.cqe_zero", "CREATE_CQ of 0 entries: EINVAL", Ask::Cqe, Zero, EINVAL, EINVAL, (RXE_CQ, SIW_CQ)),
     row("limits.cq.cqe_max", "CREATE_CQ of max_cqe entries: made, at least that many", Ask::Cqe, Max, OK, OK, (RXE_CQ, SIW_CQ)),
     row("limits.cq.resize_zero", "RESIZE_CQ to 0 entries: EINVAL (siw: no resize, EOPNOTSUPP)", Ask::CqResize, Zero, EINVAL, EOPNOTSUPP, (RXE_CQ, SIW_RESIZE)),
@@ -144,6 +144,9 @@ const LIMITS: [Limit; 20] = [
     // rxe makes a send queue of no request (rxe_qp_init_req); siw refuses one: "we
     // don't allow for a QP unable to hold any SQ WQE" (siw_create_qp).
     row("limits.qp.send_wr_zero", "CREATE_QP, max_send_wr 0: rxe makes it, siw EINVAL", Ask::Qp(Cap::SendWr), Zero, OK, EINVAL, (RXE_QP, SIW_QP)),
+    // Both make a QP without a receive queue (rxe_qp_init_resp; siw_create_qp: no recvq,
+    // num_rqe 0 and no key in its answer, which the crate then does not map).
+    row("limits.qp.recv_wr_zero", "CREATE_QP, max_recv_wr 0: made, without a receive queue", Ask::Qp(Cap::RecvWr), Zero, OK, OK, (RXE_QP, SIW_QP)),
     row("limits.qp.recv_wr_max_plus_1", "CREATE_QP, max_recv_wr max_qp_wr + 1: EINVAL", Ask::Qp(Cap::RecvWr), MaxPlus1, EINVAL, EINVAL, (RXE_QP, SIW_QP)),
     row("limits.qp.send_sge_max", "CREATE_QP, max_send_sge max_sge: made", Ask::Qp(Cap::SendSge), Max, OK, OK, (RXE_QP, SIW_QP)),
     row("limits.qp.send_sge_max_plus_1", "CREATE_QP, max_send_sge max_sge + 1: EINVAL", Ask::Qp(Cap::SendSge), MaxPlus1, EINVAL, EINVAL, (RXE_QP, SIW_QP)),

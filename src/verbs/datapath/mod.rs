@@ -772,7 +772,8 @@ pub(crate) fn map_qp(
                 core::mem::size_of::<siw_sqe>(),
                 false,
             )?;
-            let rq = if has_srq {
+            // siw makes no receive queue for max_recv_wr 0 (num_rqe 0, no key).
+            let rq = if has_srq || r.num_rqe == 0 {
                 None
             } else {
                 let q = siw_queue(

@@ -670,7 +670,7 @@ impl Qp {
         let Some(rq) = &self.rq else {
             return Err(Error::BadArgument {
                 op: Op::new(OP, ctx.name()),
-                reason: "the QP receives from an SRQ: post to the SRQ".into(),
+                reason: "the QP has no receive queue (it receives from an SRQ, or was made with max_recv_wr 0)".into(),
             });
         };
         let state = self.state();
