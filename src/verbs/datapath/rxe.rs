@@ -44,32 +44,41 @@ impl RxeSq {
         self.ring.free()
     }
 
+    /// Each request is checked, then written into the next free slot; the slots are the
+    /// kernel's only when the producer index moves past them, after the last one, so a
+    /// request refused half-way leaves nothing posted. A queue without room for all
+    /// still reports a wrong request first, as the checks come before the room.
     pub(crate) fn post(&mut self, qp_type: QpType, wrs: &[SendWr<'_>]) -> Result<(), PostFail> {
-        // Everything is checked before the first byte is written.
-        for (i, wr) in wrs.iter().enumerate() {
-            check_send(i, wr, qp_type, self.max_sge, self.max_inline)?;
-            if let Some(ud) = &wr.ud {
-                if ah_num(ud.ah) == 0 {
-                    return Err(PostFail::Bad(i, WrProblem::NoAhNumber));
-                }
-            }
-        }
         let free = self.ring.free();
         if wrs.len() > free as usize {
+            for (i, wr) in wrs.iter().enumerate() {
+                self.check(i, wr, qp_type)?;
+            }
             return Err(PostFail::Full(free));
         }
         for (k, wr) in wrs.iter().enumerate() {
-            self.write(k as u32, wr);
+            let length = self.check(k, wr, qp_type)?;
+            self.write(k as u32, wr, length);
         }
         self.ring.publish(wrs.len() as u32);
         Ok(())
     }
 
-    /// Writes request `wr` into the `k`-th free slot: the 208-byte `rxe_send_wqe` (every
-    /// field, so nothing of the slot's last use remains), then its SGEs or inline data.
-    fn write(&mut self, k: u32, wr: &SendWr<'_>) {
-        // The length was checked in post.
-        let length = wr.length().unwrap_or(0);
+    /// The checks of request `i`; its payload's length.
+    fn check(&self, i: usize, wr: &SendWr<'_>, qp_type: QpType) -> Result<u32, PostFail> {
+        let length = check_send(i, wr, qp_type, self.max_sge, self.max_inline)?;
+        if let Some(ud) = &wr.ud {
+            if ah_num(ud.ah) == 0 {
+                return Err(PostFail::Bad(i, WrProblem::NoAhNumber));
+            }
+        }
+        Ok(length)
+    }
+
+    /// Writes request `wr` of `length` payload bytes into the `k`-th free slot: the
+    /// 208-byte `rxe_send_wqe` (every field, so nothing of the slot's last use remains),
+    /// then its SGEs or inline data.
+    fn write(&mut self, k: u32, wr: &SendWr<'_>, length: u32) {
         let mut wqe = rxe_send_wqe::new_zeroed();
         let flags = wr.send_flags().bits();
         let imm = wr.op.imm().map_or(0, u32::to_be);
@@ -180,26 +189,17 @@ impl RxeRq {
         self.ring.free()
     }
 
+    /// As [`RxeSq::post`]: each request checked, then written; published after the last.
     pub(crate) fn post(&mut self, wrs: &[RecvWr<'_>]) -> Result<(), PostFail> {
-        for (i, wr) in wrs.iter().enumerate() {
-            if wr.sges.len() > self.max_sge as usize {
-                return Err(PostFail::Bad(
-                    i,
-                    WrProblem::TooManySges {
-                        max: self.max_sge,
-                        got: wr.sges.len(),
-                    },
-                ));
-            }
-            wr.length()
-                .ok_or(PostFail::Bad(i, WrProblem::LengthOverflow))?;
-        }
         let free = self.ring.free();
         if wrs.len() > free as usize {
+            for (i, wr) in wrs.iter().enumerate() {
+                self.check(i, wr)?;
+            }
             return Err(PostFail::Full(free));
         }
         for (k, wr) in wrs.iter().enumerate() {
-            let length = wr.length().unwrap_or(0);
+            let length = self.check(k, wr)?;
             let mut wqe = rxe_recv_wqe::new_zeroed();
             wqe.wr_id = wr.wr_id;
             wqe.dma.length = length;
@@ -217,6 +217,23 @@ impl RxeRq {
         }
         self.ring.publish(wrs.len() as u32);
         Ok(())
+    }
+}
+
+impl RxeRq {
+    /// The checks of request `i`; its payload's length.
+    fn check(&self, i: usize, wr: &RecvWr<'_>) -> Result<u32, PostFail> {
+        if wr.sges.len() > self.max_sge as usize {
+            return Err(PostFail::Bad(
+                i,
+                WrProblem::TooManySges {
+                    max: self.max_sge,
+                    got: wr.sges.len(),
+                },
+            ));
+        }
+        wr.length()
+            .ok_or(PostFail::Bad(i, WrProblem::LengthOverflow))
     }
 }
 

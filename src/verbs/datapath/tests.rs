@@ -123,6 +123,42 @@ fn rxe_send_wqe_layout() {
     assert_eq!(file_bytes(&fd, 128, 4), 3u32.to_ne_bytes(), "still 3");
 }
 
+/// A request refused after others were written into free slots: nothing is published;
+/// a queue without room still reports a wrong request first.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn rxe_post_refused_half_way_publishes_nothing() {
+    let (fd, q) = rxe_ring(9, 3); // 4 slots: room for 3
+    let mut sq = RxeSq {
+        ring: RxeProducer::new(q),
+        doorbell: Doorbell::new(1),
+        max_sge: 1,
+        max_inline: 0,
+    };
+    let two = [Sge::test(0, 1, 1); 2];
+    let wrs = [
+        SendWr::new(1, SendOp::Send),
+        SendWr::new(2, SendOp::Send).sg(&two),
+    ];
+    assert!(matches!(
+        sq.post(QpType::Rc, &wrs),
+        Err(PostFail::Bad(1, WrProblem::TooManySges { max: 1, got: 2 }))
+    ));
+    assert_eq!(
+        file_bytes(&fd, 128, 4),
+        0u32.to_ne_bytes(),
+        "nothing published"
+    );
+    assert_eq!(sq.free(), 3);
+    let four = [SendWr::new(1, SendOp::Send), wrs[1], wrs[0], wrs[0]];
+    assert!(matches!(
+        sq.post(QpType::Rc, &four),
+        Err(PostFail::Bad(1, WrProblem::TooManySges { .. }))
+    ));
+    sq.post(QpType::Rc, &wrs[..1]).unwrap();
+    assert_eq!(file_bytes(&fd, 128, 4), 1u32.to_ne_bytes(), "one published");
+}
+
 #[test]
 #[cfg_attr(miri, ignore)]
 fn rxe_recv_and_completion() {
