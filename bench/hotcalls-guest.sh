@@ -3,7 +3,11 @@
 # root): each line of a spec is one program run under valgrind's callgrind, its
 # user-space instruction count ("I refs") reported.
 #
-# Usage: sh DIR/hotcalls-guest.sh SPEC RUNS
+# Usage: sh DIR/hotcalls-guest.sh SPEC RUNS [JOBS]
+#
+# JOBS (default 1): programs of a round run this many at a time (a guest of as many
+# CPUs; the CI guard's boot has 2): each count is its own process's, whatever runs
+# beside it.
 #
 # DIR holds this script, the builds (DIR/BUILD/PROGRAM) and valgrind (DIR/vg: the
 # launcher and the callgrind tool; VALGRIND_LIB points there). SPEC: lines
@@ -21,7 +25,7 @@
 #   E ...                a failure
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
-SPEC=$1 RUNS=$2
+SPEC=$1 RUNS=$2 JOBS=${3:-1}
 VG=$S/vg
 cd /tmp || exit 1
 echo "I kernel $(uname -r)"
@@ -30,23 +34,24 @@ echo "I valgrind $(VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --version 2>&1
 ENV="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C"
 
 # run TAG KEY BUILD OUT EXTRA-OPTIONS... -- PROGRAM ARGS...: one run under callgrind,
-# its count as "TAG KEY IREFS"
+# its count as "TAG KEY IREFS" (its scratch files named by $J, the job's number)
+J=0
 run() {
   tag=$1 key=$2 build=$3 out=$4; shift 4
   opts=''
   while [ "$1" != -- ]; do opts="$opts $1"; shift; done
   shift
   p=$S/$build/$1; shift
-  rm -f /tmp/vg.log
+  rm -f /tmp/vg$J.log
   # shellcheck disable=SC2086 # opts are words
-  if $ENV VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --log-file=/tmp/vg.log \
-      --callgrind-out-file="$out" $opts "$p" "$@" > /tmp/hc.stdout 2> /tmp/hc.stderr < /dev/null; then
-    n=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' /tmp/vg.log | tr -d ,)
+  if $ENV VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --log-file=/tmp/vg$J.log \
+      --callgrind-out-file="$out" $opts "$p" "$@" > /tmp/hc$J.stdout 2> /tmp/hc$J.stderr < /dev/null; then
+    n=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' /tmp/vg$J.log | tr -d ,)
     if [ -n "$n" ]; then echo "$tag $key $n"; else echo "E $key: no I refs in valgrind's log"; fi
-    sed -n "s/^X /X $key /p" /tmp/hc.stdout
+    sed -n "s/^X /X $key /p" /tmp/hc$J.stdout
   else
-    echo "E $key $build: exit status $? ($(head -c 300 /tmp/hc.stderr | tr '\n' ' '))"
-    tail -n 3 /tmp/vg.log | sed 's/^/E   /'
+    echo "E $key $build: exit status $? ($(head -c 300 /tmp/hc$J.stderr | tr '\n' ' '))"
+    tail -n 3 /tmp/vg$J.log | sed 's/^/E   /'
   fi
 }
 
@@ -59,10 +64,19 @@ r=1
 while [ "$r" -le "$RUNS" ]; do
   order=''; [ $((r % 2)) = 0 ] && order=rev
   lines n $order > /tmp/round
+  i=0
   while read -r key flags build args; do
+    J=$((i % JOBS))
     # shellcheck disable=SC2086 # args are words
-    run N "$key" "$build" /dev/null -- $args
+    if [ "$JOBS" = 1 ]; then run N "$key" "$build" /dev/null -- $args
+    else run N "$key" "$build" /dev/null -- $args < /dev/null > /tmp/job$J.out & fi
+    i=$((i + 1))
+    if [ "$JOBS" != 1 ] && { [ $((i % JOBS)) = 0 ] || [ "$i" = "$(wc -l < /tmp/round)" ]; }; then
+      wait
+      j=0; while [ "$j" -lt "$JOBS" ]; do [ -e /tmp/job$j.out ] && cat /tmp/job$j.out; rm -f /tmp/job$j.out; j=$((j + 1)); done
+    fi
   done < /tmp/round
+  J=0
   echo "I round $r done"
   r=$((r + 1))
 done

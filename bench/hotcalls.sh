@@ -6,6 +6,7 @@
 #
 # Usage: bench/hotcalls.sh [--kernel SERIES]... [--runs N] [--out FILE] [--into FILE]
 #                          [--report-only]
+#        bench/hotcalls.sh --guard FILE | --rebaseline FILE
 #
 #   --kernel SERIES  a kernel series of tests/vm/versions (6.1, 6.12); repeatable
 #                    (default: 6.1)
@@ -17,6 +18,17 @@
 #                    them, else at the end
 #   --report-only    write the section again from the raw outputs of the last run
 #                    (target/bench/hotcalls/), without building or booting anything
+#   --guard FILE     the CI guard of the hot calls (scripts/test-all.sh): one boot of the
+#                    kernel FILE names (1 rxe + 1 siw, 2 guest CPUs running 2 programs at
+#                    a time), the uverbs loops only (stripped, as shipped), once each at
+#                    both lengths; fails (exit 1) when a row's instructions per call are
+#                    more than 2% above FILE's, when a row gave no count, or when FILE was
+#                    recorded with another rustc (rebaseline then, and say why in the
+#                    commit). A poll row whose loop found a completion missing (a short
+#                    poll: timing) is reported, not judged.
+#   --rebaseline FILE  the same boot with 3 runs of each program, written to FILE
+#                    (bench/hotcalls.tsv): the rows that counted the same in all 3, with
+#                    `rustc -V` and the kernel; a row that did not is left out, and said
 #
 # How: the shipped kind of build is stripped and LTO inlines, so a call's cost is not
 # a function's: each loop program runs one call N times after a set-up that does not
@@ -43,7 +55,7 @@ TARGET=x86_64-unknown-linux-musl
 RIG=${UVERBS_BENCH_RIG:-$CRATE/tests/vm/rig.sh}
 TDIR=${CARGO_TARGET_DIR:-$CRATE/target}
 RES=$TDIR/bench/hotcalls
-OUT='' INTO='' RUNS=2 REPORT_ONLY=0 KERNELS=()
+OUT='' INTO='' RUNS=2 REPORT_ONLY=0 KERNELS=() GUARD='' REBASE='' JOBS=1 SMP=1
 N1=20 N2=120
 while [ $# -gt 0 ]; do
   case $1 in
@@ -52,6 +64,8 @@ while [ $# -gt 0 ]; do
     --out) OUT=${2:?}; shift 2 ;;
     --into) INTO=${2:?}; shift 2 ;;
     --report-only) REPORT_ONLY=1; shift ;;
+    --guard) GUARD=${2:?}; shift 2 ;;
+    --rebaseline) REBASE=${2:?}; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "hotcalls.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -73,7 +87,8 @@ ROWS=(
   "query_device|L query_device|IL query_device|floor_qd|all|query_device / ibv_query_device_ex"
   "query_device_into|L query_device_into|IL query_device|floor_qd|all|query_device_into / ibv_query_device_ex"
   "query_gid|L gid_entry|IL gid_entry|-|all|query_gid(1, 0) / ibv_query_gid_ex"
-  "gid_table|L gid_table|IL gid_table|floor_gid_table|all|query_gid_table(gid_tbl_len) / ibv_query_gid_table"
+  "gid_table|L gid_table|IL gid_table|floor_gid_table|all|query_gid_table_into(a GidTable of gid_tbl_len), every entry read / ibv_query_gid_table"
+  "gid_table_vec|L gid_table_vec|IL gid_table|floor_gid_table|all|query_gid_table(gid_tbl_len), allocating its answer / ibv_query_gid_table"
   "query_qp|O query_qp|IO query_qp|floor_query_qp|all|Qp::query / ibv_query_qp (every attribute)"
   "query_into|O query_into|IO query_qp|floor_query_qp|all|Qp::query_into / ibv_query_qp"
   "modify_qp|O modify_qp|IO modify_qp|floor_modify_qp|all|a step of the walk (rxe: INIT, RTR, RTS, RESET; siw: INIT, RESET)"
@@ -141,14 +156,19 @@ spec() {
 build_stage() {
   rm -rf "$STAGE"; mkdir -p "$STAGE"/{pie,pie-u,c,vg}
   musl_target
-  command -v gcc >/dev/null || install_missing gcc
-  [ -e /usr/include/infiniband/verbs.h ] || install_missing libibverbs-dev
   local t e
   t=$(now_us)
   (cd "$CRATE" && cargo build -q --release --target $TARGET --example bench_loops --example bench_objects) \
     > "$RES/build.log" 2>&1 || { say "build failed:"; tail -n 20 "$RES/build.log" >&2; exit 1; }
   for e in bench_loops bench_objects; do cp "$TDIR/$TARGET/release/examples/$e" "$STAGE/pie/"; done
   say "built the stripped loops ($(secs_since "$t"))"
+  if [ "${1:-}" = guard ]; then
+    stage_valgrind "$STAGE/vg"
+    cp "$HERE/hotcalls-guest.sh" "$STAGE/"
+    return
+  fi
+  command -v gcc >/dev/null || install_missing gcc
+  [ -e /usr/include/infiniband/verbs.h ] || install_missing libibverbs-dev
   t=$(now_us)
   (cd "$CRATE" && CARGO_PROFILE_RELEASE_STRIP=false CARGO_TARGET_DIR="$TDIR/unstripped" \
     cargo build -q --release --target $TARGET --example bench_loops --example bench_objects) \
@@ -169,8 +189,8 @@ boot() { # KERNEL OUT
   T=$(now_us)
   say "kernel $1: 1 rxe + 1 siw, $RUNS runs of $(grep -c ' n ' "$STAGE/spec") programs under callgrind, $(grep -c ' d ' "$STAGE/spec") for the attribution"
   "$RIG" --prepare --kernel "$1" >&2
-  if "$RIG" --kernel "$1" --rxe 1 --siw 1 --timeout 5400 --add "$STAGE:/hot" \
-      -- sh /hot/hotcalls-guest.sh /hot/spec "$RUNS" > "$2" 2> "${2%.out}.err"; then
+  if "$RIG" --kernel "$1" --rxe 1 --siw 1 --smp "$SMP" --timeout 5400 --add "$STAGE:/hot" \
+      -- sh /hot/hotcalls-guest.sh /hot/spec "$RUNS" "$JOBS" > "$2" 2> "${2%.out}.err"; then
     say "kernel $1 done in $(secs_since "$T")"
   else
     say "kernel $1 FAILED (log: ${2%.out}.err)"; tail -n 20 "${2%.out}.err" >&2; return 1
@@ -178,6 +198,30 @@ boot() { # KERNEL OUT
   if grep '^E ' "$2" >&2; then return 1; fi
 }
 
+# the guard's and the rebaseline's boot: the uverbs loops only, 2 at a time
+if [ -n "$GUARD$REBASE" ]; then
+  RES=$RES/guard STAGE=$RES/guard/stage SMP=2 JOBS=2
+  FILE=${GUARD:-$REBASE}
+  if [ ${#KERNELS[@]} = 0 ] && [ -e "$FILE" ]; then KERNELS=("$(sed -n 's/^# kernel: \([^ ]*\).*/\1/p' "$FILE")"); fi
+  [ -n "${KERNELS[0]:-}" ] || KERNELS=(6.1)
+  KERNELS=("${KERNELS[0]}")
+  if [ -n "$REBASE" ]; then RUNS=3; else RUNS=1; fi
+  if [ -n "$GUARD" ]; then
+    [ -e "$GUARD" ] || { say "no baseline $GUARD (make one with --rebaseline)"; exit 1; }
+    was=$(sed -n 's/^# rustc: //p' "$GUARD")
+    if [ "$was" != "$(rustc -V)" ]; then
+      say "$GUARD was recorded with '$was', this is '$(rustc -V)': instruction counts move"
+      say "with the compiler. Rebaseline (bench/hotcalls.sh --rebaseline $GUARD) and say so in the commit."
+      exit 1
+    fi
+  fi
+  rm -rf "$RES"; mkdir -p "$RES"
+  { echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS N1=$N1 N2=$N2"
+    echo "COMMIT='$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)'"; echo "RUSTC='$(rustc -V)'"; } > "$RES/run.conf"
+  build_stage guard
+  spec | awk '$3 == "pie"' > "$STAGE/spec"
+  boot "${KERNELS[0]}" "$RES/${KERNELS[0]}.out" || { say "the guard's boot failed"; exit 1; }
+else
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 [ -n "$OUT" ] || OUT=$RES/hotcalls.md
 STAGE=$RES/stage
@@ -199,6 +243,7 @@ else
     first=0
   done
   echo "WALL=$(secs_since "$T_ALL")" >> "$RES/run.conf"
+fi
 fi
 
 # ------------------------------------------------------------ the report
@@ -236,6 +281,77 @@ det() {
   echo "$out"
 }
 n1() { awk -v x="$1" 'BEGIN { if (x == "-") print "-"; else { s = sprintf("%.1f", x); sub(/\.0$/, "", s); print s } }'; }
+
+# ------------------------------------------------------------ the CI guard
+if [ -n "$GUARD$REBASE" ]; then
+  f=$RES/${KERNELS[0]}.out
+  # rows: "LABEL DEVICE PROGRAM OPS" of the uverbs side, the floors included
+  rows() {
+    local r d pu
+    for r in "${ROWS[@]}" "${FLOORS[@]}"; do
+      pu=$(fld "$r" 2)
+      for d in "${DEVS[@]}"; do
+        [ "$(fld "$r" 5)" = rxe ] && [ "${d#rxe}" = "$d" ] && continue
+        echo "$(f1 "$r") $d ${pu% *} ${pu#* }"
+      done
+    done
+  }
+  # short LABEL DEV PROGRAM OPS: the programs of the row whose polls came short
+  short() {
+    local o n s out=''
+    for o in ${4//-/ }; do for n in $N1 $N2; do
+      s=$(shorts "$f" "$3.$2.$o.$n"); [ -n "$(echo "$s" | tr -d '0,')" ] && out+="$3.$2.$o.$n: $s "
+    done; done
+    echo "$out"
+  }
+  if [ -n "$REBASE" ]; then
+    { echo "# bench/hotcalls.sh --rebaseline: user-space instructions per hot call of the uverbs"
+      echo "# loops (bench_loops, bench_objects; stripped, as shipped), (I($N2) - I($N1)) / $((N2 - N1)) under"
+      echo "# callgrind in the VM rig; the CI guard (bench/hotcalls.sh --guard, scripts/test-all.sh)"
+      echo "# fails when one grows by more than 2%. Only rows whose 3 runs counted the same."
+      echo "# rustc: $(rustc -V)"
+      echo "# kernel: ${KERNELS[0]} ($(awk '$1 == "I" && $2 == "kernel" { print $3; exit }' "$f"))"
+      echo "# devices: 1 rxe + 1 siw"
+      printf 'row\tdevice\tinstructions_per_call\n'
+      rows | while read -r l d p o; do
+        v=$(ipc "$f" "$p" "$d" "$o") dd=$(det "$f" "$p" "$d" "$o") sp=$(short "$l" "$d" "$p" "$o")
+        if [ "$v" = - ] || [ -n "$dd$sp" ]; then
+          say "left out of $REBASE: $l $d (${dd}${sp:+short polls $sp})"; continue
+        fi
+        printf '%s\t%s\t%s\n' "$l" "$d" "$v"
+      done; } > "$REBASE"
+    say "wrote $REBASE in $(secs_since "$T_ALL")"
+    exit 0
+  fi
+  bad=0 n=0
+  printf '%-20s %-6s %10s %10s %8s  %s\n' row device baseline now change verdict
+  while read -r l d p o; do
+    old=$(awk -F'\t' -v l="$l" -v d="$d" '$1 == l && $2 == d { print $3 }' "$GUARD")
+    now=$(ipc "$f" "$p" "$d" "$o")
+    if [ "$now" = - ]; then
+      printf '%-20s %-6s %10s %10s %8s  %s\n' "$l" "$d" "${old:--}" - - "NO COUNT"; bad=$((bad + 1)); continue
+    fi
+    if [ -z "$old" ]; then
+      printf '%-20s %-6s %10s %10s %8s  %s\n' "$l" "$d" - "$now" - "not in the baseline"; continue
+    fi
+    sp=$(short "$l" "$d" "$p" "$o")
+    if [ -n "$sp" ]; then
+      printf '%-20s %-6s %10s %10s %8s  %s\n' "$l" "$d" "$old" "$now" - "not judged: short polls ${sp% }"; continue
+    fi
+    n=$((n + 1))
+    ch=$(awk -v a="$now" -v b="$old" 'BEGIN { printf "%+.2f%%", (a - b) / b * 100 }')
+    if awk -v a="$now" -v b="$old" 'BEGIN { exit !(a > b * 1.02) }'; then
+      v="REGRESSED (more than 2%)"; bad=$((bad + 1))
+    elif awk -v a="$now" -v b="$old" 'BEGIN { exit !(a < b * 0.98) }'; then
+      v="ok (improved: rebaseline to keep the gain)"
+    else v=ok; fi
+    printf '%-20s %-6s %10s %10s %8s  %s\n' "$l" "$d" "$old" "$now" "$ch" "$v"
+  done < <(rows)
+  say "$n rows judged against $GUARD ($(secs_since "$T_ALL"))"
+  [ "$n" -gt 0 ] || { say "no row could be judged"; exit 1; }
+  [ "$bad" = 0 ] || { say "$bad row(s) regressed by more than 2% or gave no count"; exit 1; }
+  exit 0
+fi
 REPRO="bench/hotcalls.sh"
 for k in "${KERNELS[@]}"; do REPRO+=" --kernel $k"; done
 [ "$RUNS" != 2 ] && REPRO+=" --runs $RUNS"
@@ -267,7 +383,7 @@ echo "Both sides on the same device in the same boot, 1 rxe + 1 siw, $RUNS runs 
 echo "unless a kernel's heading says otherwise, the programs taking turns. Target (issue 28): every hot call ≤ 1.0× libibverbs'."
 echo "Resolution: parsing N (\"120\" against \"20\") adds a few instructions to the larger run, up"
 echo "to 0.3 per call on either side; the loop's own counter and branch are in both sides' counts."
-echo "Not measured here yet: issue 28's per-message loops (\`uverbs perf\` against perftest)."
+echo "The per-message loops of \`uverbs perf\` against perftest's are in their own section (bench/perfloops.sh)."
 [ -n "${NOTE:-}" ] && echo "$NOTE"
 echo
 for k in "${KERNELS[@]}"; do
