@@ -229,7 +229,7 @@ if [ "$REPORT_ONLY" = 1 ]; then
   [ -e "$RES/run.conf" ] || { echo "hotcalls.sh: no previous run in $RES" >&2; exit 2; }
 else
   rm -rf "$RES"; mkdir -p "$RES"
-  COMMIT="$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)')"
+  COMMIT="$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)' || true)"
   { echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS N1=$N1 N2=$N2"
     echo "COMMIT='$COMMIT'"; echo "RUSTC='$(rustc -V)'"; } > "$RES/run.conf"
   build_stage

@@ -233,7 +233,7 @@ if [ "$REPORT_ONLY" = 1 ]; then
   . "$RES/run.conf"
 else
   rm -rf "$RES"; mkdir -p "$RES"
-  COMMIT="$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)')"
+  COMMIT="$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)' || true)"
   { echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS SCALE=$SCALE"
     echo "COMMIT='$COMMIT'"; echo "RUSTC='$RUSTC'"; } > "$RES/run.conf"
   build_stage full
