@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use common::selftest::{ktap, results_of, run, text};
 
-const CASES: [&str; 9] = [
+const CASES: [&str; 10] = [
+    "raw.ioctl.reserved",
     "raw.ioctl.unknown_attr.mandatory",
     "raw.ioctl.unknown_attr.optional",
     "raw.ioctl.unknown_method",

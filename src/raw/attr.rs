@@ -216,6 +216,28 @@ impl<'a, const N: usize> IoctlBuf<'a, N> {
         &self.hdr
     }
 
+    /// Sets the header's `reserved1` and `reserved2`, which the kernel wants zero (ABI
+    /// tests: `ib_uverbs_ioctl` refuses a non-zero one with `EPROTONOSUPPORT` before it
+    /// reads an attribute). Nothing the kernel reads or writes through changes.
+    pub(crate) fn set_hdr_reserved(&mut self, reserved1: u64, reserved2: u32) {
+        self.hdr.reserved1 = reserved1;
+        self.hdr.reserved2 = reserved2;
+    }
+
+    /// Sets the `attr_data` of attribute `i`, which a pointer attribute reserves (ABI
+    /// tests: `uverbs_process_attr` refuses a non-zero one with `EINVAL` before it
+    /// copies through it); false past the attributes in use. Only for pointer
+    /// attributes: an enum attribute's `attr_data` is its element's id.
+    pub(crate) fn set_attr_data(&mut self, i: usize, v: u16) -> bool {
+        match self.attrs[..usize::from(self.hdr.num_attrs)].get_mut(i) {
+            Some(a) => {
+                a.attr_data = v;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The attributes in use.
     pub fn attrs(&self) -> &[ib_uverbs_attr] {
         &self.attrs[..usize::from(self.hdr.num_attrs)]

@@ -524,6 +524,40 @@ pub fn query_port_with_undefined_attr<'a>(
     Request::built(buf)
 }
 
+/// Which field the kernel reserves [`query_port_with_reserved`] sets to 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reserved {
+    /// The header's `reserved1` (a 64-bit word).
+    Header1,
+    /// The header's `reserved2` (a 32-bit word).
+    Header2,
+    /// The RESP attribute's `attr_data` (a pointer attribute's `reserved`).
+    AttrData,
+}
+
+/// QUERY_PORT of `port`, as [`query_port`] builds it, with one field the kernel reserves
+/// set to 1: the header's `reserved1` or `reserved2` (`ib_uverbs_ioctl`,
+/// drivers/infiniband/core/uverbs_ioctl.c, answers `EPROTONOSUPPORT` before it reads an
+/// attribute), or the response attribute's `attr_data` (`uverbs_process_attr`, same
+/// file: `EINVAL` before it writes through it). The attributes still describe only
+/// `resp`: whatever the kernel makes of the field, it writes nothing else.
+pub fn query_port_with_reserved<'a>(
+    driver_id: u32,
+    port: u8,
+    resp: &'a mut ib_uverbs_query_port_resp_ex,
+    which: Reserved,
+) -> Request<'a, 2> {
+    let mut buf = query_port_buf(driver_id, port, resp);
+    match which {
+        Reserved::Header1 => buf.set_hdr_reserved(1, 0),
+        Reserved::Header2 => buf.set_hdr_reserved(0, 1),
+        Reserved::AttrData => {
+            buf.set_attr_data(1, 1);
+        }
+    }
+    Request::built(buf)
+}
+
 /// Which id of a request names nothing the kernel defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Undefined {
@@ -1497,6 +1531,37 @@ mod tests {
         assert_eq!(buf.to_vec(), want);
         let buf = query_port_with_undefined_attr(RDMA_DRIVER_RXE, 1, &mut resp, false);
         assert_eq!(buf.attrs()[2].flags, 0);
+
+        let mut resp = ib_uverbs_query_port_resp_ex::default();
+        let p = resp.as_bytes().as_ptr() as u64;
+        let want = |r1: &str, r2: &str, data: &str| {
+            golden(
+                &format!(
+                    "
+            38 00  00 00  02 00  02 00        # length 56, DEVICE, QUERY_PORT, 2 attrs
+            {r1}                              # reserved1
+            0e 00 00 00  {r2}                 # driver_id 14 (rxe), reserved2
+            00 00  08 00  01 00  00 00        # PORT_NUM, len 8, MANDATORY
+            01 00 00 00 00 00 00 00           #   port 1 inline
+            01 00  30 00  01 00  {data}       # RESP, len 48, MANDATORY, attr_data
+            PTR(0)
+            "
+                ),
+                &[p],
+            )
+        };
+        let zero8 = "00 00 00 00 00 00 00 00";
+        for (which, bytes) in [
+            (
+                Reserved::Header1,
+                want("01 00 00 00 00 00 00 00", "00 00 00 00", "00 00"),
+            ),
+            (Reserved::Header2, want(zero8, "01 00 00 00", "00 00")),
+            (Reserved::AttrData, want(zero8, "00 00 00 00", "01 00")),
+        ] {
+            let buf = query_port_with_reserved(RDMA_DRIVER_RXE, 1, &mut resp, which);
+            assert_eq!(buf.to_vec(), bytes, "{which:?}");
+        }
 
         let buf = undefined_method(RDMA_DRIVER_SIW, Undefined::Method);
         let want = golden(

@@ -5,6 +5,9 @@
 //! - `ib_uverbs_ioctl` and `ib_uverbs_cmd_verbs` (drivers/infiniband/core/uverbs_ioctl.c):
 //!   a header whose `driver_id` is not the device's is `EINVAL`; an object or method the
 //!   kernel does not define is `EPROTONOSUPPORT`;
+//! - `ib_uverbs_ioctl` (same file): a header whose `reserved1` or `reserved2` is not
+//!   zero is `EPROTONOSUPPORT`; `uverbs_process_attr`: a pointer attribute whose
+//!   `attr_data` (reserved) is not zero, `EINVAL`;
 //! - `uverbs_set_attr` (same file): an attribute id the method does not define is
 //!   `EPROTONOSUPPORT` when flagged `UVERBS_ATTR_F_MANDATORY`, else skipped;
 //! - `verify_hdr` (drivers/infiniband/core/uverbs_main.c): a legacy `write()` command
@@ -31,13 +34,17 @@ use crate::raw::abi::{
     ib_uverbs_ex_query_device, ib_uverbs_ex_query_device_resp, ib_uverbs_query_port_resp,
     ib_uverbs_query_port_resp_ex, UVERBS_ATTR_F_VALID_OUTPUT,
 };
-use crate::raw::method::{self, DriverIn, Undefined};
+use crate::raw::method::{self, DriverIn, Reserved, Undefined};
 use crate::selftest::Outcome;
 use crate::verbs::context::Context;
 use crate::verbs::discover::DeviceInfo;
 
 /// The cases: full name, the kernel methods they exercise.
-pub(super) const CASES: [(&str, &str); 9] = [
+pub(super) const CASES: [(&str, &str); 10] = [
+    (
+        "raw.ioctl.reserved",
+        "QUERY_PORT with a reserved field of the header (EPROTONOSUPPORT) or an attribute (EINVAL) set",
+    ),
     (
         "raw.ioctl.unknown_attr.mandatory",
         "QUERY_PORT with an undefined attribute id, mandatory: EPROTONOSUPPORT",
@@ -88,6 +95,7 @@ pub(super) fn run(info: &DeviceInfo, name: &str) -> Outcome {
     };
     let mut o = Outcome::new();
     match name {
+        "raw.ioctl.reserved" => reserved(&ctx, &mut o),
         "raw.ioctl.unknown_attr.mandatory" => unknown_attr(&ctx, true, &mut o),
         "raw.ioctl.unknown_attr.optional" => unknown_attr(&ctx, false, &mut o),
         "raw.ioctl.unknown_method" => unknown_method(&ctx, &mut o),
@@ -120,6 +128,47 @@ fn expect(o: &mut Outcome, what: &str, got: Result<(), Errno>, want: Result<(), 
             answer(got)
         )
     });
+}
+
+const IOCTL: &str = "ib_uverbs_ioctl, drivers/infiniband/core/uverbs_ioctl.c";
+const PROCESS_ATTR: &str = "uverbs_process_attr, drivers/infiniband/core/uverbs_ioctl.c";
+
+/// QUERY_PORT (port 1) with one reserved field set at a time: the header's two words,
+/// refused before any attribute is read; the response attribute's `attr_data`, refused
+/// before the kernel writes through it (the response stays as it was).
+fn reserved(ctx: &Context, o: &mut Outcome) {
+    for (which, what, want, why) in [
+        (
+            Reserved::Header1,
+            "QUERY_PORT, header reserved1 1",
+            Errno::PROTONOSUPPORT,
+            IOCTL,
+        ),
+        (
+            Reserved::Header2,
+            "QUERY_PORT, header reserved2 1",
+            Errno::PROTONOSUPPORT,
+            IOCTL,
+        ),
+        (
+            Reserved::AttrData,
+            "QUERY_PORT, RESP attr_data 1",
+            Errno::INVAL,
+            PROCESS_ATTR,
+        ),
+    ] {
+        let mut resp = ib_uverbs_query_port_resp_ex::default();
+        let got = ctx.raw().call(&mut method::query_port_with_reserved(
+            ctx.driver_id(),
+            1,
+            &mut resp,
+            which,
+        ));
+        expect(o, what, got, Err(want), why);
+        o.check(resp == ib_uverbs_query_port_resp_ex::default(), || {
+            format!("{what}: the response was written although the call was refused ({why})")
+        });
+    }
 }
 
 const SET_ATTR: &str = "uverbs_set_attr, drivers/infiniband/core/uverbs_ioctl.c";
