@@ -208,24 +208,7 @@ impl Context {
                 }
                 Ok(Answer::Sysfs(all))
             };
-            first_supported(
-                file.caps(),
-                CallPath::Auto,
-                &mut [
-                    Attempt {
-                        via: Via::Ioctl,
-                        needs: Some(Interface::GidTableIoctl),
-                        unknown: no_ioctl_method,
-                        run: &mut ioctl,
-                    },
-                    Attempt {
-                        via: Via::Other,
-                        needs: None,
-                        unknown: |_| false,
-                        run: &mut sysfs,
-                    },
-                ],
-            )?
+            self.ioctl_else_sysfs(Interface::GidTableIoctl, &mut ioctl, &mut sysfs)?
         };
         match got {
             Answer::Kernel(n) => Ok(n.min(raw.len())),
@@ -275,21 +258,32 @@ impl Context {
                 .into_iter()
                 .find(|e| e.index == index))
         };
+        self.ioctl_else_sysfs(Interface::GidEntryIoctl, &mut ioctl, &mut sysfs)
+    }
+
+    /// `ioctl` on kernels with `interface`, else `sysfs` (the GID methods' fallback:
+    /// both methods arrived in Linux 5.10).
+    fn ioctl_else_sysfs<T>(
+        &self,
+        interface: Interface,
+        ioctl: &mut dyn FnMut() -> Result<T>,
+        sysfs: &mut dyn FnMut() -> Result<T>,
+    ) -> Result<T> {
         first_supported(
-            file.caps(),
+            self.raw().caps(),
             CallPath::Auto,
             &mut [
                 Attempt {
                     via: Via::Ioctl,
-                    needs: Some(Interface::GidEntryIoctl),
+                    needs: Some(interface),
                     unknown: no_ioctl_method,
-                    run: &mut ioctl,
+                    run: ioctl,
                 },
                 Attempt {
                     via: Via::Other,
                     needs: None,
                     unknown: |_| false,
-                    run: &mut sysfs,
+                    run: sysfs,
                 },
             ],
         )

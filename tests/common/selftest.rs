@@ -64,6 +64,33 @@ pub fn results_of(doc: &str, dev: &str) -> Vec<Result> {
     out
 }
 
+/// `uverbs selftest --filter FILTER` on rxe and siw: the KTAP is strict, each device's
+/// cases are exactly `cases`, in order, every line a plain `ok` (no directive), and the
+/// exit status kselftest's 0. Returns the document and how long the run took.
+pub fn group_passes(filter: &str, cases: &[&str]) -> (String, std::time::Duration) {
+    let (rxe, siw) = (super::device("rxe"), super::device("siw"));
+    let t0 = std::time::Instant::now();
+    let o = run(&["-d", &rxe, "-d", &siw, "--filter", filter]);
+    let took = t0.elapsed();
+    let doc = text(&o);
+    ktap::parse_strict(&doc).unwrap_or_else(|e| panic!("not KTAP: {e}\n{doc}"));
+    for dev in [&rxe, &siw] {
+        let r = results_of(&doc, dev);
+        let names: Vec<&str> = r.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, cases, "{dev}:\n{doc}");
+        for (i, c) in r.iter().enumerate() {
+            assert_eq!(
+                c.line,
+                format!("ok {} {}", i + 1, c.name),
+                "{dev}: {} passes without a directive\n{doc}",
+                c.name
+            );
+        }
+    }
+    assert_eq!(o.status.code(), Some(0), "{doc}");
+    (doc, took)
+}
+
 /// The case lines of `dev` in a KTAP document, as (name, line).
 pub fn lines_of(doc: &str, dev: &str) -> Vec<(String, String)> {
     results_of(doc, dev)
