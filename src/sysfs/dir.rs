@@ -511,7 +511,7 @@ impl SysDir {
     pub fn names(&self) -> Result<Vec<String>, Errno> {
         let mut v = Vec::new();
         self.for_each_name(|n| v.push(n.to_owned()))?;
-        v.sort_unstable();
+        super::attr::sort_small(&mut v, |a, b| a > b);
         Ok(v)
     }
 

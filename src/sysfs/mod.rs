@@ -420,7 +420,7 @@ pub fn gids_in(sysfs_root: &Path, pdir: &SysDir, device: &str, port: u32) -> Res
         }
     })
     .map_err(os)?;
-    indexes.sort_unstable();
+    attr::sort_small(&mut indexes, |a, b| a > b);
     let mut out = Vec::new();
     for index in indexes {
         let name = NumName::new(index);
@@ -567,7 +567,7 @@ pub fn netdevs_by_ifindex(sysfs_root: &Path) -> Vec<(u32, String)> {
             out.push((i, n.to_owned()));
         }
     });
-    out.sort();
+    attr::sort_small(&mut out, |a, b| a > b);
     out
 }
 

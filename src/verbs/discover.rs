@@ -30,6 +30,7 @@ use crate::raw::abi::ioctl_verbs::*;
 #[allow(unused_imports)] // for the docs
 use crate::raw::abi::IB_USER_VERBS_ABI_VERSION;
 use crate::sysfs;
+use crate::sysfs::attr::sort_small;
 use crate::types::{Guid, NodeType, TransportType};
 
 /// Where and how to look for devices. Built with [`Discovery::new`] and the chainable
@@ -477,9 +478,9 @@ impl Discovery {
             d.kernel_driver = sys.kernel_driver;
             d.parent = sys.parent;
         }
-        // In place: device names are unique, and a stable sort of these 360-byte values
-        // would take a scratch buffer (an mmap and an munmap in musl's allocator).
-        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        // In place (a merge sort of these 360-byte values would take a scratch buffer:
+        // an mmap and an munmap in musl's allocator); a few devices.
+        sort_small(&mut out, |a, b| a.name > b.name);
         Ok(out)
     }
 
@@ -499,9 +500,9 @@ impl Discovery {
         for n in names {
             out.push(self.sysfs_device(&class, &n, &nodes)?);
         }
-        // In place: device names are unique, and a stable sort of these 360-byte values
-        // would take a scratch buffer (an mmap and an munmap in musl's allocator).
-        out.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        // In place (a merge sort of these 360-byte values would take a scratch buffer:
+        // an mmap and an munmap in musl's allocator); a few devices.
+        sort_small(&mut out, |a, b| a.name > b.name);
         Ok(out)
     }
 

@@ -207,8 +207,8 @@ impl GidSelector {
     /// then by device, port and index).
     pub fn all<'a>(&self, rows: &'a [GidRow]) -> Vec<&'a GidRow> {
         let mut v: Vec<&GidRow> = rows.iter().filter(|r| self.matches(r)).collect();
-        v.sort_by(|a, b| {
-            (a.rank(), &a.device, a.port, a.index).cmp(&(b.rank(), &b.device, b.port, b.index))
+        crate::sysfs::attr::sort_small(&mut v, |a, b| {
+            (a.rank(), &a.device, a.port, a.index) > (b.rank(), &b.device, b.port, b.index)
         });
         v
     }

@@ -663,7 +663,9 @@ pub fn netdevs(sysfs_root: &Path, device: &str) -> Result<Vec<NetdevLink>> {
             source,
         });
     }
-    out.sort_by(|a, b| (a.port, a.source, &a.netdev).cmp(&(b.port, b.source, &b.netdev)));
+    crate::sysfs::attr::sort_small(&mut out, |a, b| {
+        (a.port, a.source, &a.netdev) > (b.port, b.source, &b.netdev)
+    });
     Ok(out)
 }
 

@@ -55,8 +55,8 @@ pub fn list(details: bool) -> Result<DeviceList, NoRdmaSubsystem> {
 pub fn split(mut all: Vec<DeviceInfo>) -> DeviceList {
     // Netlink's index order; without indexes (sysfs), the name order discovery gave. In
     // place: a stable sort of these 360-byte values would take a scratch buffer.
-    all.sort_unstable_by(|a, b| {
-        (a.index.unwrap_or(u32::MAX), &a.name).cmp(&(b.index.unwrap_or(u32::MAX), &b.name))
+    uverbs::sysfs::attr::sort_small(&mut all, |a, b| {
+        (a.index.unwrap_or(u32::MAX), &a.name) > (b.index.unwrap_or(u32::MAX), &b.name)
     });
     let mut skipped = Vec::new();
     let mut nodes = NodeDir::default();

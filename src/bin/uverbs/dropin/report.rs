@@ -251,7 +251,9 @@ pub fn gather(info: &DeviceInfo, want: &Want) -> HcaReport {
                     }
                 }
                 for p in &mut r.ports {
-                    p.gids.sort_by_key(|g| g.entry.index);
+                    uverbs::sysfs::attr::sort_small(&mut p.gids, |a, b| {
+                        a.entry.index > b.entry.index
+                    });
                 }
             }
             Err(e) if want.gids == GidMode::Table => r.failure = Some(Failure::QueryGidTable(e)),

@@ -220,7 +220,7 @@ pub fn rfc3339(t: SystemTime) -> String {
 fn ports(f: &Follower, report: &mut impl FnMut(String)) -> Vec<PortLabels> {
     let mut out = Vec::new();
     let mut devices: Vec<_> = f.devices.iter().collect();
-    devices.sort_by(|a, b| a.name.cmp(&b.name));
+    uverbs::sysfs::attr::sort_small(&mut devices, |a, b| a.name > b.name);
     for d in devices {
         for n in 1..=u32::from(d.ctx.port_count()) {
             match d.ctx.query_port(n) {
