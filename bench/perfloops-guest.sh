@@ -28,9 +28,13 @@
 #                             calls or more, every pair into a provider
 #                             (lib*-rdmav*.so), and those into the program's own
 #                             object of 10,000 instructions or more (the test's loop)
+#   S KEY R CALLS INCL SITE OB<TAB>FN<TAB>COB<TAB>CFN
+#                             the same for one call site (SITE: the call instruction) of
+#                             a poll (a function of a provider, or uverbs' Cq::poll)
 #   F KEY R SELF FN           a function's own instructions, 100 or more (pie-u only)
-#   J KEY R COUNT ADDR FN     executions of an instruction of the program's own object,
-#                             more than 3 N (write_lat: its spin on memory)
+#   J KEY R COUNT ADDR FN     executions of an instruction of the program's own object:
+#                             every one of a function that polls or of uverbs'
+#                             perf::run_*, and (write_lat) those run more than 3 N times
 #   E ...                     a failure (the outputs of both sides follow, "E   " lines)
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
@@ -43,24 +47,30 @@ echo "I valgrind $(VALGRIND_LIB=$VG $VG/valgrind --tool=callgrind --version 2>&1
 ENV="env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C"
 port=19500
 
-# summary KEY R BUILD N MAIN: the lines K, F, J of /tmp/cg.out (MAIN: the client's path)
+# summary KEY R BUILD N MAIN: the lines K, S, F, J of /tmp/cg.out (MAIN: the client's path)
 summary() {
   awk -v key="$1" -v r="$2" -v build="$3" -v n="$4" -v main="$5" '
     /^ob=/ { ob = substr($0, 4); next }
     /^fn=/ { fn = substr($0, 4); cob = ""; next }
     /^cob=/ { cob = substr($0, 5); next }
     /^cfn=/ { cfn = substr($0, 5); next }
-    /^calls=/ { split(substr($0, 7), a, " "); co = (cob == "" ? ob : cob)
-      p = ob "\t" fn "\t" co "\t" cfn; c[p] += a[1]; tomain[p] = (co == main); prov[p] = (co ~ /rdmav[0-9]+\.so$/)
+    /^calls=/ { split(substr($0, 7), a, " "); co = (cob == "" ? ob : cob); cc = a[1]
+      p = ob "\t" fn "\t" co "\t" cfn; c[p] += cc; tomain[p] = (co == main)
+      poll = (co ~ /rdmav[0-9]+\.so$/ || cfn ~ /::Cq::poll$/); prov[p] = poll
+      if (poll && ob == main) poller[fn] = 1
       incl = 1; cob = ""; next }
-    /^0x/ { if (incl) { ic[p] += $3; incl = 0; next }   # a call: its inclusive cost
+    /^0x/ { if (incl) { ic[p] += $3; incl = 0   # a call: its inclusive cost
+        if (poll) { q = p "\t" $1; sc[q] += cc; si[q] += $3; sp[q] = p; ss[q] = $1 }
+        next }
       s[fn] += $3
       if (ob == main) { x[$1] += $3; xf[$1] = fn }
       next }
     END {
       for (k in c) if (c[k] >= 10 || (tomain[k] && ic[k] >= 10000) || prov[k]) print "K", key, r, c[k], ic[k], k
+      for (k in sc) print "S", key, r, sc[k], si[k], ss[k], sp[k]
       if (build == "pie-u") for (k in s) if (s[k] >= 100) print "F", key, r, s[k], k
-      if (key ~ /write_lat/) for (k in x) if (x[k] > 3 * n) print "J", key, r, x[k], k, xf[k]
+      for (k in x) if ((xf[k] in poller) || xf[k] ~ /^uverbs::perf::run_/ || (key ~ /write_lat/ && x[k] > 3 * n))
+        print "J", key, r, x[k], k, xf[k]
     }' /tmp/cg.out
 }
 
