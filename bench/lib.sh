@@ -24,9 +24,17 @@
 #                     stripped copies have no DWARF, so no file names) as one line
 #   guest_boot KERNEL RXE SIW DIR OUT
 #                     one boot of the rig ($RIG) with $STAGE at /DIR, running
-#                     DIR/instructions-guest.sh on DIR/spec, $RUNS runs; its output in
-#                     OUT, its log in OUT with .err for .out; fails when the boot did or
-#                     the guest reported an error (an "E " line)
+#                     DIR/$GUEST (default instructions-guest.sh) on DIR/spec, $RUNS
+#                     runs; its output in OUT, its log in OUT with .err for .out; fails
+#                     when the boot did or the guest reported an error (an "E " line)
+#   bench_opts NAME ARGS...
+#                     the options of the instruction benchmarks' scripts: --kernel
+#                     SERIES (repeatable, into the array KERNELS), --runs N (RUNS, a
+#                     number from 1), --out FILE (OUT), --into FILE (INTO),
+#                     --report-only (REPORT_ONLY=1), -h/--help (the script's header
+#                     comment); anything else: a usage error naming NAME (exit 2)
+#   commit_desc       the crate's short commit, " (with uncommitted changes)" added
+#                     when its work tree has any
 #   build_cli LABEL [VAR=VALUE...]
 #                     builds the CLI (release, $TARGET) in $CRATE with that environment,
 #                     cargo's output in $RES/build-LABEL.{json,log}; prints the executable
@@ -131,7 +139,7 @@ guest_boot() {
   say "kernel $k: $rxe rxe + $siw siw, $RUNS runs of each command under callgrind"
   "$RIG" --prepare --kernel "$k" >&2
   if "$RIG" --kernel "$k" --rxe "$rxe" --siw "$siw" --timeout 1800 --add "$STAGE:/$dir" \
-      -- sh "/$dir/instructions-guest.sh" "/$dir/spec" "$RUNS" > "$out" 2> "${out%.out}.err"; then
+      -- sh "/$dir/${GUEST:-instructions-guest.sh}" "/$dir/spec" "$RUNS" > "$out" 2> "${out%.out}.err"; then
     say "kernel $k ($((rxe + siw)) devices) done in $(secs_since "$T")"
   else
     say "kernel $k FAILED (log: ${out%.out}.err)"; tail -n 20 "${out%.out}.err" >&2; rc=1
@@ -148,4 +156,24 @@ fns() {
       if (f ~ /^0x[0-9a-f]+$/) f = "(code without a symbol)"
       c[f] += n }
       END { for (k in c) print c[k] "\t" k }' | sort -t$'\t' -k1,1nr
+}
+
+bench_opts() {
+  local name=$1; shift
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --kernel) KERNELS+=("${2:?}"); shift 2 ;;
+      --runs) RUNS=${2:?}; shift 2 ;;
+      --out) OUT=${2:?}; shift 2 ;;
+      --into) INTO=${2:?}; shift 2 ;;
+      --report-only) REPORT_ONLY=1; shift ;;
+      -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+      *) echo "$name: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    esac
+  done
+  [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "$name: --runs wants a number" >&2; exit 2; }
+}
+
+commit_desc() {
+  echo "$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)')"
 }
