@@ -208,16 +208,11 @@ if [ -n "$GUARD$REBASE" ]; then
   if [ -n "$REBASE" ]; then RUNS=3; else RUNS=1; fi
   if [ -n "$GUARD" ]; then
     [ -e "$GUARD" ] || { say "no baseline $GUARD (make one with --rebaseline)"; exit 1; }
-    was=$(sed -n 's/^# rustc: //p' "$GUARD")
-    if [ "$was" != "$(rustc -V)" ]; then
-      say "$GUARD was recorded with '$was', this is '$(rustc -V)': instruction counts move"
-      say "with the compiler. Rebaseline (bench/hotcalls.sh --rebaseline $GUARD) and say so in the commit."
-      exit 1
-    fi
+    guard_rustc "$GUARD" bench/hotcalls.sh
   fi
   rm -rf "$RES"; mkdir -p "$RES"
   { echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS N1=$N1 N2=$N2"
-    echo "COMMIT='$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)'"; echo "RUSTC='$(rustc -V)'"; } > "$RES/run.conf"
+    echo "COMMIT='$(commit_desc)'"; echo "RUSTC='$(rustc -V)'"; } > "$RES/run.conf"
   build_stage guard
   spec | awk '$3 == "pie" && $1 !~ /^[A-Z]*\.[a-z0-9]*\.floor_/' > "$STAGE/spec"
   boot "${KERNELS[0]}" "$RES/${KERNELS[0]}.out" || { say "the guard's boot failed"; exit 1; }
@@ -229,7 +224,7 @@ if [ "$REPORT_ONLY" = 1 ]; then
   [ -e "$RES/run.conf" ] || { echo "hotcalls.sh: no previous run in $RES" >&2; exit 2; }
 else
   rm -rf "$RES"; mkdir -p "$RES"
-  COMMIT="$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)' || true)"
+  COMMIT=$(commit_desc)
   { echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS N1=$N1 N2=$N2"
     echo "COMMIT='$COMMIT'"; echo "RUSTC='$(rustc -V)'"; } > "$RES/run.conf"
   build_stage

@@ -165,12 +165,7 @@ if [ -n "$GUARD$REBASE" ]; then
   [ -n "$k" ] || k=6.1
   if [ -n "$GUARD" ]; then
     [ -e "$GUARD" ] || { say "no baseline $GUARD (make one with --rebaseline)"; exit 1; }
-    was=$(sed -n 's/^# rustc: //p' "$GUARD")
-    if [ "$was" != "$RUSTC" ]; then
-      say "$GUARD was recorded with '$was', this is '$RUSTC': instruction counts move with the"
-      say "compiler. Rebaseline (bench/instructions.sh --rebaseline $GUARD) and say so in the commit."
-      exit 1
-    fi
+    guard_rustc "$GUARD" bench/instructions.sh
   fi
   build_stage guard
   spec guard > "$RES/spec"
@@ -233,7 +228,7 @@ if [ "$REPORT_ONLY" = 1 ]; then
   . "$RES/run.conf"
 else
   rm -rf "$RES"; mkdir -p "$RES"
-  COMMIT="$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)' || true)"
+  COMMIT=$(commit_desc)
   { echo "KERNELS=(${KERNELS[*]}) RUNS=$RUNS SCALE=$SCALE"
     echo "COMMIT='$COMMIT'"; echo "RUSTC='$RUSTC'"; } > "$RES/run.conf"
   build_stage full

@@ -35,6 +35,10 @@
 #                     comment); anything else: a usage error naming NAME (exit 2)
 #   commit_desc       the crate's short commit, " (with uncommitted changes)" added
 #                     when its work tree has any
+#   guard_rustc FILE SCRIPT
+#                     exits 1, saying why, when the guard's table FILE was recorded with
+#                     another rustc than this one (`rustc -V`; SCRIPT --rebaseline FILE
+#                     makes it anew); nothing when it was not
 #   build_cli LABEL [VAR=VALUE...]
 #                     builds the CLI (release, $TARGET) in $CRATE with that environment,
 #                     cargo's output in $RES/build-LABEL.{json,log}; prints the executable
@@ -176,4 +180,13 @@ bench_opts() {
 
 commit_desc() {
   echo "$(git -C "$CRATE" rev-parse --short HEAD 2>/dev/null || echo unknown)$([ -n "$(git -C "$CRATE" status --porcelain 2>/dev/null | head -n1)" ] && echo ' (with uncommitted changes)')"
+}
+
+guard_rustc() {
+  local was
+  was=$(sed -n 's/^# rustc: //p' "$1")
+  [ "$was" = "$(rustc -V)" ] && return 0
+  say "$1 was recorded with '$was', this is '$(rustc -V)': instruction counts move with"
+  say "the compiler. Rebaseline ($2 --rebaseline $1) and say so in the commit."
+  exit 1
 }
