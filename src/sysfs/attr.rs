@@ -139,3 +139,49 @@ pub fn sort_small<T>(v: &mut [T], mut after: impl FnMut(&T, &T) -> bool) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against the standard library's stable sort: the same order, equal keys kept in
+    /// their order, on every arrangement of a few keys with repeats (and the edge cases).
+    #[test]
+    fn sort_small_is_the_stable_sort() {
+        let keys = [3u8, 1, 2, 1, 0, 3];
+        // every rotation and its reverse, each element tagged with where it started
+        for r in 0..keys.len() {
+            for rev in [false, true] {
+                let mut v: Vec<(u8, usize)> = keys
+                    .iter()
+                    .cycle()
+                    .skip(r)
+                    .take(keys.len())
+                    .copied()
+                    .enumerate()
+                    .map(|(i, k)| (k, i))
+                    .collect();
+                if rev {
+                    v.reverse();
+                }
+                let mut want = v.clone();
+                want.sort_by_key(|e| e.0);
+                sort_small(&mut v, |a, b| a.0 > b.0);
+                assert_eq!(v, want);
+            }
+        }
+        let mut none: [u8; 0] = [];
+        sort_small(&mut none, |a, b| a > b);
+        let mut one = [7u8];
+        sort_small(&mut one, |a, b| a > b);
+        assert_eq!(one, [7]);
+        let mut names = vec![
+            b"siw0".to_vec(),
+            b"rxe1".to_vec(),
+            b"rxe0".to_vec(),
+            b"mlx5_0".to_vec(),
+        ];
+        sort_names(&mut names);
+        assert_eq!(names, [&b"mlx5_0"[..], b"rxe0", b"rxe1", b"siw0"]);
+    }
+}
