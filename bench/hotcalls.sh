@@ -380,6 +380,8 @@ echo "unless a kernel's heading says otherwise, the programs taking turns. Targe
 echo "Resolution: parsing N (\"120\" against \"20\") adds a few instructions to the larger run, up"
 echo "to 0.3 per call on either side; the loop's own counter and branch are in both sides' counts."
 echo "The per-message loops of \`uverbs perf\` against perftest's are in their own section (bench/perfloops.sh)."
+echo "CI: \`bench/hotcalls.sh --guard bench/hotcalls.tsv\` (scripts/test-all.sh, phase hotcalls) runs the uverbs"
+echo "loops once more on Linux 6.1 and fails when a row grows by more than 2% over the committed table."
 [ -n "${NOTE:-}" ] && echo "$NOTE"
 echo
 for k in "${KERNELS[@]}"; do
