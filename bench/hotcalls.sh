@@ -335,12 +335,8 @@ if [ -n "$GUARD$REBASE" ]; then
       printf '%-20s %-6s %10s %10s %8s  %s\n' "$l" "$d" "$old" "$now" - "not judged: short polls ${sp% }"; continue
     fi
     n=$((n + 1))
-    ch=$(awk -v a="$now" -v b="$old" 'BEGIN { printf "%+.2f%%", (a - b) / b * 100 }')
-    if awk -v a="$now" -v b="$old" 'BEGIN { exit !(a > b * 1.02) }'; then
-      v="REGRESSED (more than 2%)"; bad=$((bad + 1))
-    elif awk -v a="$now" -v b="$old" 'BEGIN { exit !(a < b * 0.98) }'; then
-      v="ok (improved: rebaseline to keep the gain)"
-    else v=ok; fi
+    v=$(guard_verdict "$old" "$now") || bad=$((bad + 1))
+    ch=${v%% *} v=${v#* }
     printf '%-20s %-6s %10s %10s %8s  %s\n' "$l" "$d" "$old" "$now" "$ch" "$v"
   done < <(rows)
   say "$n rows judged against $GUARD ($(secs_since "$T_ALL"))"

@@ -205,12 +205,8 @@ if [ -n "$GUARD$REBASE" ]; then
       printf '%-32s %12s %12s %8s  %s\n' "$cmd" - "$now" - "not in the baseline"; continue
     fi
     n=$((n + 1))
-    ch=$(awk -v a="$now" -v b="$old" 'BEGIN { printf "%+.2f%%", (a - b) / b * 100 }')
-    if awk -v a="$now" -v b="$old" 'BEGIN { exit !(a > b * 1.02) }'; then
-      v="REGRESSED (more than 2%)"; bad=$((bad + 1))
-    elif awk -v a="$now" -v b="$old" 'BEGIN { exit !(a < b * 0.98) }'; then
-      v="ok (improved: rebaseline to keep the gain)"
-    else v=ok; fi
+    v=$(guard_verdict "$old" "$now") || bad=$((bad + 1))
+    ch=${v%% *} v=${v#* }
     printf '%-32s %12s %12s %8s  %s\n' "$cmd" "$old" "$now" "$ch" "$v"
   done
   say "$n rows judged against $GUARD ($(secs_since "$T_ALL"))"

@@ -35,6 +35,10 @@
 #                     comment); anything else: a usage error naming NAME (exit 2)
 #   commit_desc       the crate's short commit, " (with uncommitted changes)" added
 #                     when its work tree has any
+#   guard_verdict OLD NOW
+#                     a guard's judgement of a count against its baseline, as the words
+#                     "CHANGE VERDICT": the change in per cent, then ok, "ok (improved:
+#                     ...)" past 2% below, or REGRESSED past 2% above (status 1 then)
 #   guard_rustc FILE SCRIPT
 #                     exits 1, saying why, when the guard's table FILE was recorded with
 #                     another rustc than this one (`rustc -V`; SCRIPT --rebaseline FILE
@@ -189,4 +193,14 @@ guard_rustc() {
   say "$1 was recorded with '$was', this is '$(rustc -V)': instruction counts move with"
   say "the compiler. Rebaseline ($2 --rebaseline $1) and say so in the commit."
   exit 1
+}
+
+guard_verdict() {
+  local ch
+  ch=$(awk -v a="$2" -v b="$1" 'BEGIN { printf "%+.2f%%", (a - b) / b * 100 }')
+  if awk -v a="$2" -v b="$1" 'BEGIN { exit !(a > b * 1.02) }'; then
+    echo "$ch REGRESSED (more than 2%)"; return 1
+  elif awk -v a="$2" -v b="$1" 'BEGIN { exit !(a < b * 0.98) }'; then
+    echo "$ch ok (improved: rebaseline to keep the gain)"
+  else echo "$ch ok"; fi
 }
