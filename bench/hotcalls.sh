@@ -57,22 +57,17 @@ TDIR=${CARGO_TARGET_DIR:-$CRATE/target}
 RES=$TDIR/bench/hotcalls
 OUT='' INTO='' RUNS=2 REPORT_ONLY=0 KERNELS=() GUARD='' REBASE='' JOBS=1 SMP=1
 N1=20 N2=120
-while [ $# -gt 0 ]; do
+# the guard's options; the others are every instruction benchmark's (bench_opts)
+script_opt() {
   case $1 in
-    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
-    --runs) RUNS=${2:?}; shift 2 ;;
-    --out) OUT=${2:?}; shift 2 ;;
-    --into) INTO=${2:?}; shift 2 ;;
-    --report-only) REPORT_ONLY=1; shift ;;
-    --guard) GUARD=${2:?}; shift 2 ;;
-    --rebaseline) REBASE=${2:?}; shift 2 ;;
-    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-    *) echo "hotcalls.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    --guard) GUARD=${2:?}; return 2 ;;
+    --rebaseline) REBASE=${2:?}; return 2 ;;
+    *) return 0 ;;
   esac
-done
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "hotcalls.sh: --runs wants a number" >&2; exit 2; }
+}
 say() { echo "bench/hotcalls: $*" >&2; }
 . "$HERE/lib.sh"
+bench_opts hotcalls.sh "$@"
 T_ALL=$(now_us)
 FAILED=0
 DEVS=(rxe0 siw0)

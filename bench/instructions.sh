@@ -62,23 +62,19 @@ TDIR=${CARGO_TARGET_DIR:-$CRATE/target}
 RES=$TDIR/bench/instructions
 OUT=''
 INTO='' RUNS=3 SCALE=0 REPORT_ONLY=0 GUARD='' REBASE='' KERNELS=()
-while [ $# -gt 0 ]; do
+# --scale and the guard's options; the others are every instruction benchmark's
+# (bench_opts)
+script_opt() {
   case $1 in
-    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
-    --runs) RUNS=${2:?}; shift 2 ;;
-    --scale) SCALE=1; shift ;;
-    --out) OUT=${2:?}; shift 2 ;;
-    --into) INTO=${2:?}; shift 2 ;;
-    --report-only) REPORT_ONLY=1; shift ;;
-    --guard) GUARD=${2:?}; shift 2 ;;
-    --rebaseline) REBASE=${2:?}; shift 2 ;;
-    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-    *) echo "instructions.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    --scale) SCALE=1; return 1 ;;
+    --guard) GUARD=${2:?}; return 2 ;;
+    --rebaseline) REBASE=${2:?}; return 2 ;;
+    *) return 0 ;;
   esac
-done
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "instructions.sh: --runs wants a number" >&2; exit 2; }
+}
 say() { echo "bench/instructions: $*" >&2; }
 . "$HERE/lib.sh"
+bench_opts instructions.sh "$@"
 T_ALL=$(now_us)
 FAILED=0
 RUSTC=$(rustc -V)

@@ -32,7 +32,10 @@
 #                     SERIES (repeatable, into the array KERNELS), --runs N (RUNS, a
 #                     number from 1), --out FILE (OUT), --into FILE (INTO),
 #                     --report-only (REPORT_ONLY=1), -h/--help (the script's header
-#                     comment); anything else: a usage error naming NAME (exit 2)
+#                     comment); a script with options of its own defines script_opt,
+#                     given the arguments left and answering (its exit status) how many
+#                     of them it took, 0 for none; anything else: a usage error naming
+#                     NAME (exit 2)
 #   commit_desc       the crate's short commit, " (with uncommitted changes)" added
 #                     when its work tree has any
 #   guard_verdict OLD NOW
@@ -176,7 +179,11 @@ bench_opts() {
       --into) INTO=${2:?}; shift 2 ;;
       --report-only) REPORT_ONLY=1; shift ;;
       -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-      *) echo "$name: unknown argument $1 (see --help)" >&2; exit 2 ;;
+      *)
+        local took=0
+        if declare -F script_opt >/dev/null; then script_opt "$@" || took=$?; fi
+        [ "$took" -gt 0 ] || { echo "$name: unknown argument $1 (see --help)" >&2; exit 2; }
+        shift "$took" ;;
     esac
   done
   [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "$name: --runs wants a number" >&2; exit 2; }
