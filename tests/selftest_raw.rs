@@ -6,7 +6,7 @@ mod common;
 
 use common::selftest::group_passes;
 
-const CASES: [&str; 10] = [
+const CASES: [&str; 11] = [
     "raw.ioctl.reserved",
     "raw.ioctl.unknown_attr.mandatory",
     "raw.ioctl.unknown_attr.optional",
@@ -15,6 +15,7 @@ const CASES: [&str; 10] = [
     "raw.ex.comp_mask",
     "raw.ex.trailing",
     "raw.write.short_response",
+    "raw.ex.short_response",
     "raw.write.long_response",
     "raw.handles",
 ];

@@ -11,7 +11,9 @@
 //! - `uverbs_set_attr` (same file): an attribute id the method does not define is
 //!   `EPROTONOSUPPORT` when flagged `UVERBS_ATTR_F_MANDATORY`, else skipped;
 //! - `verify_hdr` (drivers/infiniband/core/uverbs_main.c): a legacy `write()` command
-//!   whose response buffer is shorter than the command's response is `ENOSPC`;
+//!   whose response buffer is shorter than the command's response is `ENOSPC`; an
+//!   extended one's response is never too short (`uapi_merge_write` in
+//!   drivers/infiniband/core/uverbs_uapi.c keeps no size for it): it is truncated;
 //! - `uverbs_request`, `uverbs_response`, `uverbs_response_length` and
 //!   `ib_uverbs_ex_query_device` (drivers/infiniband/core/uverbs_cmd.c): request bytes
 //!   past the kernel's struct must be zero (`EOPNOTSUPP`); a longer response buffer is
@@ -40,7 +42,7 @@ use crate::verbs::context::Context;
 use crate::verbs::discover::DeviceInfo;
 
 /// The cases: full name, the kernel methods they exercise.
-pub(super) const CASES: [(&str, &str); 10] = [
+pub(super) const CASES: [(&str, &str); 11] = [
     (
         "raw.ioctl.reserved",
         "QUERY_PORT with a reserved field of the header (EPROTONOSUPPORT) or an attribute (EINVAL) set",
@@ -74,6 +76,10 @@ pub(super) const CASES: [(&str, &str); 10] = [
         "QUERY_PORT by write() into a response buffer shorter than its struct: ENOSPC",
     ),
     (
+        "raw.ex.short_response",
+        "QUERY_DEVICE_EX (ioctl, write) into short buffers: truncated, response_length where it fits",
+    ),
+    (
         "raw.write.long_response",
         "QUERY_PORT, QUERY_DEVICE_EX (ioctl, write) into a longer buffer: the rest zeroed",
     ),
@@ -103,6 +109,7 @@ pub(super) fn run(info: &DeviceInfo, name: &str) -> Outcome {
         "raw.ex.comp_mask" => comp_mask(&ctx, &mut o),
         "raw.ex.trailing" => trailing(&ctx, &mut o),
         "raw.write.short_response" => short_response(&ctx, &mut o),
+        "raw.ex.short_response" => ex_short_response(&ctx, &mut o),
         "raw.write.long_response" => long_response(&ctx, &mut o),
         "raw.handles" => handles(&ctx, &mut o),
         _ => o.fail(format!("no raw case {name}")),
@@ -322,6 +329,86 @@ fn short_response(ctx: &Context, o: &mut Outcome) {
             VERIFY_HDR,
         );
     }
+}
+
+/// QUERY_DEVICE_EX, by ioctl (INVOKE_WRITE) and by `write()`, into the whole response,
+/// into a buffer ending just past `response_length`, and into one ending before it (the
+/// legacy attributes only). `UAPI_DEF_WRITE_IO_EX(..., response_length)` names the least
+/// response, but `uapi_merge_write` (drivers/infiniband/core/uverbs_uapi.c) keeps a
+/// method's `req_size` and `resp_size` only for the legacy commands: an extended one's
+/// stay 0, so neither `verify_hdr` nor the INVOKE_WRITE handler refuses a short buffer
+/// (`ENOSPC` is the legacy commands' answer: `raw.write.short_response`). The handler
+/// runs and `uverbs_response` writes what fits, `response_length` saying how much
+/// (`uverbs_response_length`: the lesser of the buffer and the struct) where it fits at
+/// all. Only a `write()` that names a response of no words is refused (`EINVAL`,
+/// `verify_hdr`). The same source in 6.1 and 6.12; observed on both.
+fn ex_short_response(ctx: &Context, o: &mut Outcome) {
+    const EX: usize = core::mem::size_of::<ib_uverbs_ex_query_device_resp>();
+    // The legacy attributes: what precedes comp_mask and response_length.
+    const LEGACY: usize = EX_MIN_RESP - 8;
+    let cmd = ib_uverbs_ex_query_device::default();
+    let query = |path: &str, resp: &mut [u8]| {
+        if path == "ioctl" {
+            ctx.raw().call(&mut method::query_device_ex_bytes(
+                ctx.driver_id(),
+                cmd.as_bytes(),
+                resp,
+            ))
+        } else {
+            ctx.raw().write(&mut method::write_query_device_ex_bytes(
+                cmd.as_bytes(),
+                resp,
+            ))
+        }
+    };
+    for path in ["ioctl", "write"] {
+        let mut full = [0u8; EX];
+        let got = query(path, &mut full);
+        expect(
+            o,
+            &format!("{path} QUERY_DEVICE_EX into {EX} bytes"),
+            got,
+            Ok(()),
+            RESPONSE,
+        );
+        for len in [EX_MIN_RESP, LEGACY] {
+            let mut short = [0xffu8; EX];
+            let what = format!("{path} QUERY_DEVICE_EX into {len} bytes");
+            let got = query(path, &mut short[..len]);
+            expect(o, &what, got, Ok(()), "uapi_merge_write, drivers/infiniband/core/uverbs_uapi.c: no resp_size for extended commands");
+            if got.is_err() {
+                continue;
+            }
+            // What fits is the whole answer's (response_length aside), and nothing
+            // past the buffer is touched.
+            o.check(short[..LEGACY] == full[..LEGACY], || {
+                format!("{what}: the legacy attributes differ from the whole answer's")
+            });
+            o.check(short[len..].iter().all(|&b| b == 0xff), || {
+                format!("{what}: bytes past the buffer written")
+            });
+            if len == EX_MIN_RESP {
+                let got = ib_uverbs_ex_query_device_resp::read_from_prefix(&short[..])
+                    .map(|(r, _)| r.response_length as usize)
+                    .unwrap_or(0);
+                o.fact(format!("{path} response_length into {len} bytes"), got);
+                o.check(got == len, || {
+                    format!("{what}: response_length {got}, not {len} (uverbs_response_length)")
+                });
+            }
+        }
+    }
+    let got = ctx.raw().write(&mut method::write_query_device_ex_bytes(
+        cmd.as_bytes(),
+        &mut [],
+    ));
+    expect(
+        o,
+        "write QUERY_DEVICE_EX into 0 bytes",
+        got,
+        Err(Errno::INVAL),
+        VERIFY_HDR,
+    );
 }
 
 fn long_response(ctx: &Context, o: &mut Outcome) {
