@@ -415,7 +415,8 @@ static_bin() {
   # (query_gid_table_into and GidTable, the queues' spin locks, rxe's posts in one pass;
   # +4,096): 2,110,144, past it; then every sort of a short list by insertion
   # (sysfs::attr::sort_small) instead of the standard library's sorts, kilobytes of code
-  # per element type (-28,672): 2,081,472.
+  # per element type (-28,672): 2,081,472; selftest's raw.ex.short_response (+4,096):
+  # 2,085,568. Where the bytes go: BENCHMARKS.md's Size section (bench/size.sh).
   [ "$(stat -c %s "$bin")" -le 2097152 ] || { echo "larger than 2.0 MiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
