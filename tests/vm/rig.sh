@@ -49,7 +49,8 @@
 #   --planted SED      build a driver for --kernel's series with the sed script SED
 #                      applied to its .c sources (a planted bug): siw.ko for siw-*.sed,
 #                      rdma_rxe.ko for rxe-*.sed; cache it, print its path, and exit
-#                      (tests/vm/planted/ holds the scripts)
+#                      (tests/vm/planted/ holds the scripts).  Built in the kernel's one
+#                      tree of that driver: only the objects of changed files recompile
 #   --kernel-paths     print --kernel's image and its modules tree (two lines: the
 #                      cache's, with the rig's siw.ko), and exit (scripts/bisect-boot.sh)
 #   --bump             rewrite tests/vm/versions to the newest kernels apt
@@ -78,8 +79,9 @@
 #
 # Cache: ${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}: downloaded .debs, the
 # extracted user space, per kernel the vmlinux, the module tree with the
-# out-of-tree siw.ko (Debian ships no siw), and the base initramfs.  Deleting
-# any part of it is safe: it is rebuilt on the next run.
+# out-of-tree siw.ko (Debian ships no siw), the drivers' sources and build trees
+# (src-DRIVER, build-DRIVER) and the planted builds (planted-DRIVER-HASH), and the
+# base initramfs.  Deleting any part of it is safe: it is rebuilt on the next run.
 #
 # Host: Debian bookworm (amd64), root for the first preparation (apt-get
 # installs qemu-system-x86, gcc-12, make, binutils, xz-utils, zstd, libelf1
