@@ -49,7 +49,8 @@
 #   --planted SED      build a driver for --kernel's series with the sed script SED
 #                      applied to its .c sources (a planted bug): siw.ko for siw-*.sed,
 #                      rdma_rxe.ko for rxe-*.sed; cache it, print its path, and exit
-#                      (tests/vm/planted/ holds the scripts)
+#                      (tests/vm/planted/ holds the scripts).  Built in the kernel's one
+#                      tree of that driver: only the objects of changed files recompile
 #   --kernel-paths     print --kernel's image and its modules tree (two lines: the
 #                      cache's, with the rig's siw.ko), and exit (scripts/bisect-boot.sh)
 #   --bump             rewrite tests/vm/versions to the newest kernels apt
@@ -78,8 +79,9 @@
 #
 # Cache: ${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}: downloaded .debs, the
 # extracted user space, per kernel the vmlinux, the module tree with the
-# out-of-tree siw.ko (Debian ships no siw), and the base initramfs.  Deleting
-# any part of it is safe: it is rebuilt on the next run.
+# out-of-tree siw.ko (Debian ships no siw), the drivers' sources and build trees
+# (src-DRIVER, build-DRIVER) and the planted builds (planted-DRIVER-HASH), and the
+# base initramfs.  Deleting any part of it is safe: it is rebuilt on the next run.
 #
 # Host: Debian bookworm (amd64), root for the first preparation (apt-get
 # installs qemu-system-x86, gcc-12, make, binutils, xz-utils, zstd, libelf1
@@ -464,57 +466,101 @@ extract_vmlinux() { # bzImage vmlinux  (fails if no PVH entry)
   rm -f "$2.tmp"; return 1
 }
 
-# build_sw DRIVER TMP CONFIG SEDFILE HEADERS_DEB COMMON_DEB KBUILD_DEB SOURCE_DEB: a
-# software RDMA driver (siw: siw.ko; rxe: rdma_rxe.ko) in TMP/DRIVER, from
-# drivers/infiniband/sw/DRIVER/ of linux-source-SERIES with SEDFILE (a sed script: a
-# planted bug; '' for none) applied, against the matching headers, with the compiler
-# the kernel was built with (gcc-12 for both series). It is not signed: the kernel loads
-# it (tainted), as Debian does not enforce signatures.  For an arm64 kernel the same
-# compiler's cross build (aarch64-linux-gnu-gcc-12, ARCH=arm64), with the host's
-# (amd64) kbuild tools, which the headers' scripts/ and tools/ link to.
-build_sw() {
-  local drv=$1 tmp=$2 cfg=$3 sedf=$4 f ko cfgvar first
-  shift 4
-  case $drv in
-    siw) ko=siw.ko cfgvar=CONFIG_RDMA_SIW first=siw_main.c ;;
-    rxe) ko=rdma_rxe.ko cfgvar=CONFIG_RDMA_RXE first=rxe.c ;;
-    *) die "no software RDMA driver '$drv'" ;;
+# The software RDMA drivers (siw: siw.ko; rxe: rdma_rxe.ko) are built out of tree
+# (kbuild M=) from drivers/infiniband/sw/DRIVER/ of linux-source-SERIES, against the
+# matching headers, with the compiler the kernel was built with (gcc-12 for both series).
+# They are not signed: the kernel loads them (tainted), as Debian does not enforce
+# signatures.  For an arm64 kernel the same compiler's cross build
+# (aarch64-linux-gnu-gcc-12, ARCH=arm64), with the host's (amd64) kbuild tools, which the
+# headers' scripts/ and tools/ link to.
+#
+# Issue 25 (planted regressions kept cheaply): each kernel has ONE build tree per driver,
+# $KDIR/build-DRIVER, whose objects are kept: kb/ holds the headers, DRIVER/ the sources
+# and what kbuild made of them.  A build first brings every source file to the content
+# it needs (pristine, or with a plant's sed script applied), writing only the files
+# whose content differs (so the others keep their mtimes), then runs make there: only
+# the objects of the files the plant (or the previous plant) changed are recompiled,
+# and the .ko relinked.  kbuild's .cmd files name the tree by its absolute path, so it
+# never moves; $KDIR/build-DRIVER.lock serialises the builds in it.
+
+# sw_driver DRIVER: SW_KO (the module), SW_CFGVAR (its config option), SW_FIRST (a source
+# file every version has)
+sw_driver() {
+  case $1 in
+    siw) SW_KO=siw.ko SW_CFGVAR=CONFIG_RDMA_SIW SW_FIRST=siw_main.c ;;
+    rxe) SW_KO=rdma_rxe.ko SW_CFGVAR=CONFIG_RDMA_RXE SW_FIRST=rxe.c ;;
+    *) die "no software RDMA driver '$1'" ;;
   esac
-  mkdir -p "$tmp/kb" "$tmp/$drv"
-  for f in "${@:1:3}"; do dpkg-deb -x "$f" "$tmp/kb"; done
-  local H=$tmp/kb/usr/src/linux-headers-$KREL cc kcc
-  # the arch Makefile includes the -common tree by absolute path
-  sed -i "s|/usr/src/|$tmp/kb/usr/src/|g" "$H/Makefile"
-  kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$cfg")
+}
+
+# sw_tree DRIVER: $KDIR/src-DRIVER (the pristine sources) and $KDIR/build-DRIVER (the build
+# tree: the headers, the sources) made once.  Only the driver's directory of the source
+# tarball is needed, but tar has to read through the whole xz stream (the slow part).
+sw_tree() {
+  local drv=$1 src=$KDIR/src-$1 tree=$KDIR/build-$1 debs f
+  [ -f "$src/$SW_FIRST" ] && [ -e "$tree/.ready" ] && return 0
+  debs=$(kernel_debs)
+  mapfile -t debs <<<"$debs"
+  if [ ! -f "$src/$SW_FIRST" ]; then
+    rm -rf "$src.tmp"; mkdir -p "$src.tmp"
+    dpkg-deb --fsys-tarfile "${debs[4]}" \
+      | tar -xO "./usr/src/linux-source-$KSRC.tar.xz" \
+      | xz -dc -T0 \
+      | tar -x -C "$src.tmp" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/$drv/*"
+    [ -f "$src.tmp/$SW_FIRST" ] || die "no $drv sources in linux-source-$KSRC"
+    rm -rf "$src"; mv "$src.tmp" "$src"
+    rm -rf "$tree"   # built from other sources
+  fi
+  if [ ! -e "$tree/.ready" ]; then
+    rm -rf "$tree"; mkdir -p "$tree/kb" "$tree/$drv"
+    for f in "${debs[@]:1:3}"; do dpkg-deb -x "$f" "$tree/kb"; done
+    # the arch Makefile includes the -common tree by absolute path
+    sed -i "s|/usr/src/|$tree/kb/usr/src/|g" "$tree/kb/usr/src/linux-headers-$KREL/Makefile"
+    cp -r "$src/." "$tree/$drv/"
+    touch "$tree/.ready"
+  fi
+}
+
+# build_sw DRIVER SEDFILE OUT: DRIVER's module built in its tree with SEDFILE (a sed
+# script: a planted bug; '' for none) applied to its .c sources, stripped, at OUT; make's
+# output at OUT.log
+build_sw() {
+  local drv=$1 sedf=$2 out=$3 tree=$KDIR/build-$1 src=$KDIR/src-$1 p f new changed=0 cc kcc
+  sw_driver "$drv"
+  exec 8>"$tree.lock"
+  flock 8
+  sw_tree "$drv"
+  kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$KDIR/config")
   cc=$CROSS${kcc%% *}
   have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
   [ "$("$cc" --version | head -n1)" = "$CROSS$kcc" ] \
     || msg "warning: kernel built with '$kcc', building $drv with '$("$cc" --version | head -n1)'"
-  # only drivers/infiniband/sw/DRIVER/ of the source tarball is needed; tar
-  # still has to read through the whole xz stream (the slow part), so the driver's
-  # sources are kept in the kernel's cache once extracted, for every planted build
-  local src=$KDIR/src-$drv
-  if [ ! -f "$src/$first" ]; then
-    rm -rf "$src.tmp"; mkdir -p "$src.tmp"
-    dpkg-deb --fsys-tarfile "$4" \
-      | tar -xO "./usr/src/linux-source-$KSRC.tar.xz" \
-      | xz -dc -T0 \
-      | tar -x -C "$src.tmp" --strip-components=5 --wildcards "linux-source-$KSRC/drivers/infiniband/sw/$drv/*"
-    [ -f "$src.tmp/$first" ] || die "no $drv sources in linux-source-$KSRC"
-    rm -rf "$src"; mv "$src.tmp" "$src"
-  fi
-  cp -r "$src/." "$tmp/$drv/"
-  if [ -n "$sedf" ]; then
-    cp -r "$tmp/$drv" "$tmp/$drv.orig"
-    sed -i -f "$sedf" "$tmp/$drv"/*.c
-    ! diff -r "$tmp/$drv.orig" "$tmp/$drv" >&2 || die "$sedf changed nothing in $drv's sources"
-  fi
+  # each source file to this build's content: the plant's where its script changes the
+  # file, else the pristine one (undoing the previous plant); rewritten only if different
+  new=$tree/.new
+  for p in "$src"/*; do
+    f=$tree/$drv/${p##*/}
+    if [ -n "$sedf" ] && [[ $p = *.c ]]; then
+      sed -f "$sedf" "$p" > "$new"
+      if ! cmp -s "$p" "$new"; then
+        changed=1
+        diff -u --label "a/${p##*/}" --label "b/${p##*/}" "$p" "$new" >&2 || true
+      fi
+    else
+      cp "$p" "$new"
+    fi
+    if cmp -s "$new" "$f"; then rm -f "$new"; else mv "$new" "$f"; fi
+  done
+  [ -z "$sedf" ] || [ "$changed" = 1 ] || die "$sedf changed nothing in $drv's sources"
   # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
-  make -C "$H" M="$tmp/$drv" CC="$cc" ${MAKE_ARCH:+ARCH=$MAKE_ARCH CROSS_COMPILE=$CROSS} \
-    "$cfgvar=m" CONFIG_DEBUG_INFO_BTF_MODULES= \
-    -j"$(nproc)" modules > "$tmp/$drv-build.log" 2>&1 \
-    || { tail -n 30 "$tmp/$drv-build.log" >&2; die "$drv build failed (log: $tmp/$drv-build.log)"; }
-  "${CROSS}strip" --strip-debug "$tmp/$drv/$ko"
+  make -C "$tree/kb/usr/src/linux-headers-$KREL" M="$tree/$drv" CC="$cc" \
+    ${MAKE_ARCH:+ARCH=$MAKE_ARCH CROSS_COMPILE=$CROSS} "$SW_CFGVAR=m" CONFIG_DEBUG_INFO_BTF_MODULES= \
+    -j"$(nproc)" modules > "$out.log" 2>&1 \
+    || { tail -n 30 "$out.log" >&2; die "$drv build failed (log: $out.log)"; }
+  cp "$tree/$drv/$SW_KO" "$out.tmp"
+  "${CROSS}strip" --strip-debug "$out.tmp"
+  mv "$out.tmp" "$out"
+  flock -u 8
 }
 
 # kernel_debs: the cached .debs of the kernel, its headers, -common, kbuild and source
@@ -534,25 +580,24 @@ kernel_debs() {
 
 # planted_module SEDFILE: prints the path of a driver built with SEDFILE applied (issue
 # 25: a regression planted in a real driver): siw.ko for siw-*.sed, rdma_rxe.ko for
-# rxe-*.sed; cached by the script's contents
+# rxe-*.sed; cached by the script's contents, with make's output (build.log)
 planted_module() {
-  local sedf=$1 key dir debs drv ko
+  local sedf=$1 key dir drv t0
   [ -f "$sedf" ] || die "no sed script $sedf"
   drv=${sedf##*/}; drv=${drv%%-*}
-  case $drv in siw) ko=siw.ko ;; rxe) ko=rdma_rxe.ko ;; *) die "$sedf: name it siw-*.sed or rxe-*.sed" ;; esac
+  case $drv in siw | rxe) sw_driver "$drv" ;; *) die "$sedf: name it siw-*.sed or rxe-*.sed" ;; esac
   key=$(sha256sum "$sedf" | cut -c1-12)
   dir=$KDIR/planted-$drv-$key
-  if [ ! -f "$dir/$ko" ]; then
-    msg "building $ko with $sedf applied"
+  if [ ! -f "$dir/$SW_KO" ]; then
+    t0=$(now_us)
+    msg "building $SW_KO with $sedf applied"
     rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
-    debs=$(kernel_debs)
-    mapfile -t debs <<<"$debs"
-    build_sw "$drv" "$dir.tmp" "$KDIR/config" "$sedf" "${debs[@]:1:4}"
-    mkdir -p "$dir"
-    cp "$dir.tmp/$drv/$ko" "$dir/$ko"
-    rm -rf "$dir.tmp"
+    build_sw "$drv" "$sedf" "$dir.tmp/$SW_KO"
+    mv "$dir.tmp/$SW_KO.log" "$dir.tmp/build.log"
+    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+    msg "built $SW_KO in $(secs_since "$t0"), compiled:$(sed -n 's|^ *CC \[M\] *.*/| |p' "$dir/build.log" | tr -d '\n')"
   fi
-  echo "$dir/$ko"
+  echo "$dir/$SW_KO"
 }
 
 prepare_kernel() {
@@ -600,9 +645,9 @@ prepare_kernel() {
   else
     t1=$(now_us)
     msg "building siw.ko"
-    build_sw siw "$tmp" "$cfg" '' "${debs[@]:1:4}"
-    cp "$tmp/siw-build.log" "$KDIR/"
-    siw=$tmp/siw/siw.ko
+    build_sw siw '' "$tmp/siw.ko"
+    mv "$tmp/siw.ko.log" "$KDIR/siw-build.log"
+    siw=$tmp/siw.ko
     msg "built siw.ko in $(secs_since "$t1")"
   fi
 
