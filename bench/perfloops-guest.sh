@@ -26,8 +26,9 @@
 #                             names: a function without a symbol is its address in its
 #                             object) and their inclusive instructions: every pair of 10
 #                             calls or more, every pair into a provider
-#                             (lib*-rdmav*.so), and those into the program's own
-#                             object of 10,000 instructions or more (the test's loop)
+#                             (lib*-rdmav*.so) or into uverbs' *Cq::take, and those
+#                             into the program's own object of 10,000 instructions or
+#                             more (the test's loop)
 #   S KEY R CALLS INCL SITE OB<TAB>FN<TAB>COB<TAB>CFN
 #                             the same for one call site (SITE: the call instruction) of
 #                             a poll (a function of a provider, or uverbs' Cq::poll)
@@ -62,7 +63,7 @@ summary() {
     /^cfn=/ { cfn = substr($0, 5); next }
     /^calls=/ { split(substr($0, 7), a, " "); co = (cob == "" ? ob : cob); cc = a[1]
       p = ob "\t" fn "\t" co "\t" cfn; c[p] += cc; tomain[p] = (co == main)
-      poll = (co ~ /rdmav[0-9]+\.so$/ || cfn ~ /::Cq::poll$/); prov[p] = poll
+      poll = (co ~ /rdmav[0-9]+\.so$/ || cfn ~ /::Cq::poll$/); prov[p] = (poll || cfn ~ /Cq::take$/)
       if ((poll || cfn ~ /Cq::take$/) && ob == main) poller[fn] = 1
       incl = 1; cob = ""; next }
     # a jump (the next line is its source): "jump=COUNT TGT", "jcnd=TAKEN/EXE TGT"
