@@ -202,6 +202,16 @@ spinrow() {
     function ours(key,    k) { split(key, k, "."); if (k[1] != x || k[2] != d) return 0; return x == "u" || k[3] == t }
     function nof(key,    k) { sub(/ .*/, "", key); split(key, k, "."); return k[4] + 0 }
     function fnok(fn) { return fn == lf || (sd != "" && fn == sd) }
+    # 1 when back edge e (of function fn, from lo to hi) was taken, in every run of the
+    # row, as often as the poll call sites within it were called less the completions
+    # they reaped (N a site, bandwidth 1 per 100); -1 when it holds no call site
+    function sitespure(e, fn, lo, hi,    s, z, k, v, n, ok, j, st) { n = 0
+      for (s in site) { split(s, z, SUBSEP); if (z[1] == fn && z[2] >= lo && z[2] <= hi) st[++n] = z[2] }
+      if (n == 0) return -1
+      ok = 1
+      for (k in rr) { v = 0; for (j = 1; j <= n; j++) v += SCS[k, fn, st[j]]
+        v -= (t ~ /_lat$/ ? nc[k] * n : nc[k]); if (v < 0) v = 0; if (T[k, e] + 0 != v) ok = 0 }
+      return ok }
     { split($0, h, " ") }
     h[1] == "B" && ours(h[2]) { fn = $0; sub(/^B [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", fn)
       if (!fnok(fn)) next
@@ -211,26 +221,21 @@ spinrow() {
       if (!fnok(fn)) next
       C[h[2] " " h[3], fn, h[5]] = h[4]; ins[fn, h[5]] = 1; run[h[2] " " h[3]] = 1; next }
     h[1] == "S" && ours(h[2]) { split($0, q, "\t"); sub(/^S [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", q[1])
-      if (fnok(q[2]) && (q[3] "\t" q[4]) == pf) { site[q[2], hex(h[6])] = 1; SC[h[2] " " h[3]] += h[4]; NS[h[2] " " h[3]]++
-        SCS[h[2] " " h[3], q[2], hex(h[6])] += h[4] }
+      if (fnok(q[2]) && (q[3] "\t" q[4]) == pf) { site[q[2], hex(h[6])] = 1; SCS[h[2] " " h[3], q[2], hex(h[6])] += h[4] }
       next }
     h[1] == "K" && x == "u" && ours(h[2]) { split($0, q, "\t")
       if (fnok(q[2]) && q[4] ~ /Cq::take$/) { taker[q[2]] = 1; TK[h[2] " " h[3], q[2]] += h[4] } }
     END {
       pre = x "." d "." t "."
-      for (k in run) if (index(k, pre) == 1) { rr[k] = 1; nc[k] = (t ~ /_lat$/ ? nof(k) : int((nof(k) + 99) / 100))
-        ec[k] = SC[k] - (t ~ /_lat$/ ? nc[k] * NS[k] : nc[k]); if (ec[k] < 0) ec[k] = 0 }
+      for (k in run) if (index(k, pre) == 1) { rr[k] = 1; nc[k] = (t ~ /_lat$/ ? nof(k) : int((nof(k) + 99) / 100)) }
       # the spin loops, their ranges; a loop of polls whose back edge is taken more often
       # than its polls found nothing (an outer loop, taken by real passes too) is none:
       # around a call site, as many times as the calls there less the completions; around
       # an inline poll, an instruction of the function runs as many times as the back edge
       # was taken and the polls found something
       for (e in spin) { split(e, p, SUBSEP); lo[e] = hex(p[3]); hi[e] = hex(p[2]); efn[e] = p[1]
-        kind[e] = (p[1] in taker) ? "i" : "c"; ns = 0
-        for (s in site) { split(s, z, SUBSEP); if (z[1] == p[1] && z[2] >= lo[e] && z[2] <= hi[e]) { kind[e] = "p"; st[++ns] = z[2] } }
-        pure = 1
-        if (kind[e] == "p") for (k in rr) { v = 0; for (j = 1; j <= ns; j++) v += SCS[k, p[1], st[j]]
-          v -= (t ~ /_lat$/ ? nc[k] * ns : nc[k]); if (v < 0) v = 0; if (T[k, e] + 0 != v) pure = 0 }
+        kind[e] = (p[1] in taker) ? "i" : "c"
+        pure = sitespure(e, p[1], lo[e], hi[e]); if (pure >= 0) kind[e] = "p"; else pure = 1
         if (kind[e] == "i") { pure = 0
           for (i in ins) { split(i, q, SUBSEP); if (q[1] != p[1]) continue; ok = 1
             for (k in rr) if (C[k, q[1], q[2]] + 0 != T[k, e] + ((k SUBSEP q[1]) in TK ? TK[k, q[1]] : nc[k])) ok = 0
@@ -248,16 +253,17 @@ spinrow() {
           M[i] = m; W[best] += m } }
       # few spins (a loop that never spun more than 3 N times, a bandwidth loop s few empty
       # polls): a back edge of the row taken a varying number of times in the runs of a
-      # length, once an empty poll (perftest: as many times as the empty calls of the poll;
+      # length, once an empty poll (perftest: as many times as the empty calls of the poll
+      # sites within it;
       # uverbs: as many as the polls that found nothing, an instruction of the function
       # running once a poll, as many times as the back edge was taken and *Cq::take called,
       # or, without a K line of those calls, as the completions: N, bandwidth 1 per 100);
       # an instruction runs its change between the two runs of a length whose back edge
       # counts differ most, over that difference, times a spin (a whole number, or BAD)
       for (e in edge) { if ((e in spin) || (e in impure)) continue; split(e, p, SUBSEP); if (hex(p[3]) >= hex(p[2])) continue
-        vary = 0; pure = 1; big = 0
-        for (k in rr) { if (x == "p" && T[k, e] + 0 != ec[k]) pure = 0
-          for (k2 in rr) if (nof(k) == nof(k2) && T[k, e] - T[k2, e] > big) { big = T[k, e] - T[k2, e]; ka = k; kb = k2 } }
+        big = 0; pure = 1
+        if (x == "p") pure = (sitespure(e, p[1], hex(p[3]), hex(p[2])) == 1)
+        for (k in rr) for (k2 in rr) if (nof(k) == nof(k2) && T[k, e] - T[k2, e] > big) { big = T[k, e] - T[k2, e]; ka = k; kb = k2 }
         if (!pure || big == 0) continue
         if (x == "u") { pure = 0
           for (i in ins) { split(i, q, SUBSEP); if (q[1] != p[1]) continue; ok = 1
