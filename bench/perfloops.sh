@@ -37,10 +37,14 @@
 #     when it found nothing, so its back edge is taken once a spin: an empty poll (a
 #     loop around a call of the provider's poll; uverbs' Cq::poll is inline, its loops
 #     hold the poll itself), an empty check of memory (write_lat waits for the other
-#     side's write in its buffer). Each instruction within a spin loop (from the back
-#     edge's target to its source) runs M times a spin: M the most, over the runs that
-#     spun more than 3 N times, of its count over the back edge's taken count, rounded
-#     down (a real pass runs it fewer times than that). A run's spin instructions, M
+#     side's write in its buffer); a loop of polls is one only when its back edge was
+#     taken as often as its polls found nothing (the calls at the sites within it less
+#     their completions; an inline poll: an instruction of the function runs as often as
+#     the back edge was taken plus the polls that found something), not an outer loop
+#     that real passes take too. Each instruction within a spin loop (from the back
+#     edge's target to its source; outside every one, of its function's) runs M times a
+#     spin: M the most, over the runs that spun more than 3 N times, of its count over
+#     the back edge's taken count, rounded down (a real pass runs it fewer times). A run's spin instructions, M
 #     times the taken count, are taken out: each instruction of an empty spin's path
 #     exactly E times, E the spins of that run;
 #   - few spins (a loop that never spun more than 3 N times: a bandwidth loop's empty
@@ -454,8 +458,12 @@ echo "\`send_done\`) whose back edge was taken more than 3 N times in some run o
 echo "on the same device (any test, either length). A wait goes round again only when it found"
 echo "nothing, so its back edge is taken once a spin: an empty poll (a loop around a call of the"
 echo "provider's poll; uverbs' \`Cq::poll\` is inline, its loops hold the poll itself) or an empty"
-echo "memory check (write_lat waits for the other side's write in its buffer). Each instruction"
-echo "within a spin loop runs M times a spin, M the most, over the runs that spun more than 3 N"
+echo "memory check (write_lat waits for the other side's write in its buffer); a loop of polls"
+echo "is one only when its back edge was taken as often as its polls found nothing (the calls at"
+echo "the sites within it less their completions; an inline poll: an instruction of the function"
+echo "runs as often as the back edge was taken plus the polls that found something), not an outer"
+echo "loop that real passes take too. Each instruction within a spin loop (or, outside every one,"
+echo "of its function's) runs M times a spin, M the most, over the runs that spun more than 3 N"
 echo "times, of its count over the back edge's, rounded down (a real pass runs it fewer times);"
 echo "a run's spin instructions, M times its taken count, are taken out, so each instruction of"
 echo "an empty spin's path exactly E times, E that run's spins. *Empty calls of a poll function*"
