@@ -26,15 +26,22 @@
 #                             names: a function without a symbol is its address in its
 #                             object) and their inclusive instructions: every pair of 10
 #                             calls or more, every pair into a provider
-#                             (lib*-rdmav*.so), and those into the program's own
-#                             object of 10,000 instructions or more (the test's loop)
+#                             (lib*-rdmav*.so) or into uverbs' *Cq::take, and those
+#                             into the program's own object of 10,000 instructions or
+#                             more (the test's loop)
 #   S KEY R CALLS INCL SITE OB<TAB>FN<TAB>COB<TAB>CFN
 #                             the same for one call site (SITE: the call instruction) of
 #                             a poll (a function of a provider, or uverbs' Cq::poll)
 #   F KEY R SELF FN           a function's own instructions, 100 or more (pie-u only)
 #   J KEY R COUNT ADDR FN     executions of an instruction of the program's own object:
-#                             every one of a function that polls or of uverbs'
-#                             perf::run_*, and (write_lat) those run more than 3 N times
+#                             every one of a function that polls (calls a provider's
+#                             poll, uverbs' Cq::poll, or the out-of-line copy of a
+#                             non-empty poll, uverbs' *Cq::take) or of uverbs'
+#                             perf::*, and (write_lat) those run more than 3 N times
+#   B KEY R TAKEN EXE SRC TGT FN
+#                             a backward jump (TGT at or before SRC: a loop's) of one
+#                             of the functions of the J lines: how often it ran and
+#                             was taken (callgrind --collect-jumps)
 #   E ...                     a failure (the outputs of both sides follow, "E   " lines)
 set -u
 S=$(cd "$(dirname "$0")" && pwd)
@@ -56,9 +63,15 @@ summary() {
     /^cfn=/ { cfn = substr($0, 5); next }
     /^calls=/ { split(substr($0, 7), a, " "); co = (cob == "" ? ob : cob); cc = a[1]
       p = ob "\t" fn "\t" co "\t" cfn; c[p] += cc; tomain[p] = (co == main)
-      poll = (co ~ /rdmav[0-9]+\.so$/ || cfn ~ /::Cq::poll$/); prov[p] = poll
-      if (poll && ob == main) poller[fn] = 1
+      poll = (co ~ /rdmav[0-9]+\.so$/ || cfn ~ /::Cq::poll$/); prov[p] = (poll || cfn ~ /Cq::take$/)
+      if ((poll || cfn ~ /Cq::take$/) && ob == main) poller[fn] = 1
       incl = 1; cob = ""; next }
+    # a jump (the next line is its source): "jump=COUNT TGT", "jcnd=TAKEN/EXE TGT"
+    /^jump=|^jcnd=/ { split($1, a, "="); split(a[2], t, "/"); jt = t[1]; je = (2 in t) ? t[2] : t[1]
+      jtg = $2; jmp = 1; next }
+    /^0x/ && jmp { jmp = 0
+      if (ob == main && (length(jtg) < length($1) || (length(jtg) == length($1) && jtg <= $1))) { q = $1 " " jtg; bt[q] += jt; be[q] += je; bf[q] = fn }
+      next }
     /^0x/ { if (incl) { ic[p] += $3; incl = 0   # a call: its inclusive cost
         if (poll) { q = p "\t" $1; sc[q] += cc; si[q] += $3; sp[q] = p; ss[q] = $1 }
         next }
@@ -69,8 +82,9 @@ summary() {
       for (k in c) if (c[k] >= 10 || (tomain[k] && ic[k] >= 10000) || prov[k]) print "K", key, r, c[k], ic[k], k
       for (k in sc) print "S", key, r, sc[k], si[k], ss[k], sp[k]
       if (build == "pie-u") for (k in s) if (s[k] >= 100) print "F", key, r, s[k], k
-      for (k in x) if ((xf[k] in poller) || xf[k] ~ /^uverbs::perf::run_/ || (key ~ /write_lat/ && x[k] > 3 * n))
+      for (k in x) if ((xf[k] in poller) || xf[k] ~ /^uverbs::perf::/ || (key ~ /write_lat/ && x[k] > 3 * n))
         print "J", key, r, x[k], k, xf[k]
+      for (q in bt) if ((bf[q] in poller) || bf[q] ~ /^uverbs::perf::/) print "B", key, r, bt[q], be[q], q, bf[q]
     }' /tmp/cg.out
 }
 
@@ -80,7 +94,7 @@ callgrind() {
   rm -f /tmp/vg.log /tmp/cg.out
   # shellcheck disable=SC2086 # ENV is words
   $ENV VALGRIND_LIB=$VG timeout 900 $VG/valgrind --tool=callgrind --log-file=/tmp/vg.log \
-    --callgrind-out-file=/tmp/cg.out --dump-instr=yes --compress-strings=no --compress-pos=no \
+    --callgrind-out-file=/tmp/cg.out --dump-instr=yes --collect-jumps=yes --compress-strings=no --compress-pos=no \
     "$@" > /tmp/cli.out 2>&1 < /dev/null
   crc=$?
   irefs=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' /tmp/vg.log | tr -d ,)
