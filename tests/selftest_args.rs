@@ -8,7 +8,7 @@ mod common;
 
 use common::selftest::{ktap, results_of, run, text};
 
-const CASES: [&str; 45] = [
+const CASES: [&str; 46] = [
     "args.port.zero.ioctl",
     "args.port.zero.write",
     "args.port.past_last.ioctl",
@@ -30,6 +30,7 @@ const CASES: [&str; 45] = [
     "args.mr.unknown_bit",
     "args.mr.optional_bit",
     "args.mr.on_demand",
+    "args.mr.flush_global",
     "args.ah.no_grh",
     "args.ah.port_zero",
     "args.ah.past_last",

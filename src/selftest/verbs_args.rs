@@ -16,7 +16,8 @@
 //! - `args.mr.*`: REG_MR's access rights (`ib_check_mr_access`,
 //!   include/rdma/ib_verbs.h): remote write or atomic without local write, bits the
 //!   kernel does not define (`EINVAL`), on-demand paging on a device without it
-//!   (`EOPNOTSUPP`; `EINVAL` before Linux 6.2), an optional bit (relaxed ordering: accepted where unsupported), and
+//!   (`EOPNOTSUPP`; `EINVAL` before Linux 6.2), FLUSH_GLOBAL (since 6.2 as the device's
+//!   cap says), an optional bit (relaxed ordering: accepted where unsupported), and
 //!   each right alone accepted, with the keys the driver answers.
 //! - `args.ah.*` (rxe; siw has no address handles): no GRH on a RoCE port, port 0, one
 //!   past the last (`rdma_check_ah_attr`, `verbs.c`; `ib_uverbs_create_ah`), an empty
@@ -68,7 +69,7 @@ use crate::verbs::objects::{
 };
 
 /// The cases: full name, what they ask.
-pub(super) const CASES: [(&str, &str); 45] = [
+pub(super) const CASES: [(&str, &str); 46] = [
     (
         "args.port.zero.ioctl",
         "QUERY_PORT (ioctl) of port 0: EINVAL",
@@ -137,6 +138,10 @@ pub(super) const CASES: [(&str, &str); 45] = [
     (
         "args.mr.on_demand",
         "REG_MR ON_DEMAND without ODP: EOPNOTSUPP (before 6.2: EINVAL)",
+    ),
+    (
+        "args.mr.flush_global",
+        "REG_MR FLUSH_GLOBAL: as the device's FLUSH_GLOBAL cap says",
     ),
     ("args.ah.no_grh", "CREATE_AH on RoCE without a GRH: EINVAL"),
     ("args.ah.port_zero", "CREATE_AH on port 0: EINVAL"),
@@ -411,6 +416,18 @@ impl Case<'_> {
                     Errno::INVAL
                 };
                 self.mr(AccessFlags::ON_DEMAND.bits(), Err(want), o)?
+            }
+            "args.mr.flush_global" => {
+                // Bit 8 is undefined before Linux 6.2 (EINVAL); since, it needs the
+                // device's IB_DEVICE_FLUSH_GLOBAL (bit 38) or is EOPNOTSUPP.
+                let cap = ctx.query_device()?.device_cap_flags_ex.bits() & (1 << 38) != 0;
+                o.fact("cap", cap);
+                let want = match (release() >= (6, 2), cap) {
+                    (false, _) => EINVAL,
+                    (true, true) => OK,
+                    (true, false) => Err(Errno::OPNOTSUPP),
+                };
+                self.mr(1 << 8, want, o)?
             }
             "args.ah.no_grh" | "args.ah.port_zero" | "args.ah.past_last" | "args.ah.sgid_empty" => {
                 self.ah(name, o)?
