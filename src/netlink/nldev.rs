@@ -640,6 +640,46 @@ mod tests {
 
 // ---------------------------------------------------------------- notifications
 
+/// The subsystem-wide settings nldev `SYS_GET` answers that this crate reads: each
+/// `None` when the kernel omits the attribute (older than the attribute).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SysAttrs {
+    /// `RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK` (Linux 5.13: always 1).
+    pub copy_on_fork: Option<u8>,
+    /// `RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE` (Linux 6.5).
+    pub privileged_qkey: Option<u8>,
+    /// `RDMA_NLDEV_SYS_ATTR_MONITOR_MODE` (Linux 6.12).
+    pub monitor_mode: Option<u8>,
+}
+
+/// nldev `SYS_GET`: the subsystem-wide settings.
+///
+/// # Errors
+///
+/// The errors of the exchange; [`Error::Protocol`](crate::error::Error::Protocol) for
+/// an attribute that is not one byte.
+pub fn sys_get(sock: &mut NlSocket) -> Result<SysAttrs> {
+    const OP: &str = "nldev SYS_GET";
+    let seq = sock.next_seq();
+    let ty = nl_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET);
+    let req = Request::new(ty, NLM_F_REQUEST, seq);
+    let mut out = SysAttrs::default();
+    sock.transact(req.bytes(), seq, ty, OP, |p| {
+        for a in attrs(p) {
+            let a = a?;
+            let slot = match a.kind {
+                RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK => &mut out.copy_on_fork,
+                RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE => &mut out.privileged_qkey,
+                RDMA_NLDEV_SYS_ATTR_MONITOR_MODE => &mut out.monitor_mode,
+                _ => continue,
+            };
+            *slot = Some(get_u8(OP, &a)?);
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 /// Whether the kernel sends device notifications to [`RDMA_NL_GROUP_NOTIFY`] (Linux
 /// 6.12; 6.1 has none): its `SYS_GET` answer carries `RDMA_NLDEV_SYS_ATTR_MONITOR_MODE` = 1. Older
 /// kernels omit the attribute (joining the group would succeed and stay silent, so the
@@ -649,29 +689,7 @@ mod tests {
 ///
 /// The errors of the exchange.
 pub fn notifications_supported(sock: &mut NlSocket) -> Result<bool> {
-    let seq = sock.next_seq();
-    let req = Request::new(
-        nl_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET),
-        NLM_F_REQUEST,
-        seq,
-    );
-    let mut supported = false;
-    sock.transact(
-        req.bytes(),
-        seq,
-        nl_type(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET),
-        "nldev SYS_GET",
-        |p| {
-            for a in attrs(p) {
-                let a = a?;
-                if a.kind == RDMA_NLDEV_SYS_ATTR_MONITOR_MODE {
-                    supported = get_u8("nldev SYS_GET", &a)? == 1;
-                }
-            }
-            Ok(())
-        },
-    )?;
-    Ok(supported)
+    Ok(sys_get(sock)?.monitor_mode == Some(1))
 }
 
 /// What a device notification says (`enum rdma_nl_notify_event_type`).

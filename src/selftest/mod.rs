@@ -33,6 +33,9 @@
 //! - `limits.*`: sizes at the edges of the device's limits, zero, the limit and one past
 //!   it: a CQ's entries, a QP's requests, SGEs and inline bytes, an SRQ's requests and
 //!   SGEs, created and resized, each with the answer the driver's source gives (`limits`).
+//! - `args.*`: the methods' arguments, one kernel rule a case: ports, GID and P_Key
+//!   indexes, MR access rights, AH fields, completion vectors, QP attributes read back,
+//!   SRQ resize, destroy order, RDMA netlink's SYS_GET (`verbs_args`).
 
 mod cm_pair;
 mod data;
@@ -42,6 +45,7 @@ pub mod modules;
 mod objects;
 mod raw;
 pub mod testbed;
+mod verbs_args;
 mod wire;
 
 use core::fmt::Debug;
@@ -167,6 +171,7 @@ enum Kind {
     Objects(&'static str),
     Raw(&'static str),
     Limits(&'static str),
+    Args(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -265,6 +270,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in limits::cases() {
         v.push(c(name.into(), what, Kind::Limits(name)));
     }
+    for (name, what) in verbs_args::CASES {
+        v.push(c(name.into(), what, Kind::Args(name)));
+    }
     v
 }
 
@@ -285,6 +293,7 @@ impl Case {
             Kind::Objects(name) => objects::run(info, name),
             Kind::Raw(name) => raw::run(info, name),
             Kind::Limits(name) => limits::run(info, name),
+            Kind::Args(name) => verbs_args::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -314,7 +323,8 @@ impl Case {
             | Kind::Wire(_)
             | Kind::Objects(_)
             | Kind::Raw(_)
-            | Kind::Limits(_) => {
+            | Kind::Limits(_)
+            | Kind::Args(_) => {
                 unreachable!("run without a context")
             }
         }

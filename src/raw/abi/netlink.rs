@@ -306,6 +306,12 @@ pub const RDMA_NL_GROUP_NOTIFY: u32 = 4;
 pub const RDMA_NLDEV_CMD_MONITOR: u16 = 28;
 /// `RDMA_NLDEV_ATTR_EVENT_TYPE` (u8, `enum rdma_nl_notify_event_type`; Linux 6.12).
 pub const RDMA_NLDEV_ATTR_EVENT_TYPE: u16 = 102;
+/// `RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK` (u8, SYS_GET: 1 on every kernel since 5.13, which
+/// copies pinned pages on fork).
+pub const RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK: u16 = 93;
+/// `RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE` (u8, SYS_GET: 1 when unprivileged users may
+/// set a Q_Key with the high bit; Linux 6.5).
+pub const RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE: u16 = 96;
 /// `RDMA_NLDEV_SYS_ATTR_MONITOR_MODE` (u8, 1 when notifications are sent; Linux 6.12).
 pub const RDMA_NLDEV_SYS_ATTR_MONITOR_MODE: u16 = 103;
 /// `RDMA_REGISTER_EVENT`: a device was registered.
