@@ -421,14 +421,26 @@ impl CmId {
     /// The kernel's errno; [`Error::Protocol`] for another event.
     #[doc(alias = "rdma_resolve_addr")]
     pub fn resolve_addr(&self, dst: SocketAddr, timeout: Duration) -> Result<()> {
+        self.resolve_addr_nowait(dst, timeout)?;
+        self.expect(CmEventType::AddrResolved, timeout * 2, "RESOLVE_IP")
+            .map(|_| ())
+    }
+
+    /// Starts resolving the destination (RESOLVE_IP) within `timeout` and returns: the
+    /// answer is this id's next event ([`CmId::next_event`], [`CmChannel::get_event`]),
+    /// [`CmEventType::AddrResolved`] or [`CmEventType::AddrError`] with its status.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, when it refuses at once.
+    #[doc(alias = "rdma_resolve_addr")]
+    pub fn resolve_addr_nowait(&self, dst: SocketAddr, timeout: Duration) -> Result<()> {
         let src = rdma_ucm_resolve_ip::default().src_addr;
         let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
         self.call(
             "RESOLVE_IP",
             &mut raw::resolve_ip(self.id, &src, &raw::sockaddr(&dst), ms),
-        )?;
-        self.expect(CmEventType::AddrResolved, timeout * 2, "RESOLVE_IP")
-            .map(|_| ())
+        )
     }
 
     /// Resolves the route (RESOLVE_ROUTE) and waits for
@@ -497,7 +509,7 @@ impl CmId {
     /// is rejected or fails.
     #[doc(alias = "rdma_connect")]
     pub fn connect(&self, qp: &Qp, param: &ConnParam, timeout: Duration) -> Result<CmEvent> {
-        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))?;
+        self.connect_nowait(qp, param)?;
         let e = self.ch.wait_for(self.id, timeout)?;
         match e.kind {
             CmEventType::Established => {
@@ -526,6 +538,17 @@ impl CmId {
                 detail: format!("event {other:?} (status {})", e.status),
             }),
         }
+    }
+
+    /// Sends the connection request (CONNECT) for `qp` and returns: the answer is this
+    /// id's next event, which the caller handles ([`CmId::connect`] does all of it).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, when it refuses at once.
+    #[doc(alias = "rdma_connect")]
+    pub fn connect_nowait(&self, qp: &Qp, param: &ConnParam) -> Result<()> {
+        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))
     }
 
     /// Accepts a connection request on this (new) id: moves `qp` to INIT, RTR and RTS

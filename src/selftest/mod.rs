@@ -33,7 +33,12 @@
 //! - `limits.*`: sizes at the edges of the device's limits, zero, the limit and one past
 //!   it: a CQ's entries, a QP's requests, SGEs and inline bytes, an SRQ's requests and
 //!   SGEs, created and resized, each with the answer the driver's source gives (`limits`).
+//! - `cm.*`: the RDMA CM (`/dev/infiniband/rdma_cm`): binding, address and route
+//!   resolution and their errors, events read synchronously and asynchronously, a
+//!   refused connection, private data, traffic and DISCONNECT over a CM connection
+//!   (`cm_cases`).
 
+mod cm_cases;
 mod cm_pair;
 mod data;
 pub mod health;
@@ -167,6 +172,7 @@ enum Kind {
     Objects(&'static str),
     Raw(&'static str),
     Limits(&'static str),
+    Cm(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -265,6 +271,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in limits::cases() {
         v.push(c(name.into(), what, Kind::Limits(name)));
     }
+    for (name, what) in cm_cases::cases() {
+        v.push(c(name.into(), what, Kind::Cm(name)));
+    }
     v
 }
 
@@ -285,6 +294,7 @@ impl Case {
             Kind::Objects(name) => objects::run(info, name),
             Kind::Raw(name) => raw::run(info, name),
             Kind::Limits(name) => limits::run(info, name),
+            Kind::Cm(name) => cm_cases::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -314,7 +324,8 @@ impl Case {
             | Kind::Wire(_)
             | Kind::Objects(_)
             | Kind::Raw(_)
-            | Kind::Limits(_) => {
+            | Kind::Limits(_)
+            | Kind::Cm(_) => {
                 unreachable!("run without a context")
             }
         }
