@@ -22,10 +22,10 @@ const CASES: [&str; 16] = [
     "cm.resolve_route.unresolved",
     "cm.connect.no_listener",
     "cm.connect.private_data",
+    "cm.connect.private_data_limit",
     "cm.connect.query",
     "cm.connect.send",
     "cm.disconnect",
-    "cm.connect.private_data_limit",
     "cm.destroy.pending_event",
 ];
 

@@ -271,7 +271,7 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in limits::cases() {
         v.push(c(name.into(), what, Kind::Limits(name)));
     }
-    for (name, what) in cm_cases::cases() {
+    for (name, what) in cm_cases::CASES {
         v.push(c(name.into(), what, Kind::Cm(name)));
     }
     v
