@@ -91,8 +91,11 @@ pub struct CmEvent {
 /// Connection parameters (`struct rdma_conn_param`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnParam {
-    /// Private data (at most 196 bytes on RC CONNECT, 148 bytes on ACCEPT, as the
-    /// transports allow), and its length.
+    /// Private data, and its length: on InfiniBand and RoCE at most 56 bytes on CONNECT
+    /// (the IB CM's REQ carries 92, of which the RDMA CM's header takes 36: 57 is
+    /// EINVAL, `selftest` case `cm.connect.private_data_limit`) and 196 on ACCEPT (a
+    /// REP's, cm.c `ib_send_cm_rep`); on iWARP up to the length's 255 (MPA's limit is
+    /// 256).
     pub private_data: [u8; RDMA_MAX_PRIVATE_DATA],
     /// Bytes of `private_data` used.
     pub private_data_len: u8,

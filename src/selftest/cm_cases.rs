@@ -140,6 +140,7 @@ fn iwarp(info: &DeviceInfo) -> bool {
 }
 
 /// A channel and an id on it.
+#[inline(never)]
 fn new_id() -> Step<(Arc<CmChannel>, CmId)> {
     let ch = open()?;
     let id = ch.create_id().map_err(cm("CREATE_ID"))?;
@@ -147,7 +148,8 @@ fn new_id() -> Step<(Arc<CmChannel>, CmId)> {
 }
 
 /// The errno an answer carries, as the facts and diagnostics say it.
-fn answer<T>(r: &crate::error::Result<T>) -> String {
+#[inline(never)]
+fn answer(r: &crate::error::Result<()>) -> String {
     match r {
         Ok(_) => "ok".into(),
         Err(e) => e.errno().map_or_else(
@@ -158,10 +160,11 @@ fn answer<T>(r: &crate::error::Result<T>) -> String {
 }
 
 /// Checks that `r` failed with `want`, recording the answer as fact `key`.
-fn expect_errno<T>(
+#[inline(never)]
+fn expect_errno(
     o: &mut Outcome,
     key: &str,
-    r: &crate::error::Result<T>,
+    r: &crate::error::Result<()>,
     (want, name): (Errno, &str),
     rule: &str,
 ) {
@@ -177,6 +180,7 @@ fn expect_errno<T>(
 }
 
 /// An event in one line.
+#[inline(never)]
 fn event_text(e: &CmEvent) -> String {
     format!(
         "{} status {}",
@@ -186,6 +190,7 @@ fn event_text(e: &CmEvent) -> String {
 }
 
 /// Records event `e` as facts under `key` and checks it is `want` with `status`.
+#[inline(never)]
 fn expect_event(o: &mut Outcome, key: &str, e: &CmEvent, want: CmEventType, status: i32) {
     o.fact(format!("{key}.event"), e.kind.c_name().unwrap_or("unknown"));
     o.fact(format!("{key}.status"), e.status);
@@ -202,6 +207,7 @@ fn expect_event(o: &mut Outcome, key: &str, e: &CmEvent, want: CmEventType, stat
 /// device (`cma_acquire_dev_by_src_ip`) and port 0 gets a free port of the space
 /// (`cma_alloc_any_port`); ucma.c `ucma_query_addr` answers both, and the destination
 /// only its family.
+#[inline(never)]
 fn bind_query(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (_ch, id) = new_id()?;
@@ -243,6 +249,7 @@ fn bind_query(info: &DeviceInfo) -> Step<Outcome> {
 /// cma.c `cma_check_port`: a second id bound to the same address and port as one
 /// already bound (neither with SO_REUSEADDR) is refused with EADDRINUSE; the wildcard
 /// address on a port a specific address holds, with EADDRNOTAVAIL.
+#[inline(never)]
 fn bind_in_use(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (ch, first) = new_id()?;
@@ -274,6 +281,7 @@ fn bind_in_use(info: &DeviceInfo) -> Step<Outcome> {
 
 /// cma.c `cma_translate_addr` → addr.c `rdma_translate_ip`: an address no interface
 /// has is EADDRNOTAVAIL.
+#[inline(never)]
 fn bind_no_device() -> Step<Outcome> {
     let (_ch, id) = new_id()?;
     let mut o = Outcome::new();
@@ -289,6 +297,7 @@ fn bind_no_device() -> Step<Outcome> {
 
 /// cma.c `rdma_listen`: an id not in ADDR_BOUND is bound to the wildcard first, which
 /// `rdma_bind_addr` refuses for an id past IDLE: EINVAL.
+#[inline(never)]
 fn listen_twice(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (_ch, id) = new_id()?;
@@ -313,6 +322,7 @@ fn own(ip: IpAddr) -> SocketAddr {
 /// addr.c `rdma_resolve_ip`, cma.c `addr_handler`: the device's own address resolves
 /// to the device (ADDR_RESOLVED, status 0), the id bound to it with the route's
 /// source.
+#[inline(never)]
 fn resolve_local(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (_ch, id) = new_id()?;
@@ -339,6 +349,7 @@ fn resolve_local(info: &DeviceInfo) -> Step<Outcome> {
 /// The asynchronous flow: RESOLVE_IP returns at once, the answer is one event on the
 /// channel's file, which `poll(2)` reports readable (ucma.c `ucma_event_handler` queues
 /// it and wakes the file's poll), and GET_EVENT reads it; then nothing more is queued.
+#[inline(never)]
 fn resolve_async(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (ch, id) = new_id()?;
@@ -372,6 +383,7 @@ fn resolve_async(info: &DeviceInfo) -> Step<Outcome> {
 }
 
 /// Waits until the channel's file is readable (an event queued), at most [`DEADLINE`].
+#[inline(never)]
 fn readable(ch: &CmChannel) -> Step<bool> {
     let deadline = Instant::now() + DEADLINE;
     loop {
@@ -398,6 +410,7 @@ fn readable(ch: &CmChannel) -> Step<bool> {
 
 /// addr.c `rdma_resolve_ip`: a route lookup that fails (`addr4_resolve`) is answered
 /// at once, with its errno, and no event.
+#[inline(never)]
 fn resolve_no_route() -> Step<Outcome> {
     let (ch, id) = new_id()?;
     let mut o = Outcome::new();
@@ -419,6 +432,7 @@ fn resolve_no_route() -> Step<Outcome> {
 
 /// cma.c `rdma_resolve_route` on a resolved id of RoCE (`cma_resolve_iboe_route`) or
 /// iWARP (`cma_resolve_iw_route`): ROUTE_RESOLVED, status 0.
+#[inline(never)]
 fn route_ok(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (_ch, id) = new_id()?;
@@ -436,6 +450,7 @@ fn route_ok(info: &DeviceInfo) -> Step<Outcome> {
 /// (`cma_comp_exch`), else EINVAL; here an id bound to the device's address (so that
 /// ucma.c `ucma_get_ctx_dev`, which refuses an id of no device with EINVAL too, lets it
 /// through).
+#[inline(never)]
 fn route_unresolved(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (_ch, id) = new_id()?;
@@ -524,6 +539,7 @@ fn free_port(ip: IpAddr) -> Step<SocketAddr> {
 /// (cm.c `cm_req_handler`), which cma.c `cma_ib_handler` reports as REJECTED with the
 /// reason as status. iWARP: siw's TCP connect is refused (siw_cm.c `siw_connect`,
 /// synchronous), and CONNECT fails with ECONNREFUSED.
+#[inline(never)]
 fn no_listener(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let dst = free_port(ip)?;
@@ -558,6 +574,7 @@ fn no_listener(info: &DeviceInfo) -> Step<Outcome> {
 /// the passive side (`cma_set_req_event_data`), and a REP's whole 196
 /// (`cma_set_rep_event_data`): what was sent, then zeros. iWARP's MPA frames carry
 /// exactly what was sent (iwcm.c, `cma_iw_handler`, `iw_conn_req_handler`).
+#[inline(never)]
 fn private_data(info: &DeviceInfo) -> Step<Outcome> {
     let bed = bed(info)?;
     let param = |len: u8, seed: u8| {
@@ -616,6 +633,7 @@ fn private_data(info: &DeviceInfo) -> Step<Outcome> {
 /// (`IB_CM_REQ_PRIVATE_DATA_SIZE`): EINVAL, nothing sent. iWARP's limit, MPA's 256
 /// bytes (`MPA_MAX_PRIVDATA`, siw_cm.c `siw_connect`), is beyond what the ABI's u8
 /// length can ask.
+#[inline(never)]
 fn private_data_limit(info: &DeviceInfo) -> Step<Outcome> {
     if iwarp(info) {
         return Err(Outcome::skip(
@@ -642,6 +660,7 @@ fn private_data_limit(info: &DeviceInfo) -> Step<Outcome> {
 }
 
 /// A buffer registered for local writes.
+#[inline(never)]
 fn mr(pd: &Pd, data: &[u8]) -> Step<Mr> {
     let b = MrBuf::from_slice(data).map_err(|e| fail("buffer", e))?;
     pd.reg_mr(b, AccessFlags::LOCAL_WRITE)
@@ -649,6 +668,7 @@ fn mr(pd: &Pd, data: &[u8]) -> Step<Mr> {
 }
 
 /// Polls `n` completions under [`DEADLINE`].
+#[inline(never)]
 fn wait(cq: &Cq, n: usize) -> Step<Vec<Wc>> {
     let t0 = Instant::now();
     let mut got = Vec::new();
@@ -677,6 +697,7 @@ fn wait(cq: &Cq, n: usize) -> Step<Vec<Wc>> {
 /// source is the listener's address, its destination the active end's source, and the
 /// active end's destination the listener's address (cma.c `cma_ib_new_conn_id` and
 /// `iw_conn_req_handler` copy them from the request).
+#[inline(never)]
 fn connect_query(info: &DeviceInfo) -> Step<Outcome> {
     let bed = bed(info)?;
     let conn = cm_pair::connect(info, &bed.a, &bed.b, DEADLINE)?;
@@ -720,6 +741,7 @@ fn connect_query(info: &DeviceInfo) -> Step<Outcome> {
 
 /// Traffic over a connection the CM made (pyverbs' `test_rdmacm_sync_traffic`): a SEND
 /// from the active to the passive QP and one back, each received whole.
+#[inline(never)]
 fn send(info: &DeviceInfo) -> Step<Outcome> {
     let bed = bed(info)?;
     let conn = cm_pair::connect(info, &bed.a, &bed.b, DEADLINE)?;
@@ -774,6 +796,7 @@ fn send(info: &DeviceInfo) -> Step<Outcome> {
 /// its TCP connection closes), as far as QUERY_QP says it: siw's reports the state
 /// since Linux 6.8 ("RDMA/siw: Set qp_state in siw_query_qp"; 6.1 answers 0, RESET),
 /// which the case tells from the connected QP's answer, RTS or RESET.
+#[inline(never)]
 fn disconnect(info: &DeviceInfo) -> Step<Outcome> {
     let bed = bed(info)?;
     let conn = cm_pair::connect(info, &bed.a, &bed.b, DEADLINE)?;
@@ -828,6 +851,7 @@ fn disconnect(info: &DeviceInfo) -> Step<Outcome> {
 
 /// ucma.c `ucma_destroy_id`: an id's events still queued go with it
 /// (`ucma_cleanup_ctx_events`): the file, readable before, has nothing after.
+#[inline(never)]
 fn destroy_pending(info: &DeviceInfo) -> Step<Outcome> {
     let ip = address(info)?;
     let (ch, id) = new_id()?;

@@ -57,6 +57,7 @@ pub(super) fn address(info: &DeviceInfo) -> Result<IpAddr, Outcome> {
 
 /// Opens the RDMA CM's file; without one (`rdma_ucm` not loaded: modprobe rdma_ucm, or
 /// --modules) the case is skipped.
+#[inline(never)]
 pub(super) fn open() -> Result<Arc<CmChannel>, Outcome> {
     CmChannel::open().map_err(|e| match e.errno() {
         Some(Errno::NOENT | Errno::NODEV) => {
