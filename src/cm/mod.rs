@@ -94,8 +94,8 @@ pub struct ConnParam {
     /// Private data, and its length: on InfiniBand and RoCE at most 56 bytes on CONNECT
     /// (the IB CM's REQ carries 92, of which the RDMA CM's header takes 36: 57 is
     /// EINVAL, `selftest` case `cm.connect.private_data_limit`) and 196 on ACCEPT (a
-    /// REP's, cm.c `ib_send_cm_rep`); on iWARP up to the length's 255 (MPA's limit is
-    /// 256).
+    /// REP's, cm.c `ib_send_cm_rep`); on iWARP the driver's MPA limit (siw's
+    /// `MPA_MAX_PRIVDATA`, 256 bytes).
     pub private_data: [u8; RDMA_MAX_PRIVATE_DATA],
     /// Bytes of `private_data` used.
     pub private_data_len: u8,
