@@ -81,6 +81,7 @@ fn every_case_passes_as_strict_ktap_with_kselftest_statuses() {
                 "objects.cq_resize",
                 "objects.srq_limit",
                 "events.qp_async",
+                "cm.connect.private_data_limit",
             ]
         } else {
             &["port.1.events"]

@@ -91,8 +91,11 @@ pub struct CmEvent {
 /// Connection parameters (`struct rdma_conn_param`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnParam {
-    /// Private data (at most 196 bytes on RC CONNECT, 148 bytes on ACCEPT, as the
-    /// transports allow), and its length.
+    /// Private data, and its length: on InfiniBand and RoCE at most 56 bytes on CONNECT
+    /// (the IB CM's REQ carries 92, of which the RDMA CM's header takes 36: 57 is
+    /// EINVAL, `selftest` case `cm.connect.private_data_limit`) and 196 on ACCEPT (a
+    /// REP's, cm.c `ib_send_cm_rep`); on iWARP the driver's MPA limit (siw's
+    /// `MPA_MAX_PRIVDATA`, 256 bytes).
     pub private_data: [u8; RDMA_MAX_PRIVATE_DATA],
     /// Bytes of `private_data` used.
     pub private_data_len: u8,
@@ -421,14 +424,26 @@ impl CmId {
     /// The kernel's errno; [`Error::Protocol`] for another event.
     #[doc(alias = "rdma_resolve_addr")]
     pub fn resolve_addr(&self, dst: SocketAddr, timeout: Duration) -> Result<()> {
+        self.resolve_addr_nowait(dst, timeout)?;
+        self.expect(CmEventType::AddrResolved, timeout * 2, "RESOLVE_IP")
+            .map(|_| ())
+    }
+
+    /// Starts resolving the destination (RESOLVE_IP) within `timeout` and returns: the
+    /// answer is this id's next event ([`CmId::next_event`], [`CmChannel::get_event`]),
+    /// [`CmEventType::AddrResolved`] or [`CmEventType::AddrError`] with its status.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, when it refuses at once.
+    #[doc(alias = "rdma_resolve_addr")]
+    pub fn resolve_addr_nowait(&self, dst: SocketAddr, timeout: Duration) -> Result<()> {
         let src = rdma_ucm_resolve_ip::default().src_addr;
         let ms = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
         self.call(
             "RESOLVE_IP",
             &mut raw::resolve_ip(self.id, &src, &raw::sockaddr(&dst), ms),
-        )?;
-        self.expect(CmEventType::AddrResolved, timeout * 2, "RESOLVE_IP")
-            .map(|_| ())
+        )
     }
 
     /// Resolves the route (RESOLVE_ROUTE) and waits for
@@ -497,7 +512,7 @@ impl CmId {
     /// is rejected or fails.
     #[doc(alias = "rdma_connect")]
     pub fn connect(&self, qp: &Qp, param: &ConnParam, timeout: Duration) -> Result<CmEvent> {
-        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))?;
+        self.connect_nowait(qp, param)?;
         let e = self.ch.wait_for(self.id, timeout)?;
         match e.kind {
             CmEventType::Established => {
@@ -526,6 +541,17 @@ impl CmId {
                 detail: format!("event {other:?} (status {})", e.status),
             }),
         }
+    }
+
+    /// Sends the connection request (CONNECT) for `qp` and returns: the answer is this
+    /// id's next event, which the caller handles ([`CmId::connect`] does all of it).
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, when it refuses at once.
+    #[doc(alias = "rdma_connect")]
+    pub fn connect_nowait(&self, qp: &Qp, param: &ConnParam) -> Result<()> {
+        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))
     }
 
     /// Accepts a connection request on this (new) id: moves `qp` to INIT, RTR and RTS

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use rustix::io::Errno;
 
-use crate::cm::{CmChannel, CmId, ConnParam};
+use crate::cm::{CmChannel, CmEvent, CmId, ConnParam};
 use crate::netlink::{link, route};
 use crate::selftest::Outcome;
 use crate::types::CmEventType;
@@ -21,10 +21,14 @@ use crate::verbs::objects::Qp;
 /// connection (the QPs go to the error state), so the pair keeps them as long as its QPs.
 #[derive(Debug)]
 pub(super) struct CmConn {
-    _ids: [CmId; 3],
+    /// The active end, the passive end, the listener.
+    pub(super) ids: [CmId; 3],
+    /// The passive side's CONNECT_REQUEST, its ESTABLISHED, and the active side's answer
+    /// (ESTABLISHED on iWARP, CONNECT_RESPONSE on InfiniBand and RoCE).
+    pub(super) events: [CmEvent; 3],
 }
 
-fn fail(what: &str, e: impl std::fmt::Display) -> Outcome {
+pub(super) fn fail(what: &str, e: impl std::fmt::Display) -> Outcome {
     let mut o = Outcome::new();
     o.fail(format!("{what}: {e}"));
     o
@@ -32,7 +36,7 @@ fn fail(what: &str, e: impl std::fmt::Display) -> Outcome {
 
 /// The first IPv4 address of port 1's network interface (nldev `PORT_GET`'s netdev: an
 /// iWARP GID names none).
-fn address(info: &DeviceInfo) -> Result<IpAddr, Outcome> {
+pub(super) fn address(info: &DeviceInfo) -> Result<IpAddr, Outcome> {
     let links = link::show().map_err(|e| fail("nldev PORT_GET", e))?;
     let Some(ifindex) = links
         .iter()
@@ -51,6 +55,18 @@ fn address(info: &DeviceInfo) -> Result<IpAddr, Outcome> {
     }
 }
 
+/// Opens the RDMA CM's file; without one (`rdma_ucm` not loaded: modprobe rdma_ucm, or
+/// --modules) the case is skipped.
+#[inline(never)]
+pub(super) fn open() -> Result<Arc<CmChannel>, Outcome> {
+    CmChannel::open().map_err(|e| match e.errno() {
+        Some(Errno::NOENT | Errno::NODEV) => {
+            Outcome::skip(format!("no RDMA CM (/dev/infiniband/rdma_cm: {e})"))
+        }
+        _ => fail("open /dev/infiniband/rdma_cm", e),
+    })
+}
+
 /// Connects `a` (active) and `b` (passive), two RC QPs of `info` in the RESET state,
 /// through the RDMA CM on `info`'s own address, each step under `deadline`.
 pub(super) fn connect(
@@ -59,19 +75,21 @@ pub(super) fn connect(
     b: &Qp,
     deadline: Duration,
 ) -> Result<CmConn, Outcome> {
+    let p = ConnParam::default();
+    connect_with(info, a, b, deadline, [&p, &p])
+}
+
+/// [`connect`] with the active side's CONNECT and the passive side's ACCEPT parameters.
+pub(super) fn connect_with(
+    info: &DeviceInfo,
+    a: &Qp,
+    b: &Qp,
+    deadline: Duration,
+    [cp, ap]: [&ConnParam; 2],
+) -> Result<CmConn, Outcome> {
     let ip = address(info)?;
     let cm = |what: &'static str| move |e: crate::error::Error| fail(what, e);
     // One channel per side: a wait on a channel takes its next event, whichever id it is for.
-    let open = || {
-        CmChannel::open().map_err(|e| match e.errno() {
-            // No file, or not the CM's: rdma_ucm is not loaded (modprobe rdma_ucm, or
-            // --modules).
-            Some(Errno::NOENT | Errno::NODEV) => {
-                Outcome::skip(format!("no RDMA CM (/dev/infiniband/rdma_cm: {e})"))
-            }
-            _ => fail("open /dev/infiniband/rdma_cm", e),
-        })
-    };
     let (lch, cch) = (open()?, open()?);
     let listen = lch.create_id().map_err(cm("CREATE_ID"))?;
     listen.bind(SocketAddr::new(ip, 0)).map_err(cm("BIND_IP"))?;
@@ -81,7 +99,7 @@ pub(super) fn connect(
         .map_err(cm("QUERY (listener)"))?
         .src
         .ok_or_else(|| fail("QUERY (listener)", "no bound address"))?;
-    let passive = |lch: &Arc<CmChannel>| -> Result<CmId, Outcome> {
+    let passive = |lch: &Arc<CmChannel>| -> Result<(CmId, CmEvent, CmEvent), Outcome> {
         let req = lch
             .get_event(Some(deadline))
             .map_err(cm("GET_EVENT"))?
@@ -91,9 +109,8 @@ pub(super) fn connect(
         }
         let id = CmId::from_request(lch, &req).map_err(cm("MIGRATE_ID"))?;
         id.init_qp(b).map_err(cm("INIT_QP_ATTR (passive)"))?;
-        id.accept(b, &ConnParam::default(), deadline)
-            .map_err(cm("ACCEPT"))?;
-        Ok(id)
+        let est = id.accept(b, ap, deadline).map_err(cm("ACCEPT"))?;
+        Ok((id, req, est))
     };
     // The active side's address and route first: a device mismatch ends it before
     // anyone waits for a request.
@@ -113,14 +130,15 @@ pub(super) fn connect(
     id.init_qp(a).map_err(cm("INIT_QP_ATTR (active)"))?;
     let (client, server) = std::thread::scope(|s| {
         let server = s.spawn(|| passive(&lch));
-        let client = id.connect(a, &ConnParam::default(), deadline);
+        let client = id.connect(a, cp, deadline);
         // Should the connect fail before the request left, the passive side waits for
         // it until the deadline.
         (client, server.join())
     });
-    client.map_err(cm("CONNECT"))?;
-    let server = server.map_err(|_| fail("the passive side", "panicked"))??;
+    let answer = client.map_err(cm("CONNECT"))?;
+    let (server, req, est) = server.map_err(|_| fail("the passive side", "panicked"))??;
     Ok(CmConn {
-        _ids: [id, server, listen],
+        ids: [id, server, listen],
+        events: [req, est, answer],
     })
 }

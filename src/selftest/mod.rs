@@ -36,7 +36,12 @@
 //! - `args.*`: the methods' arguments, one kernel rule a case: ports, GID and P_Key
 //!   indexes, MR access rights, AH fields, completion vectors, QP attributes read back,
 //!   SRQ resize, destroy order, RDMA netlink's SYS_GET (`verbs_args`).
+//! - `cm.*`: the RDMA CM (`/dev/infiniband/rdma_cm`): binding, address and route
+//!   resolution and their errors, events read synchronously and asynchronously, a
+//!   refused connection, private data, traffic and DISCONNECT over a CM connection
+//!   (`cm_cases`).
 
+mod cm_cases;
 mod cm_pair;
 mod data;
 pub mod health;
@@ -172,6 +177,7 @@ enum Kind {
     Raw(&'static str),
     Limits(&'static str),
     Args(&'static str),
+    Cm(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -273,6 +279,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in verbs_args::CASES {
         v.push(c(name.into(), what, Kind::Args(name)));
     }
+    for (name, what) in cm_cases::CASES {
+        v.push(c(name.into(), what, Kind::Cm(name)));
+    }
     v
 }
 
@@ -294,6 +303,7 @@ impl Case {
             Kind::Raw(name) => raw::run(info, name),
             Kind::Limits(name) => limits::run(info, name),
             Kind::Args(name) => verbs_args::run(info, name),
+            Kind::Cm(name) => cm_cases::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -324,7 +334,8 @@ impl Case {
             | Kind::Objects(_)
             | Kind::Raw(_)
             | Kind::Limits(_)
-            | Kind::Args(_) => {
+            | Kind::Args(_)
+            | Kind::Cm(_) => {
                 unreachable!("run without a context")
             }
         }
