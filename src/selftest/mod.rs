@@ -33,6 +33,8 @@
 //! - `limits.*`: sizes at the edges of the device's limits, zero, the limit and one past
 //!   it: a CQ's entries, a QP's requests, SGEs and inline bytes, an SRQ's requests and
 //!   SGEs, created and resized, each with the answer the driver's source gives (`limits`).
+//! - `traffic.*`: UD (through an AH, the GRH) and UC traffic, RC through an SRQ,
+//!   zero-length and MTU-edge requests, and atomics' errors (`traffic`).
 
 mod cm_pair;
 mod data;
@@ -42,6 +44,7 @@ pub mod modules;
 mod objects;
 mod raw;
 pub mod testbed;
+mod traffic;
 mod wire;
 
 use core::fmt::Debug;
@@ -167,6 +170,7 @@ enum Kind {
     Objects(&'static str),
     Raw(&'static str),
     Limits(&'static str),
+    Traffic(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -265,6 +269,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in limits::cases() {
         v.push(c(name.into(), what, Kind::Limits(name)));
     }
+    for (name, what) in traffic::CASES {
+        v.push(c(name.into(), what, Kind::Traffic(name)));
+    }
     v
 }
 
@@ -285,6 +292,7 @@ impl Case {
             Kind::Objects(name) => objects::run(info, name),
             Kind::Raw(name) => raw::run(info, name),
             Kind::Limits(name) => limits::run(info, name),
+            Kind::Traffic(name) => traffic::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -314,7 +322,8 @@ impl Case {
             | Kind::Wire(_)
             | Kind::Objects(_)
             | Kind::Raw(_)
-            | Kind::Limits(_) => {
+            | Kind::Limits(_)
+            | Kind::Traffic(_) => {
                 unreachable!("run without a context")
             }
         }
