@@ -103,3 +103,18 @@ fn traffic_cases_pass_on_rxe_and_skip_what_siw_lacks() {
         took.as_secs_f64()
     );
 }
+
+/// Issue 25: a lost Q_Key check in rxe (rdma_rxe.ko built from Debian's source with
+/// tests/vm/planted/rxe-ud-qkey-ignored.sed: check_keys() accepts any Q_Key) fails
+/// `traffic.ud.qkey_mismatch`, naming the message that should have been dropped; the
+/// stock module passes it.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn a_planted_rxe_qkey_check_lost_fails_ud_qkey_mismatch() {
+    common::selftest::planted_fails_case(
+        &common::device("rxe"),
+        "rxe-ud-qkey-ignored",
+        "traffic.ud.qkey_mismatch",
+        "qkey_mismatch: the second receive completed",
+    );
+}

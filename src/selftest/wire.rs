@@ -53,10 +53,10 @@ pub(super) const CASES: [(&str, &str); 4] = [
 /// A completion status a case expects: the IBTA's, and rxe's where it differs.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Want {
-    pub(super) ibta: WcStatus,
+    ibta: WcStatus,
     /// rxe's statuses (one per kernel where they differ), each with where its source
     /// decides it.
-    pub(super) rxe: &'static [(WcStatus, &'static str)],
+    rxe: &'static [(WcStatus, &'static str)],
 }
 
 pub(super) const fn ibta(s: WcStatus) -> Want {
@@ -232,7 +232,7 @@ pub(super) fn finish(p: &mut Pair, o: &mut Outcome, step: &str, end: &End<'_>) {
 
 /// The QP's state: at once, or when `want` is the error state, as soon as it is there
 /// (polled until [`data::DEADLINE`]).
-fn state_after(qp: &Qp, want: QpState) -> crate::error::Result<QpState> {
+pub(super) fn state_after(qp: &Qp, want: QpState) -> crate::error::Result<QpState> {
     let t0 = std::time::Instant::now();
     loop {
         let s = qp.query()?.state();
