@@ -19,7 +19,7 @@ use crate::verbs::context::Context;
 use crate::verbs::datapath::{RecvWr, Remote, SendOp, SendWr, Sge, Wc};
 use crate::verbs::discover::DeviceInfo;
 use crate::verbs::event::EventStream;
-use crate::verbs::objects::{AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit};
+use crate::verbs::objects::{AhAttr, Cq, ModifyQp, Mr, MrBuf, Pd, Qp, QpCap, QpInit, Srq, SrqInit};
 
 /// How long a completion may take (TCG is slow; a lost packet is not retried sooner).
 pub(super) const DEADLINE: Duration = Duration::from_secs(10);
@@ -72,6 +72,8 @@ pub(super) struct Pair {
     pub(super) cm: Option<super::cm_pair::CmConn>,
     pub(super) a: Qp,
     pub(super) b: Qp,
+    /// The SRQ both QPs receive from, when asked for ([`Shape::srq`]).
+    pub(super) srq: Option<Srq>,
     pub(super) cq: Cq,
     pub(super) pd: Pd,
     /// The stream QP events of `a` and `b` go to (made before them: a QP's events go to
@@ -90,6 +92,36 @@ pub(super) fn pair(info: &DeviceInfo, inline: u32) -> Result<Pair, Outcome> {
 /// the RNR timer or retries; the same for both QPs).
 pub(super) fn connect(
     info: &DeviceInfo,
+    inline: u32,
+    events: bool,
+    tune: &dyn Fn(&str, ModifyQp) -> ModifyQp,
+) -> Result<Pair, Outcome> {
+    connect_as(info, Shape::RC, inline, events, tune)
+}
+
+/// What kind of pair [`connect_as`] makes: the QPs' type (UC and UD on rxe only; a UD
+/// pair is two QPs in RTS with Q_Key [`QKEY`], no peer of its own) and whether both
+/// receive from one SRQ (16 receives of 3 SGEs).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shape {
+    pub(super) qp_type: QpType,
+    pub(super) srq: bool,
+}
+
+impl Shape {
+    const RC: Shape = Shape {
+        qp_type: QpType::Rc,
+        srq: false,
+    };
+}
+
+/// The Q_Key of a UD pair's QPs.
+pub(super) const QKEY: u32 = 0x1111_2222;
+
+/// [`connect`] of a pair of the given [`Shape`].
+pub(super) fn connect_as(
+    info: &DeviceInfo,
+    shape: Shape,
     inline: u32,
     events: bool,
     tune: &dyn Fn(&str, ModifyQp) -> ModifyQp,
@@ -113,16 +145,35 @@ pub(super) fn connect(
     let cq = ctx
         .create_cq(64, None, 0)
         .map_err(|e| fail("CREATE_CQ", e))?;
+    let srq = match shape.srq {
+        true => Some(
+            pd.create_srq(&SrqInit {
+                max_wr: 16,
+                max_sge: 3,
+                srq_limit: 0,
+            })
+            .map_err(|e| fail("CREATE_SRQ", e))?,
+        ),
+        false => None,
+    };
+    // A QP on an SRQ has no receive queue of its own (siw refuses capacities for one).
+    let recv = if shape.srq { 0 } else { 16 };
     let cap = QpCap {
         max_send_wr: 16,
-        max_recv_wr: 16,
+        max_recv_wr: recv,
         max_send_sge: 3,
-        max_recv_sge: 3,
+        max_recv_sge: recv.min(3),
         max_inline_data: inline,
     };
+    let t = shape.qp_type;
     let qp = || {
-        pd.create_qp(&QpInit::new(QpType::Rc, &cq, &cq).cap(cap))
-            .map_err(|e| fail("CREATE_QP RC", e))
+        let init = QpInit::new(t, &cq, &cq).cap(cap);
+        let init = match &srq {
+            Some(s) => init.srq(s),
+            None => init,
+        };
+        pd.create_qp(&init)
+            .map_err(|e| fail(&format!("CREATE_QP {t:?}"), e))
     };
     let (a, b) = (qp()?, qp()?);
     if siw {
@@ -131,6 +182,7 @@ pub(super) fn connect(
             cm: Some(cm),
             a,
             b,
+            srq,
             cq,
             pd,
             events,
@@ -148,18 +200,18 @@ pub(super) fn connect(
         | AccessFlags::REMOTE_ATOMIC;
     for (q, peer, psn, peer_psn) in [(&a, &b, 0x100, 0x200), (&b, &a, 0x200, 0x100)] {
         let steps = [
-            ("RESET->INIT", ModifyQp::init(QpType::Rc, 1, access, 0)),
+            ("RESET->INIT", ModifyQp::init(t, 1, access, QKEY)),
             (
                 "INIT->RTR",
                 ModifyQp::rtr(
-                    QpType::Rc,
+                    t,
                     Mtu::Mtu1024,
                     peer.qp_num(),
                     peer_psn,
                     AhAttr::global(1, 0, gid, 1),
                 ),
             ),
-            ("RTR->RTS", ModifyQp::rts(QpType::Rc, psn)),
+            ("RTR->RTS", ModifyQp::rts(t, psn)),
         ];
         for (what, m) in steps {
             q.modify(&mut tune(what, m))
@@ -170,6 +222,7 @@ pub(super) fn connect(
         cm: None,
         a,
         b,
+        srq,
         cq,
         pd,
         events,
@@ -234,14 +287,14 @@ impl Pair {
         Some(got)
     }
 
-    fn post_send(&self, wr: &[SendWr<'_>], what: &str, o: &mut Outcome) -> bool {
+    pub(super) fn post_send(&self, wr: &[SendWr<'_>], what: &str, o: &mut Outcome) -> bool {
         self.a
             .post_send(wr)
             .map_err(|e| o.fail(format!("POST_SEND {what}: {e}")))
             .is_ok()
     }
 
-    fn post_recv(&self, wr: &[RecvWr<'_>], o: &mut Outcome) -> bool {
+    pub(super) fn post_recv(&self, wr: &[RecvWr<'_>], o: &mut Outcome) -> bool {
         self.b
             .post_recv(wr)
             .map_err(|e| o.fail(format!("POST_RECV: {e}")))
@@ -269,7 +322,7 @@ pub(super) fn wc_text(w: &Wc) -> String {
 }
 
 /// The bytes of an MR.
-fn bytes(mr: &Mr) -> Vec<u8> {
+pub(super) fn bytes(mr: &Mr) -> Vec<u8> {
     let mut v = vec![0u8; mr.len()];
     mr.read_at(0, &mut v);
     v
@@ -280,7 +333,13 @@ fn bytes(mr: &Mr) -> Vec<u8> {
 /// data (`imm`). What is left undefined is not compared: a send's byte_len and flags
 /// (rxe sets WITH_IMM on the sender's side too), GRH on a connected QP (RoCE has one in
 /// every packet, and rxe says so).
-fn check_wc(o: &mut Outcome, what: &str, w: &Wc, want: (u64, WcOpcode, u32, u32), imm: bool) {
+pub(super) fn check_wc(
+    o: &mut Outcome,
+    what: &str,
+    w: &Wc,
+    want: (u64, WcOpcode, u32, u32),
+    imm: bool,
+) {
     let (wr_id, opcode, byte_len, qp_num) = want;
     o.check(
         w.wr_id == wr_id
@@ -325,7 +384,7 @@ fn check_wc(o: &mut Outcome, what: &str, w: &Wc, want: (u64, WcOpcode, u32, u32)
 }
 
 /// Compares `got` with `want`, naming the first differing offset.
-fn same_bytes(o: &mut Outcome, what: &str, got: &[u8], want: &[u8]) {
+pub(super) fn same_bytes(o: &mut Outcome, what: &str, got: &[u8], want: &[u8]) {
     if got != want {
         let at = got
             .iter()

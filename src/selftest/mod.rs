@@ -40,6 +40,8 @@
 //!   resolution and their errors, events read synchronously and asynchronously, a
 //!   refused connection, private data, traffic and DISCONNECT over a CM connection
 //!   (`cm_cases`).
+//! - `traffic.*`: UD (through an AH, the GRH) and UC traffic, RC through an SRQ,
+//!   zero-length and MTU-edge requests, and atomics' errors (`traffic`).
 
 mod cm_cases;
 mod cm_pair;
@@ -50,6 +52,7 @@ pub mod modules;
 mod objects;
 mod raw;
 pub mod testbed;
+mod traffic;
 mod verbs_args;
 mod wire;
 
@@ -178,6 +181,7 @@ enum Kind {
     Limits(&'static str),
     Args(&'static str),
     Cm(&'static str),
+    Traffic(&'static str),
 }
 
 /// What the cases may do beyond reading: set by the caller that made the device.
@@ -282,6 +286,9 @@ pub fn cases(info: &DeviceInfo) -> Vec<Case> {
     for (name, what) in cm_cases::CASES {
         v.push(c(name.into(), what, Kind::Cm(name)));
     }
+    for (name, what) in traffic::CASES {
+        v.push(c(name.into(), what, Kind::Traffic(name)));
+    }
     v
 }
 
@@ -304,6 +311,7 @@ impl Case {
             Kind::Limits(name) => limits::run(info, name),
             Kind::Args(name) => verbs_args::run(info, name),
             Kind::Cm(name) => cm_cases::run(info, name),
+            Kind::Traffic(name) => traffic::run(info, name),
             _ => match Context::open(info) {
                 Ok(ctx) => self.run_on(info, &ctx),
                 Err(e) => {
@@ -335,7 +343,8 @@ impl Case {
             | Kind::Raw(_)
             | Kind::Limits(_)
             | Kind::Args(_)
-            | Kind::Cm(_) => {
+            | Kind::Cm(_)
+            | Kind::Traffic(_) => {
                 unreachable!("run without a context")
             }
         }

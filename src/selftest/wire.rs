@@ -52,22 +52,22 @@ pub(super) const CASES: [(&str, &str); 4] = [
 
 /// A completion status a case expects: the IBTA's, and rxe's where it differs.
 #[derive(Debug, Clone, Copy)]
-struct Want {
+pub(super) struct Want {
     ibta: WcStatus,
     /// rxe's statuses (one per kernel where they differ), each with where its source
     /// decides it.
     rxe: &'static [(WcStatus, &'static str)],
 }
 
-const fn ibta(s: WcStatus) -> Want {
+pub(super) const fn ibta(s: WcStatus) -> Want {
     Want { ibta: s, rxe: &[] }
 }
 
-const FLUSH: Want = ibta(WcStatus::WrFlushErr);
+pub(super) const FLUSH: Want = ibta(WcStatus::WrFlushErr);
 
 /// Which QP of the pair: the requester (`a`) or the responder (`b`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Side {
+pub(super) enum Side {
     Req,
     Resp,
 }
@@ -89,11 +89,11 @@ impl Side {
 
 /// What a step must end with: each completion (side, wr_id, status), each QP's state,
 /// and the events the IBTA lets the error raise.
-struct End<'a> {
-    wcs: &'a [(Side, u64, Want)],
-    req: QpState,
-    resp: QpState,
-    events: &'a [(Side, EventType)],
+pub(super) struct End<'a> {
+    pub(super) wcs: &'a [(Side, u64, Want)],
+    pub(super) req: QpState,
+    pub(super) resp: QpState,
+    pub(super) events: &'a [(Side, EventType)],
 }
 
 /// Runs wire case `name` on `info`.
@@ -138,20 +138,20 @@ fn plain(_: &str, m: ModifyQp) -> ModifyQp {
     m
 }
 
-fn post_send(qp: &Qp, wrs: &[SendWr<'_>], what: &str, o: &mut Outcome) -> bool {
+pub(super) fn post_send(qp: &Qp, wrs: &[SendWr<'_>], what: &str, o: &mut Outcome) -> bool {
     qp.post_send(wrs)
         .map_err(|e| o.fail(format!("POST_SEND {what}: {e}")))
         .is_ok()
 }
 
-fn post_recv(qp: &Qp, wrs: &[RecvWr<'_>], o: &mut Outcome) -> bool {
+pub(super) fn post_recv(qp: &Qp, wrs: &[RecvWr<'_>], o: &mut Outcome) -> bool {
     qp.post_recv(wrs)
         .map_err(|e| o.fail(format!("POST_RECV: {e}")))
         .is_ok()
 }
 
 /// Two trailing SENDs of `sge`, the first unsignaled, for the error to flush.
-fn trailing<'a>(sge: &'a [Sge<'a>], ids: [u64; 2]) -> [SendWr<'a>; 2] {
+pub(super) fn trailing<'a>(sge: &'a [Sge<'a>], ids: [u64; 2]) -> [SendWr<'a>; 2] {
     [
         SendWr::new(ids[0], SendOp::Send).sg(sge),
         SendWr::new(ids[1], SendOp::Send).sg(sge).signaled(),
@@ -189,7 +189,7 @@ fn check_status(o: &mut Outcome, what: &str, w: &Wc, want: Want) {
 /// Waits for the step's completions and checks them, then the QPs' states (an error
 /// state is polled for until the deadline: the responder moves there after it sent
 /// its NAK), then the events that came.
-fn finish(p: &mut Pair, o: &mut Outcome, step: &str, end: &End<'_>) {
+pub(super) fn finish(p: &mut Pair, o: &mut Outcome, step: &str, end: &End<'_>) {
     let Some(wcs) = p.wait(end.wcs.len(), o) else {
         return;
     };
@@ -232,7 +232,7 @@ fn finish(p: &mut Pair, o: &mut Outcome, step: &str, end: &End<'_>) {
 
 /// The QP's state: at once, or when `want` is the error state, as soon as it is there
 /// (polled until [`data::DEADLINE`]).
-fn state_after(qp: &Qp, want: QpState) -> crate::error::Result<QpState> {
+pub(super) fn state_after(qp: &Qp, want: QpState) -> crate::error::Result<QpState> {
     let t0 = std::time::Instant::now();
     loop {
         let s = qp.query()?.state();
@@ -287,7 +287,7 @@ fn check_events(p: &mut Pair, o: &mut Outcome, step: &str, allowed: &[(Side, Eve
 /// The remote-access error of rxe's responder (rxe_resp.c, RESPST_ERR_RKEY_VIOLATION:
 /// a class C error, NAK "remote access error", the QP to the error state): what the
 /// IBTA says too.
-const REM_ACCESS: Want = ibta(WcStatus::RemAccessErr);
+pub(super) const REM_ACCESS: Want = ibta(WcStatus::RemAccessErr);
 
 /// `wire.rc.remote_access`: an RDMA WRITE to an MR registered without REMOTE_WRITE, an
 /// RDMA READ from one without REMOTE_READ, an RDMA WRITE with a wrong rkey. Each:
@@ -363,7 +363,7 @@ fn remote_access(info: &DeviceInfo, o: &mut Outcome) {
 
 /// Fails the case when `mr` holds other than zeros (`pattern_len` 0) or than the
 /// pattern it was made with.
-fn untouched(o: &mut Outcome, step: &str, mr: &Mr, pattern_len: usize) {
+pub(super) fn untouched(o: &mut Outcome, step: &str, mr: &Mr, pattern_len: usize) {
     let mut got = vec![0u8; mr.len()];
     mr.read_at(0, &mut got);
     let ok = match pattern_len {
