@@ -1061,13 +1061,14 @@ if [ -s "$S" ]; then
   fi
 fi
 } > "$OUT.tmp"
-# Other benchmarks' sections (between their markers, e.g. bench/objects.sh's) are kept.
+# Other benchmarks' sections (between their markers, e.g. bench/objects.sh's) are kept,
+# and so is everything after the first of them (notes written by hand between them):
+# this script writes nothing after its own analysis, which precedes them.
 if [ -e "$OUT" ]; then
   # (markers "<!-- NAME:begin -->" ... "<!-- NAME:end -->", or "<!-- bench/X.sh -->" ...
   # "<!-- end bench/X.sh -->")
   awk '/^<!-- [a-z-]+:begin -->$/ || /^<!-- bench\/[^ ]+ -->$/ { keep = 1 }
-       keep { print }
-       /^<!-- [a-z-]+:end -->$/ || /^<!-- end bench\/[^ ]+ -->$/ { keep = 0; print "" }' "$OUT" > "$OUT.keep"
+       keep { print }' "$OUT" > "$OUT.keep"
   if [ -s "$OUT.keep" ]; then { echo; sed '$ { /^$/d }' "$OUT.keep"; } >> "$OUT.tmp"; fi
   rm -f "$OUT.keep"
 fi
