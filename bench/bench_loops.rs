@@ -34,7 +34,10 @@
 //!
 //! `floor_qp`/`query_port`, `floor_qd`/`query_device` and `floor_qd`/`query_device_into`
 //! run as back-to-back pairs of short batches, and each pair also prints
-//! `Q uverbs DEV OP RATIO` (op / floor).
+//! `Q uverbs DEV OP RATIO` (op / floor). After each of `floor_qp` and `floor_qd`'s
+//! pairs, as many A/A pairs: the floor against a second copy of itself (the same
+//! request built again, its own buffers), printing only `Q uverbs DEV floor_qp_aa RATIO`
+//! (`floor_qd_aa`): the rig's own spread, which bench/run.sh judges the targets by.
 //!
 //! Ops: `floor_qp` (a QUERY_PORT ioctl built once with `method::query_port` and issued
 //! again and again through `VerbsFile::call` on the context's fd: no building, no
@@ -126,30 +129,49 @@ impl Bench {
     /// `op` against its floor, in `PAIRS` back-to-back pairs of short batches (the
     /// order alternating), so that both see the same moment of a noisy host. Prints
     /// both batches (R lines) and, per pair, the ratio op / floor (a Q line).
-    fn pair(
-        &self,
-        floor_op: &str,
-        op: &str,
-        iters: u64,
-        mut floor: impl FnMut(),
-        mut f: impl FnMut(),
-    ) {
-        const PAIRS: usize = 25;
+    fn pair(&self, floor_op: &str, op: &str, iters: u64, floor: impl FnMut(), f: impl FnMut()) {
         if !self.wanted(op) && !self.wanted(floor_op) {
             return;
         }
-        let n = ((iters as f64 * self.scale) as u64).max(1);
-        for i in 0..PAIRS {
-            let (fl, t) = if i % 2 == 0 {
-                let fl = timed(n, &mut floor);
-                (fl, timed(n, &mut f))
-            } else {
-                let t = timed(n, &mut f);
-                (timed(n, &mut floor), t)
-            };
+        self.pairs(iters, floor, f, |fl, t| {
             println!("R uverbs {} {floor_op} {fl:.1}", self.dev);
             println!("R uverbs {} {op} {t:.1}", self.dev);
             println!("Q uverbs {} {op} {:.4}", self.dev, t / fl);
+        });
+    }
+
+    /// The rig's own spread (A/A) for `floor_op`: the floor against a second copy of
+    /// itself, in pairs as [`Bench::pair`] runs them. Prints per pair only the ratio
+    /// copy / floor, as `Q uverbs DEV {floor_op}_aa RATIO` (1.0 on a rig without noise).
+    fn aa(&self, floor_op: &str, iters: u64, floor: impl FnMut(), copy: impl FnMut()) {
+        if !self.wanted(floor_op) {
+            return;
+        }
+        self.pairs(iters, floor, copy, |fl, t| {
+            println!("Q uverbs {} {floor_op}_aa {:.4}", self.dev, t / fl);
+        });
+    }
+
+    /// `PAIRS` back-to-back pairs of short batches of `a` and `b`, the order
+    /// alternating; `report` gets each pair's ns per run of `a` and of `b`.
+    fn pairs(
+        &self,
+        iters: u64,
+        mut a: impl FnMut(),
+        mut b: impl FnMut(),
+        mut report: impl FnMut(f64, f64),
+    ) {
+        const PAIRS: usize = 25;
+        let n = ((iters as f64 * self.scale) as u64).max(1);
+        for i in 0..PAIRS {
+            let (ta, tb) = if i % 2 == 0 {
+                let ta = timed(n, &mut a);
+                (ta, timed(n, &mut b))
+            } else {
+                let tb = timed(n, &mut b);
+                (timed(n, &mut a), tb)
+            };
+            report(ta, tb);
         }
     }
 }
@@ -265,6 +287,12 @@ fn loops(b: &Bench, batches: u32) {
     let qd_cmd = ib_uverbs_ex_query_device::default();
     let mut qd_resp = ib_uverbs_ex_query_device_resp::default();
     let mut qd_req = method::query_device_ex(ctx.driver_id(), &qd_cmd, &mut qd_resp);
+    // Second copies of those two floors, for the A/A pairs (built the same way, their
+    // own buffers).
+    let mut qp_resp_aa = ib_uverbs_query_port_resp_ex::default();
+    let mut qp_req_aa = method::query_port(ctx.driver_id(), 1, &mut qp_resp_aa);
+    let mut qd_resp_aa = ib_uverbs_ex_query_device_resp::default();
+    let mut qd_req_aa = method::query_device_ex(ctx.driver_id(), &qd_cmd, &mut qd_resp_aa);
     let mut cache = PortCache::new(&*ctx).unwrap_or_else(|e| fail("PortCache::new", e));
     let watched =
         WatchedPortCache::new(ctx.clone()).unwrap_or_else(|e| fail("WatchedPortCache::new", e));
@@ -285,6 +313,12 @@ fn loops(b: &Bench, batches: u32) {
         ctx.raw()
             .call(&mut qd_req)
             .unwrap_or_else(|e| fail("floor INVOKE_WRITE", e));
+        ctx.raw()
+            .call(&mut qp_req_aa)
+            .unwrap_or_else(|e| fail("floor QUERY_PORT (copy)", e));
+        ctx.raw()
+            .call(&mut qd_req_aa)
+            .unwrap_or_else(|e| fail("floor INVOKE_WRITE (copy)", e));
         ctx.raw()
             .call(&mut gid_req)
             .unwrap_or_else(|e| fail("floor QUERY_GID_TABLE", e));
@@ -349,6 +383,20 @@ fn loops(b: &Bench, batches: u32) {
                 Err(e) => fail("query_port", e),
             },
         );
+        b.aa(
+            "floor_qp",
+            20,
+            || {
+                if let Err(e) = ctx.raw().call(&mut qp_req) {
+                    fail("floor QUERY_PORT", e)
+                }
+            },
+            || {
+                if let Err(e) = ctx.raw().call(&mut qp_req_aa) {
+                    fail("floor QUERY_PORT (copy)", e)
+                }
+            },
+        );
         b.batch("build_qp", 20_000, || {
             let mut resp = ib_uverbs_query_port_resp_ex::default();
             let buf = method::query_port(ctx.driver_id(), std::hint::black_box(1), &mut resp);
@@ -387,6 +435,20 @@ fn loops(b: &Bench, batches: u32) {
                     std::hint::black_box(&answer);
                 }
                 Err(e) => fail("query_device_into", e),
+            },
+        );
+        b.aa(
+            "floor_qd",
+            20,
+            || {
+                if let Err(e) = ctx.raw().call(&mut qd_req) {
+                    fail("floor INVOKE_WRITE", e)
+                }
+            },
+            || {
+                if let Err(e) = ctx.raw().call(&mut qd_req_aa) {
+                    fail("floor INVOKE_WRITE (copy)", e)
+                }
             },
         );
         b.batch("build_qd", 20_000, || {

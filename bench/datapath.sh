@@ -40,7 +40,8 @@
 #     poll of an empty CQ, on rxe0 and siw0 (no system call in either).
 # Then writes the section between the datapath markers of BENCHMARKS.md (bench/run.sh
 # keeps it) from the medians: per pair of runs the ratio uverbs / peer, its median and
-# interquartile range. Raw outputs: target/bench/datapath-KERNEL.out.
+# interquartile range; each row's A/A is the same row of the --aa run's raw output
+# when there is one, and the verdict lib.sh's aa_verdict (not judged without an A/A). Raw outputs: target/bench/datapath-KERNEL.out.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CRATE=$(cd "$HERE/.." && pwd)
@@ -165,10 +166,17 @@ fi
 . "$HERE/lib.sh"
 # ratios RATIO_OF_PAIR_AWK < lines "ROUND UVERBS PEER": one ratio per round with both
 ratios() { awk '{ u[$1] = $2; p[$1] = $3 } END { for (r in u) if (u[r] != "" && p[r] > 0) print u[r] / p[r] }'; }
-verdict() { # RATIO Q1 Q3 TARGET (le|ge)
-  awk -v r="$1" -v a="$2" -v b="$3" -v op="$4" 'BEGIN { if (r == "-") { print "no data"; exit }
-    if (op == "le") print (r <= 1.0 ? "met" : (r - 1.0 <= b - a ? "missed, within the IQR" : "missed"))
-    else print (r >= 1.0 ? "met" : (1.0 - r <= b - a ? "missed, within the IQR" : "missed")) }'; }
+# verdict RATIO DIR AA-TRIPLE: the normal run's row judged by lib.sh's aa_verdict against
+# its A/A (target 1.0); in the --aa run, whether the rig can judge the row at all
+verdict() {
+  local m q1 q3; read -r m q1 q3 <<<"$3"
+  if [ "$1" = - ]; then echo "no data"; return; fi
+  if [ "$AA" = 1 ]; then
+    case $(aa_verdict 1 1 "$m" "$q1" "$q3") in "not judged"*) echo "cannot judge it" ;; *) echo "can judge it" ;; esac
+  else aa_verdict "$1" 1.0 "$m" "$q1" "$q3" "$2"; fi
+}
+# AAF: the --aa run's raw output of kernel K (the normal run's rows take their A/A there)
+aaf() { echo "$OUTDIR/datapath-aa-$1.out"; }
 section() {
   # the rounds and boots measured (--report-only reads them back)
   [ -f "$OUTDIR/$RAW.rounds" ] && read -r ROUNDS BOOTS < "$OUTDIR/$RAW.rounds"
@@ -192,15 +200,24 @@ section() {
   echo "libibverbs 44 with its rxe provider; both on rxe0's internal loopback, client to 127.0.0.1,"
   echo "\`-x 1 -F -I 0\` (no inline on either side, as Debian's perftest posts on rxe), bandwidth"
   echo "with \`-t 128 -Q 100\`. Each ratio is the median of the per-round ratios uverbs / peer,"
-  echo "with their interquartile range; a target is *met* when the median is at or under"
-  echo "(latency, cost) or at or over (rates) 1.0."
+  echo "with their interquartile range."
+  if [ "$AA" = 1 ]; then
+    echo "*target*: whether this rig can judge the row (issue 28): only where the A/A's median is"
+    echo "within 2% of 1.0 (\`aa_verdict\` in bench/lib.sh)."
+  else
+    echo "*A/A*: the same row of the next run of \`bench/datapath.sh --aa\` (the peer against itself,"
+    echo "*The rig's own spread* below: $(for k in "${KERNELS[@]}"; do [ -s "$(aaf "$k")" ] && echo "$k"; done | tr '\n' ' ' | sed 's/ $//;s/^$/no such run here/')). *target*: judged by the rule of issue 28"
+    echo "(\`aa_verdict\` in bench/lib.sh): only where the A/A's median is within 2% of 1.0, then met"
+    echo "when the ratio is at or under 1.0 times the A/A's third quartile (latency, cost) or at or"
+    echo "over 1.0 times its first (rates); *not judged* otherwise."
+  fi
   echo
   echo "Latency: the client's typical (median) half round trip in TSC cycles (\`-C\`), uverbs"
   echo "computing it as perftest does. Target ≤ 1.0×."
   echo
-  echo "| kernel | test | bytes | $ME cycles | $PEER cycles | $ME / $PEER (median, IQR) | target |"
-  echo "|---|---|---:|---:|---:|---|---|"
-  local k f t s pf r q1 q3 u p
+  echo "| kernel | test | bytes | $ME cycles | $PEER cycles | $ME / $PEER (median, IQR) | A/A (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---|---|---|"
+  local k f t s pf r q1 q3 u p aa
   pf=$STAGE/p.$$
   # pair_stats TAG VALUE FMT: of the lines "TAG $t $s TOOL ROUND ..." of $f, each round's
   # value (the awk expression VALUE; an empty value leaves the line out), paired by round
@@ -222,10 +239,13 @@ section() {
       f=$OUTDIR/$RAW-$k.out
       for t in "$@"; do
         for s in 2 4096 65536; do
+          # the A/A: the same row of the --aa run (in the --aa run, the row itself)
+          aa=$(f=$(aaf "$k"); [ -s "$f" ] && { pair_stats "$tag" "$val" "$fm"; echo "$r $q1 $q3"; })
           pair_stats "$tag" "$val" "$fm"
           n=''
           [ "$dir" = ge ] && case $s in 2) n="$B2 | " ;; 4096) n="$B4 | " ;; *) n="$B64 | " ;; esac
-          echo "| $k | $t | $s | $n$u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" "$dir") |"
+          # shellcheck disable=SC2086 # (the A/A's three numbers, or -)
+          echo "| $k | $t | $s | $n$u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(aa_cell ${aa:--}) | $(verdict "$r" "$dir" "$aa") |"
         done
       done
     done
@@ -237,8 +257,8 @@ section() {
   echo "every millisecond (\`datapath_loops watch\`), from its first movement to its last"
   echo "(process start and connection setup left out, for both programs alike). Target ≥ 1.0×."
   echo
-  echo "| kernel | test | bytes | messages | $ME pkts/s | $PEER pkts/s | $ME / $PEER (median, IQR) | target |"
-  echo "|---|---|---:|---:|---:|---:|---|---|"
+  echo "| kernel | test | bytes | messages | $ME pkts/s | $PEER pkts/s | $ME / $PEER (median, IQR) | A/A (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---:|---|---|---|"
   rows B '$6 > 0 ? $7 / $6 : ""' %.0f ge write_bw send_bw
   echo
   echo "siw (siw0 through its own address, both programs with \`-R\`: the RDMA CM connects"
@@ -246,8 +266,8 @@ section() {
   echo "no RNR retry). Latency as above ($LNS iterations: a half round trip on siw is"
   echo "milliseconds here). Target ≤ 1.0×."
   echo
-  echo "| kernel | test | bytes | $ME cycles | $PEER cycles | $ME / $PEER (median, IQR) | target |"
-  echo "|---|---|---:|---:|---:|---|---|"
+  echo "| kernel | test | bytes | $ME cycles | $PEER cycles | $ME / $PEER (median, IQR) | A/A (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---|---|---|"
   rows LS '$6' %.0f le write_lat send_lat
   echo
   echo "siw message rate: siw has no packet counter, so it is each client's own report"
@@ -257,28 +277,34 @@ section() {
   echo "of 0 (perftest's clock estimate failing under TCG) leaves its round out: $(cat "$OUTDIR/$RAW"-[0-9]*.out | awk '$1 == "BS" && $6 + 0 == 0' | wc -l) such."
   echo "Target ≥ 1.0×."
   echo
-  echo "| kernel | test | bytes | messages | $ME Mmsg/s | $PEER Mmsg/s | $ME / $PEER (median, IQR) | target |"
-  echo "|---|---|---:|---:|---:|---:|---|---|"
+  echo "| kernel | test | bytes | messages | $ME Mmsg/s | $PEER Mmsg/s | $ME / $PEER (median, IQR) | A/A (median, IQR) | target |"
+  echo "|---|---|---:|---:|---:|---:|---|---|---|"
   rows BS '$6 > 0 ? $6 : ""' %s ge write_bw send_bw
   echo
   echo "User-space cost (no system call on either side): ns per call, median of the batches"
   echo "($CB batches of $CN calls per process per round); post_recv of one receive with one"
   echo "SGE into a fresh RC QP in INIT, and a poll of an empty CQ asking one entry. Target ≤ 1.0×."
   echo
-  echo "| kernel | device | operation | $LIB_A ns | $LIB_B ns | $LIB_A / $LIB_B (median, IQR) | target |"
-  echo "|---|---|---|---:|---:|---|---|"
+  echo "| kernel | device | operation | $LIB_A ns | $LIB_B ns | $LIB_A / $LIB_B (median, IQR) | A/A (median, IQR) | target |"
+  echo "|---|---|---|---:|---:|---|---|---|"
+  # cost_stats: as pair_stats, for the cost loops of $d and $op in $f
+  cost_stats() {
+    # the rounds: the n-th group of CB lines of each tool is round n
+    awk -v d=$d -v op=$op -v cb=$CB '$1 == "C" && $3 == d && $4 == op { i[$2]++; print int((i[$2] - 1) / cb), $2, $5 }' "$f" > "$pf.raw"
+    for r in $(awk '{ print $1 }' "$pf.raw" | sort -u); do
+      echo "$r $(awk -v r=$r '$1 == r && $2 == "uverbs" { print $3 }' "$pf.raw" | median) $(awk -v r=$r '$1 == r && $2 == "ibv" { print $3 }' "$pf.raw" | median)"
+    done > "$pf"
+    u=$(awk '$2 == "uverbs" { print $3 }' "$pf.raw" | median); p=$(awk '$2 == "ibv" { print $3 }' "$pf.raw" | median)
+    r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
+  }
   for k in "${KERNELS[@]}"; do
     f=$OUTDIR/$RAW-$k.out
     for d in rxe0 siw0; do
       for op in post_recv poll_empty; do
-        # the rounds: the n-th group of CB lines of each tool is round n
-        awk -v d=$d -v op=$op -v cb=$CB '$1 == "C" && $3 == d && $4 == op { i[$2]++; print int((i[$2] - 1) / cb), $2, $5 }' "$f" > "$pf.raw"
-        for r in $(awk '{ print $1 }' "$pf.raw" | sort -u); do
-          echo "$r $(awk -v r=$r '$1 == r && $2 == "uverbs" { print $3 }' "$pf.raw" | median) $(awk -v r=$r '$1 == r && $2 == "ibv" { print $3 }' "$pf.raw" | median)"
-        done > "$pf"
-        u=$(awk '$2 == "uverbs" { print $3 }' "$pf.raw" | median); p=$(awk '$2 == "ibv" { print $3 }' "$pf.raw" | median)
-        r=$(ratios < "$pf" | median); q1=$(ratios < "$pf" | quart 0.25); q3=$(ratios < "$pf" | quart 0.75)
-        echo "| $k | $d | $op | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(verdict "$r" "$q1" "$q3" le) |"
+        aa=$(f=$(aaf "$k"); [ -s "$f" ] && { cost_stats; echo "$r $q1 $q3"; })
+        cost_stats
+        # shellcheck disable=SC2086 # (the A/A's three numbers, or -)
+        echo "| $k | $d | $op | $u | $p | $(fmt "$r") ($(fmt "$q1")-$(fmt "$q3")) | $(aa_cell ${aa:--}) | $(verdict "$r" le "$aa") |"
       done
     done
   done

@@ -82,14 +82,19 @@ cold_fixed() {
     $B/bench_loops_fixed cold "$FIRST" | sed 's/^C uverbs /C uverbs-fixed /' || echo "E cold-uverbs-fixed failed"
   fi
 }
+# cold_aa: the rig's own spread (A/A), libibverbs' cold start again as a second peer,
+# its keys renamed libibverbs -> libibverbs-aa (taking turns with the first)
+cold_aa() { $B/ibv_loops cold "$FIRST" | sed 's/^C libibverbs /C libibverbs-aa /' || echo "E cold-libibverbs-aa failed"; }
 i=1
 while [ $i -le "$RUNS" ]; do
   if [ $((i % 2)) = 1 ]; then
     $B/bench_loops cold "$FIRST" || echo "E cold-uverbs failed"
     $B/ibv_loops cold "$FIRST" || echo "E cold-libibverbs failed"
+    cold_aa
     cold_fixed
   else
     cold_fixed
+    cold_aa
     $B/ibv_loops cold "$FIRST" || echo "E cold-libibverbs failed"
     $B/bench_loops cold "$FIRST" || echo "E cold-uverbs failed"
   fi
@@ -135,6 +140,8 @@ set -- "ibv_devinfo_v=/usr/bin/ibv_devinfo -v" "ibv_devinfo=/usr/bin/ibv_devinfo
   "spawn_floor=$B/bench_proc --noop" \
   "uverbs_first_answer=$B/bench_loops cold $FIRST once" "ibv_first_answer=$B/ibv_loops cold $FIRST once"
 [ -x $B/true ] && set -- "$@" "true_floor=$B/true"
+# the rig's own spread (A/A): the peers of the targets again, under a second label
+set -- "$@" "ibv_devices_aa=/usr/bin/ibv_devices" "ibv_devinfo_v_aa=/usr/bin/ibv_devinfo -v"
 if [ -x $B/uverbs ]; then
   set -- "uverbs_devinfo_v=$B/uverbs devinfo -v" "uverbs_devinfo=$B/uverbs devinfo" \
     "uverbs_devinfo_json=$B/uverbs devinfo --json" "$@" \

@@ -15,6 +15,8 @@
  *       OPS: comma-separated subset (default: all); SCALE multiplies the iterations.
  *       floor_qp/query_port and floor_qd/query_device run as back-to-back pairs of
  *       short batches; each pair also prints  Q libibverbs DEV OP RATIO  (op / floor).
+ *       After query_port's pairs, as many A/A pairs of ibv_query_port against itself:
+ *       Q libibverbs DEV query_port_aa RATIO only (the rig's own spread).
  *   ibv_loops cold DEV
  *       from main(): ibv_get_device_list + ibv_open_device + ibv_query_port (the
  *       first ones of the process):  C libibverbs DEV disc_open_query_cold NS, and
@@ -280,6 +282,20 @@ static int loops(const char *name, int batches)
 				}
 			}
 			report_pair("floor_qp", "query_port", tf, tq, n);
+		}
+		/* The rig's own spread (A/A) for the cached-query target: ibv_query_port
+		 * against itself in the same pairs, only the ratio printed. */
+		for (int p = 0; p < PAIRS && wanted("query_port"); p++) {
+			long n = iters_of(20);
+			uint64_t t[2];
+			for (int half = 0; half < 2; half++) {
+				uint64_t t0 = now_ns();
+				for (long i = 0; i < n; i++)
+					if ((rc = ibv_query_port(ctx, 1, &pa)))
+						fail("ibv_query_port", rc);
+				t[(half == 0) == (p % 2 == 0) ? 0 : 1] = now_ns() - t0;
+			}
+			printf("Q libibverbs %s query_port_aa %.4f\n", dev_name, (double)t[1] / (double)t[0]);
 		}
 		for (int p = 0; p < PAIRS && (wanted("floor_qd") || wanted("query_device")); p++) {
 			long n = iters_of(20);

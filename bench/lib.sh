@@ -42,6 +42,18 @@
 #                     a guard's judgement of a count against its baseline, as the words
 #                     "CHANGE VERDICT": the change in per cent, then ok, "ok (improved:
 #                     ...)" past 2% below, or REGRESSED past 2% above (status 1 then)
+#   iqr               "MEDIAN Q1 Q3" of the numbers on stdin ("- - -" if none)
+#   aa_cell MED Q1 Q3 an A/A column's cell: "1.002 (0.991-1.013)", "-" without one
+#   aa_verdict RATIO TARGET AA_MED AA_Q1 AA_Q3 [le|ge]
+#                     the one judgement of a wall-time row (issue 28): the rig's A/A (the
+#                     peer against itself, or the floor against a second copy of itself:
+#                     the median and quartiles of its ratios) decides whether the row can
+#                     be judged at all: only where its median is within 2% of 1.0. Then
+#                     the row is **met** when RATIO is at or better than TARGET widened by
+#                     the A/A's interquartile range (le, lower is better: RATIO <= TARGET
+#                     x Q3; ge, higher is better: RATIO >= TARGET x Q1), else **missed**;
+#                     otherwise "not judged: the rig's A/A is X" (or "not judged: no A/A"
+#                     when a number is missing)
 #   guard_rustc FILE SCRIPT
 #                     exits 1, saying why, when the guard's table FILE was recorded with
 #                     another rustc than this one (`rustc -V`; SCRIPT --rebaseline FILE
@@ -68,6 +80,19 @@ quart() {
   sort -g | awk -v q="$1" '{ v[NR] = $1 } END { if (NR == 0) { print "-"; exit }
     i = q * (NR - 1) + 1; lo = int(i); f = i - lo
     print (lo < NR) ? v[lo] + f * (v[lo + 1] - v[lo]) : v[lo] }'
+}
+
+iqr() { local f; f=$(mktemp); cat > "$f"
+  echo "$(median < "$f") $(quart 0.25 < "$f") $(quart 0.75 < "$f")"; rm -f "$f"; }
+
+aa_cell() { if [ "${1:--}" = - ]; then echo -; else echo "$(fmt "$1") ($(fmt "$2")-$(fmt "$3"))"; fi; }
+
+aa_verdict() {
+  awk -v r="$1" -v t="$2" -v m="$3" -v a="$4" -v b="$5" -v dir="${6:-le}" 'BEGIN {
+    if (r == "-" || r == "" || t == "-" || m == "-" || m == "" || a == "-" || b == "-") { print "not judged: no A/A"; exit }
+    if (m < 0.98 || m > 1.02) { printf "not judged: the rig'"'"'s A/A is %.3f\n", m; exit }
+    if (dir == "ge") print (r + 0 >= t * a ? "**met**" : "**missed**")
+    else print (r + 0 <= t * b ? "**met**" : "**missed**") }'
 }
 
 fmt() { awk -v x="$1" 'BEGIN { printf (x == "-" ? "-" : "%.3f"), x }'; }
