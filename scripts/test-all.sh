@@ -416,8 +416,13 @@ static_bin() {
   # +4,096): 2,110,144, past it; then every sort of a short list by insertion
   # (sysfs::attr::sort_small) instead of the standard library's sorts, kilobytes of code
   # per element type (-28,672): 2,081,472; selftest's raw.ex.short_response (+4,096):
-  # 2,085,568. Where the bytes go: BENCHMARKS.md's Size section (bench/size.sh).
-  [ "$(stat -c %s "$bin")" -le 2097152 ] || { echo "larger than 2.0 MiB" >&2; return 1; }
+  # 2,085,568. Moved to 2,240 KiB with three more selftest groups (issue 25: more cases
+  # than pyverbs passes): args.* (46 cases, one kernel rule each: +53,248), cm.* (16
+  # cases of the RDMA CM, two CM methods that do not wait: +65,536) and traffic.* (30
+  # cases of UD, UC, SRQ, edge-size and atomic-error traffic: +53,248): 2,269,888
+  # together, about 1.2 KB a case (mostly the diagnostics' formatting). Where the bytes
+  # go: BENCHMARKS.md's Size section (bench/size.sh).
+  [ "$(stat -c %s "$bin")" -le 2293760 ] || { echo "larger than 2,240 KiB" >&2; return 1; }
   # A guest chroot with nothing but the binary (and /dev, /sys, /proc): no libc file.
   bash tests/vm/rig.sh --kernel "${UVERBS_VM_KERNELS%% *}" --add "$bin" -- \
     'set -e; R=/nolibc; mkdir -p $R/dev $R/sys $R/proc; cp /uverbs/uverbs $R/
