@@ -1913,6 +1913,8 @@ pub fn rust_table() -> RustTable {
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_PORT_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_PORT_GET));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SYS_GET", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_SYS_GET));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_GET_CHARDEV));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK", uverbs::raw::abi::netlink::RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK));
+    t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE", uverbs::raw::abi::netlink::RDMA_NLDEV_SYS_ATTR_PRIVILEGED_QKEY_MODE));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NL_GROUP_NOTIFY", uverbs::raw::abi::netlink::RDMA_NL_GROUP_NOTIFY));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_MONITOR", uverbs::raw::abi::netlink::RDMA_NLDEV_CMD_MONITOR));
     t.values.push(value("uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_EVENT_TYPE", uverbs::raw::abi::netlink::RDMA_NLDEV_ATTR_EVENT_TYPE));
