@@ -245,7 +245,7 @@ hello=$(sz hello)
     echo "The command misses the 1 MiB goal by $(num $((cli - goal))) bytes. Its commands (selftest,"
     echo "rdma-core's tools, the operators' commands, perf, the CLI's plumbing) are $(num "$feat") bytes"
     echo "of code by themselves; the library under them, std and the C library come on top."
-    [ -n "${OPT[z]:-}" ] && echo "A build for size alone (\`opt-level = \"z\"\`: $(num "${OPT[z]}") bytes) stays over the goal too; it is not taken (a build for size would first have to pass the instruction tables).
+    [ -n "${OPT[z]:-}" ] && echo "A build for size alone (\`opt-level = \"z\"\`: $(num "${OPT[z]}") bytes) stays over the goal too; it is not taken (a build for size would first have to pass the instruction tables)."
     echo "std's backtrace printer ($(num "$bt") bytes) comes with the standard library's default panic"
     echo "hook even with \`panic = \"abort\"\`; on stable Rust only a rebuilt std (build-std with"
     echo "\`panic_immediate_abort\`, nightly) leaves it out. So on stable Rust the goal for the full"

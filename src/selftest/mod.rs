@@ -387,10 +387,12 @@ pub fn debug_facts(prefix: &str, v: &impl Debug) -> Vec<(String, String)> {
 /// What varies from boot to boot or from moment to moment, and so is neither recorded in
 /// a baseline nor compared with one: GUIDs and GIDs (rxe and siw derive them from their
 /// netdev's address, which a dummy netdev draws at random), interface indexes, the
-/// P_Key and Q_Key violation counters, and handles.
+/// P_Key and Q_Key violation counters, handles, and QP numbers (the kernel gives each new
+/// QP the next one: `dest_qp_num` read back differs from run to run).
 pub fn volatile(key: &str) -> bool {
     let last = key.rsplit('.').next().unwrap_or(key);
     last.ends_with("guid")
+        || last.ends_with("qp_num")
         || last.ends_with("_cntr")
         || last.contains("ifindex")
         || last == "gid"
@@ -1021,5 +1023,6 @@ mod tests {
         assert!(volatile("port.1.gid.3.gid"));
         assert!(volatile("device.sys_image_guid"));
         assert!(!volatile("device.max_qp"));
+        assert!(volatile("dest_qp_num"));
     }
 }
