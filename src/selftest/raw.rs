@@ -251,20 +251,26 @@ fn driver_id(ctx: &Context, o: &mut Outcome) {
     );
 }
 
+/// QUERY_DEVICE_EX with `cmd` into `resp`, by INVOKE_WRITE (`path` "ioctl") or by
+/// `write()` (any other).
+fn query_device_ex(ctx: &Context, path: &str, cmd: &[u8], resp: &mut [u8]) -> Result<(), Errno> {
+    if path == "ioctl" {
+        ctx.raw().call(&mut method::query_device_ex_bytes(
+            ctx.driver_id(),
+            cmd,
+            resp,
+        ))
+    } else {
+        ctx.raw()
+            .write(&mut method::write_query_device_ex_bytes(cmd, resp))
+    }
+}
+
 /// QUERY_DEVICE_EX with `cmd` by INVOKE_WRITE and by `write()`, into a response of the
 /// crate's struct; the answers, in that order.
 fn ex_both(ctx: &Context, cmd: &[u8]) -> [Result<(), Errno>; 2] {
     let mut resp = ib_uverbs_ex_query_device_resp::default();
-    let ioctl = ctx.raw().call(&mut method::query_device_ex_bytes(
-        ctx.driver_id(),
-        cmd,
-        resp.as_mut_bytes(),
-    ));
-    let write = ctx.raw().write(&mut method::write_query_device_ex_bytes(
-        cmd,
-        resp.as_mut_bytes(),
-    ));
-    [ioctl, write]
+    ["ioctl", "write"].map(|path| query_device_ex(ctx, path, cmd, resp.as_mut_bytes()))
 }
 
 fn comp_mask(ctx: &Context, o: &mut Outcome) {
@@ -347,20 +353,7 @@ fn ex_short_response(ctx: &Context, o: &mut Outcome) {
     // The legacy attributes: what precedes comp_mask and response_length.
     const LEGACY: usize = EX_MIN_RESP - 8;
     let cmd = ib_uverbs_ex_query_device::default();
-    let query = |path: &str, resp: &mut [u8]| {
-        if path == "ioctl" {
-            ctx.raw().call(&mut method::query_device_ex_bytes(
-                ctx.driver_id(),
-                cmd.as_bytes(),
-                resp,
-            ))
-        } else {
-            ctx.raw().write(&mut method::write_query_device_ex_bytes(
-                cmd.as_bytes(),
-                resp,
-            ))
-        }
-    };
+    let query = |path: &str, resp: &mut [u8]| query_device_ex(ctx, path, cmd.as_bytes(), resp);
     for path in ["ioctl", "write"] {
         let mut full = [0u8; EX];
         let got = query(path, &mut full);
@@ -398,10 +391,7 @@ fn ex_short_response(ctx: &Context, o: &mut Outcome) {
             }
         }
     }
-    let got = ctx.raw().write(&mut method::write_query_device_ex_bytes(
-        cmd.as_bytes(),
-        &mut [],
-    ));
+    let got = query("write", &mut []);
     expect(
         o,
         "write QUERY_DEVICE_EX into 0 bytes",
@@ -432,18 +422,7 @@ fn long_response(ctx: &Context, o: &mut Outcome) {
     let cmd = ib_uverbs_ex_query_device::default();
     for path in ["ioctl", "write"] {
         let mut resp = [0xffu8; EX + 64];
-        let got = if path == "ioctl" {
-            ctx.raw().call(&mut method::query_device_ex_bytes(
-                ctx.driver_id(),
-                cmd.as_bytes(),
-                &mut resp,
-            ))
-        } else {
-            ctx.raw().write(&mut method::write_query_device_ex_bytes(
-                cmd.as_bytes(),
-                &mut resp,
-            ))
-        };
+        let got = query_device_ex(ctx, path, cmd.as_bytes(), &mut resp);
         let what = format!("{path} QUERY_DEVICE_EX into {} bytes", EX + 64);
         expect(o, &what, got, Ok(()), RESPONSE);
         if got.is_err() {
