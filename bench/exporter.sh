@@ -49,23 +49,18 @@ RIG=${UVERBS_BENCH_RIG:-$CRATE/tests/vm/rig.sh}
 RES=$CRATE/target/bench/exporter
 OUT=$RES/exporter.md
 INTO='' RUNS=50 SCALE=1 VM=1 REPORT_ONLY=0 KERNELS=()
-while [ $# -gt 0 ]; do
+# this script's own options (the others are every benchmark's: lib.sh's bench_opts)
+script_opt() {
   case $1 in
-    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
-    --runs) RUNS=${2:?}; shift 2 ;;
-    --no-scale) SCALE=0; shift ;;
-    --no-vm) VM=0; shift ;;
-    --out) OUT=${2:?}; shift 2 ;;
-    --into) INTO=${2:?}; shift 2 ;;
-    --report-only) REPORT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-    *) echo "exporter.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    --no-scale) SCALE=0; return 1 ;;
+    --no-vm) VM=0; return 1 ;;
+    *) return 0 ;;
   esac
-done
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "exporter.sh: --runs wants a number" >&2; exit 2; }
-[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
+}
 say() { echo "bench/exporter: $*" >&2; }
 . "$HERE/lib.sh"
+bench_opts exporter.sh "$@"
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 T_ALL=$(now_us)
 FAILED=0
 FIX=$CRATE/tests/fixtures/node_exporter-infiniband/sys

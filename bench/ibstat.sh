@@ -32,21 +32,10 @@ RIG=${UVERBS_BENCH_RIG:-$CRATE/tests/vm/rig.sh}
 RES=$CRATE/target/bench/ibstat
 OUT=$RES/ibstat.md
 INTO='' RUNS=11 REPORT_ONLY=0 KERNELS=()
-while [ $# -gt 0 ]; do
-  case $1 in
-    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
-    --runs) RUNS=${2:?}; shift 2 ;;
-    --out) OUT=${2:?}; shift 2 ;;
-    --into) INTO=${2:?}; shift 2 ;;
-    --report-only) REPORT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-    *) echo "ibstat.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
-  esac
-done
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "ibstat.sh: --runs wants a number" >&2; exit 2; }
-[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 say() { echo "bench/ibstat: $*" >&2; }
 . "$HERE/lib.sh"
+bench_opts ibstat.sh "$@"
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 T_ALL=$(now_us)
 FAILED=0
 

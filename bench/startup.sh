@@ -50,23 +50,18 @@ RIG=${UVERBS_BENCH_RIG:-$CRATE/tests/vm/rig.sh}
 RES=$CRATE/target/bench/startup
 OUT=$RES/startup.md
 INTO='' RUNS=3 RXE=2 SIW=2 REPORT_ONLY=0 KERNELS=()
-while [ $# -gt 0 ]; do
+# this script's own options (the others are every benchmark's: lib.sh's bench_opts)
+script_opt() {
   case $1 in
-    --kernel) KERNELS+=("${2:?}"); shift 2 ;;
-    --runs) RUNS=${2:?}; shift 2 ;;
-    --rxe) RXE=${2:?}; shift 2 ;;
-    --siw) SIW=${2:?}; shift 2 ;;
-    --out) OUT=${2:?}; shift 2 ;;
-    --into) INTO=${2:?}; shift 2 ;;
-    --report-only) REPORT_ONLY=1; shift ;;
-    -h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-    *) echo "startup.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    --rxe) RXE=${2:?}; return 2 ;;
+    --siw) SIW=${2:?}; return 2 ;;
+    *) return 0 ;;
   esac
-done
-[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 1 ] || { echo "startup.sh: --runs wants a number" >&2; exit 2; }
-[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
+}
 say() { echo "bench/startup: $*" >&2; }
 . "$HERE/lib.sh"
+bench_opts startup.sh "$@"
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(6.1)
 T_ALL=$(now_us)
 FAILED=0
 STAGE=$RES/stage
