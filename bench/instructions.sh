@@ -48,9 +48,10 @@
 #                                    absolute (node_exporter, the exporter's peer, is Go
 #                                    and does not run reliably under valgrind)
 #     then once each: strace -f -c (system calls), rusage (peak RSS, minor faults), and,
-#     in the first boot, the unstripped build with per-instruction output;
-#  3. writes the section: the counts, the ratios against the ≤ 0.25× target, and the
-#     functions where each uverbs command spends its instructions.
+#     in the first kernel's boots, the unstripped build with per-instruction output;
+#  3. writes the section: the counts, the ratios against the ≤ 0.25× target, the
+#     functions where each uverbs command spends its instructions, and (with --scale)
+#     what each added device costs in the rows that miss, function by function.
 # Raw outputs: target/bench/instructions/. Exit status: 0 when every boot ran (targets
 # missed are reported, not fatal); 1 when a boot failed or, with --guard, a row regressed.
 set -euo pipefail
@@ -225,6 +226,8 @@ else
     echo "COMMIT='$COMMIT'"; echo "RUSTC='$RUSTC'"; } > "$RES/run.conf"
   build_stage full
   BOOTS=("2 2"); [ "$SCALE" = 1 ] && BOOTS+=("16 16")
+  # The attribution: every boot of the first kernel (with --scale, what each added
+  # device costs is the difference of the two boots' function counts).
   first=attribution
   for k in "${KERNELS[@]}"; do
     for b in "${BOOTS[@]}"; do
@@ -233,8 +236,8 @@ else
       spec full "$first" > "$RES/spec-$k-$n"
       boot "$k" "$1" "$2" "$RES/spec-$k-$n" "$RES/$k-$n.out" || FAILED=1
       cg_files "$RES/$k-$n.out" "$RES" "cg-$k-$n"
-      first=none
     done
+    first=none
   done
   echo "WALL=$(secs_since "$T_ALL")" >> "$RES/run.conf"
 fi
@@ -320,10 +323,11 @@ for k in "${KERNELS[@]}"; do
 done
 echo "$MET rows met the target, $MISSED missed it."
 echo
-A=$(ls "$RES"/cg-*-pie-u.out 2>/dev/null | head -n1 || true)
-if [ -n "$A" ]; then
-  ak=${A##*/cg-}; ak=${ak%%-*}
-  an=${A##*/cg-$ak-}; an=${an%%-*}
+# the attributed kernel and its device counts, fewest first
+ak=${KERNELS[0]}
+ANS=$(ls "$RES"/cg-"$ak"-*-pie-u.out 2>/dev/null | sed "s,.*/cg-$ak-,,; s,-.*,," | sort -un | tr '\n' ' ' || true)
+if [ -n "$ANS" ]; then
+  an=${ANS%% *}
   echo "### Where the instructions go"
   echo
   echo "The unstripped build (the same source with \`CARGO_PROFILE_RELEASE_STRIP=false\`, for the symbol"
@@ -345,6 +349,41 @@ if [ -n "$A" ]; then
     echo "| \`uverbs $a\` | $(num "$tot") | $top |"
   done
   echo
+  # What each added device costs, for the rows that miss at the most devices.
+  bn=${ANS% }; bn=${bn##* }
+  fb=$RES/$ak-$bn.out fa=$RES/$ak-$an.out
+  if [ "$bn" != "$an" ] && [ -s "$fb" ] && [ -s "$fa" ]; then
+    echo "### What each added device costs, in the rows that miss"
+    echo
+    echo "The same unstripped build under callgrind in the $bn-device boot of Linux $ak: for each"
+    echo "row that misses its target there, each function's own instructions at $bn devices less"
+    echo "at $an, the 8 largest differences, divided by the $((bn - an)) added devices (a command"
+    echo "that lists only some devices, as \`ibstat\` lists only the InfiniBand-managed rxe, spends"
+    echo "them on fewer). *Target* is what the added devices may cost for the row to meet"
+    echo "≤ 0.25× at $bn devices: a quarter of the peer's count there, less what uverbs spends at $an."
+    echo
+    echo "| command | per added device: uverbs | the peer's | target | largest functions per added device |"
+    echo "|---|---:|---:|---:|---|"
+    for r in "${ROWS[@]}"; do
+      l=$(row_label "$r") a=$(row_args "$r") p=$(row_peer "$r")
+      [ "$p" != - ] || continue
+      gb=$RES/cg-$ak-$bn-$l-pie-u.out ga=$RES/cg-$ak-$an-$l-pie-u.out
+      [ -s "$gb" ] && [ -s "$ga" ] || continue
+      ub=$(counts "$fb" "$l" pie | median) ua=$(counts "$fa" "$l" pie | median)
+      pb=$(counts "$fb" "$p" peer | median) pa=$(counts "$fa" "$p" peer | median)
+      awk -v a="$ub" -v b="$pb" 'BEGIN { exit !(a != "-" && b != "-" && a > 0.25 * b) }' || continue
+      [ -s "$RES/fn-$l" ] || fns "$ga" > "$RES/fn-$l"
+      fns "$gb" > "$RES/fnb-$l"
+      per=$(awk -v x="$ub" -v y="$ua" -v d=$((bn - an)) 'BEGIN { printf "%d", (x - y) / d }')
+      pper=$(awk -v x="$pb" -v y="$pa" -v d=$((bn - an)) 'BEGIN { printf "%d", (x - y) / d }')
+      tgt=$(awk -v x="$pb" -v y="$ua" -v d=$((bn - an)) 'BEGIN { printf "%d", (0.25 * x - y) / d }')
+      top=$(awk -F'\t' -v d=$((bn - an)) 'NR == FNR { a[$2] = $1; next } { c[$2] = $1 - a[$2] }
+        END { for (k in c) if (c[k] > 0) print c[k] "\t" k }' "$RES/fn-$l" "$RES/fnb-$l" | sort -t$'\t' -k1,1nr |
+        awk -F'\t' -v d=$((bn - an)) 'NR <= 8 { gsub(/\|/, "\\|", $2); printf "%s`%s` %d", (NR > 1 ? ", " : ""), $2, $1 / d }')
+      echo "| \`uverbs $a\` | $(num "$per") | $(num "$pper") | $(num "$tgt") | $top |"
+    done
+    echo
+  fi
 fi
 echo "<!-- instructions:end -->"
 } > "$OUT.tmp"
