@@ -351,12 +351,9 @@ fn resolve_local(info: &DeviceInfo) -> Step<Outcome> {
 /// it and wakes the file's poll), and GET_EVENT reads it; then nothing more is queued.
 #[inline(never)]
 fn resolve_async(info: &DeviceInfo) -> Step<Outcome> {
-    let ip = address(info)?;
-    let (ch, id) = new_id()?;
-    id.resolve_addr_nowait(own(ip), DEADLINE)
-        .map_err(cm("RESOLVE_IP"))?;
+    let (ch, id, queued) = resolving(info)?;
     let mut o = Outcome::new();
-    if !readable(&ch)? {
+    if !queued {
         o.fail(format!(
             "the channel's file not readable within {} s",
             DEADLINE.as_secs()
@@ -380,6 +377,18 @@ fn resolve_async(info: &DeviceInfo) -> Step<Outcome> {
         Err(e) => o.fail(format!("GET_EVENT again: {e}")),
     }
     Ok(o)
+}
+
+/// A new id whose RESOLVE_IP to the device's own address was sent without waiting, and
+/// whether its answer was queued (the channel's file readable) within [`DEADLINE`].
+#[inline(never)]
+fn resolving(info: &DeviceInfo) -> Step<(Arc<CmChannel>, CmId, bool)> {
+    let ip = address(info)?;
+    let (ch, id) = new_id()?;
+    id.resolve_addr_nowait(own(ip), DEADLINE)
+        .map_err(cm("RESOLVE_IP"))?;
+    let queued = readable(&ch)?;
+    Ok((ch, id, queued))
 }
 
 /// Waits until the channel's file is readable (an event queued), at most [`DEADLINE`].
@@ -853,12 +862,9 @@ fn disconnect(info: &DeviceInfo) -> Step<Outcome> {
 /// (`ucma_cleanup_ctx_events`): the file, readable before, has nothing after.
 #[inline(never)]
 fn destroy_pending(info: &DeviceInfo) -> Step<Outcome> {
-    let ip = address(info)?;
-    let (ch, id) = new_id()?;
-    id.resolve_addr_nowait(own(ip), DEADLINE)
-        .map_err(cm("RESOLVE_IP"))?;
+    let (ch, id, queued) = resolving(info)?;
     let mut o = Outcome::new();
-    if !readable(&ch)? {
+    if !queued {
         o.fail("no event queued within the deadline");
         return Ok(o);
     }
