@@ -16,7 +16,11 @@
 //!
 //! Wall time: each command runs once untimed (warm page cache, and its exit status is
 //! checked), then the commands take turns, `N` rounds, so that a slow period of the
-//! shared host hits all of them alike. A run is `Command::spawn` to `wait`, with stdout
+//! shared host hits all of them alike. No command keeps a place in the turn: round `r`
+//! starts at the `r`-th command, and every other round goes backwards, so that over
+//! the rounds each command runs in each place and after each other command alike (with
+//! one fixed order, a command and its A/A copy at the two ends of the list were always
+//! timed furthest apart, in the same places, which biased the A/A ratios). A run is `Command::spawn` to `wait`, with stdout
 //! and stderr on `/dev/null`, timed with `Instant`.
 //!
 //! Peak RSS: the child's `ru_maxrss` from `wait4(2)`, in KiB. Neither the standard
@@ -102,6 +106,18 @@ fn maxrss(tool: &RssTool, argv: &[String]) -> Result<u64, String> {
     }
 }
 
+/// The turn of round `round`: the commands rotated to start at the `round`-th (modulo
+/// their number), backwards in odd rounds.
+fn round_order<T>(cmds: &[T], round: usize) -> impl Iterator<Item = &T> {
+    let n = cmds.len();
+    let start = if n == 0 { 0 } else { round % n };
+    let back = round % 2 == 1;
+    (0..n).map(move |k| {
+        let i = if back { start + n - k } else { start + k };
+        &cmds[i % n]
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("--noop") {
@@ -179,8 +195,8 @@ fn main() {
         }
     }
 
-    for _ in 0..runs {
-        for c in &ok {
+    for round in 0..runs {
+        for c in round_order(&ok, round) {
             let t0 = Instant::now();
             let st = Command::new(&c.argv[0])
                 .args(&c.argv[1..])
