@@ -95,6 +95,15 @@ on() { # DEVICE: its connection arguments, server address, counter, line suffix
   esac
 }
 on rxe0
+# listening PORT: whether a TCP socket listens on PORT (/proc/net/tcp: local address
+# ending in :PORT in hex, state 0A). Both servers listen on it before a client may
+# connect: perftest's and uverbs' exchange over TCP on rxe, and with -R the RDMA CM's
+# listen, which on siw is a kernel TCP socket on the same port
+listening() {
+  h=\$(printf '%04X' "\$1")
+  cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+    awk -v h=":\$h" '\$2 ~ (h "\$") && \$4 == "0A" { f = 1 } END { exit !f }'
+}
 one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
   tool=\$1 test=\$2 size=\$3 iters=\$4 round=\$5; shift 5
   port=\$((port + 1))
@@ -103,7 +112,10 @@ one() { # TOOL TEST SIZE ITERS ROUND EXTRA...
   case \$k\$test in S*) ;; *_bw) ./datapath_loops watch \$cnt > w.out & wpid=\$! ;; esac
   timeout 120 \$prog \$args > srv.out 2>&1 &
   spid=\$!
-  sleep 0.5
+  # until the server listens (at most 10 s): a client that comes first is refused, and
+  # perftest's then crashes in librdmacm, its server waiting out the 120 s
+  w=0
+  while [ \$w -lt 100 ] && ! listening \$port; do sleep 0.1; w=\$((w + 1)); done
   timeout 120 \$prog \$args \$srv > cli.out 2>&1; crc=\$?
   wait \$spid; src=\$?
   case \$k\$test in S*) ;; *_bw) kill \$wpid; wait \$wpid ;; esac
