@@ -2,6 +2,7 @@
 //! counters (the IB PMA set), the driver counters (`hw_counters`, per port and per
 //! device), as values or as rates per second.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -10,7 +11,7 @@ use uverbs::Discovery;
 
 use crate::plumbing::deadline::{self, Late, Outcome, Readers};
 use crate::plumbing::getopt::{opt, LongOpt};
-use crate::plumbing::io::Io;
+use crate::plumbing::io::{Io, Printable};
 use crate::plumbing::json::J;
 
 const HELP: &str = "\
@@ -89,16 +90,21 @@ fn rows(d: &DeviceCounters, port: Option<u32>) -> Vec<Row<'_>> {
     out
 }
 
-/// A name from sysfs or netlink, control characters escaped.
-fn text(s: &str) -> String {
-    crate::plumbing::io::printable(s.as_bytes())
+/// A name from sysfs or netlink, control characters escaped, written where it goes.
+fn text(s: &str) -> Printable<'_> {
+    Printable(s.as_bytes())
 }
 
-fn port_text(p: u32) -> String {
-    if p == 0 {
-        "-".into()
-    } else {
-        p.to_string()
+/// A counter's port: its number, `-` for the device's own counters.
+struct PortText(u32);
+
+impl std::fmt::Display for PortText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0 == 0 {
+            f.write_str("-")
+        } else {
+            write!(f, "{}", self.0)
+        }
     }
 }
 
@@ -326,19 +332,22 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
             );
             io.out(doc.pretty());
         } else {
-            let mut out = String::new();
+            // One buffer for the table, each line written into it (a line is under 80
+            // bytes for the names drivers give).
+            let mut out = String::with_capacity(4096);
             for (d, _) in &all {
                 for (p, set, c) in rows(d, port) {
                     let (value, unit) = match c.bytes() {
                         Some(b) => (b, " bytes"),
                         None => (c.value, ""),
                     };
-                    out.push_str(&format!(
-                        "{} {} {set} {} {value}{unit}\n",
+                    let _ = writeln!(
+                        out,
+                        "{} {} {set} {} {value}{unit}",
                         text(&d.device),
-                        port_text(p),
+                        PortText(p),
                         text(&c.name)
-                    ));
+                    );
                 }
             }
             io.out(out);
@@ -395,16 +404,17 @@ pub fn uverbs(io: &mut Io, args: &[Vec<u8>]) -> i32 {
                         ),
                     ]));
                 } else {
-                    let rate = match v {
-                        Some(v) => format!("{v}{unit}/s"),
-                        None => "reset".into(),
-                    };
-                    lines.push_str(&format!(
-                        "{} {} {set} {} {rate}\n",
+                    let _ = write!(
+                        lines,
+                        "{} {} {set} {} ",
                         text(&a.device),
-                        port_text(p),
+                        PortText(p),
                         text(&c.name)
-                    ));
+                    );
+                    let _ = match v {
+                        Some(v) => writeln!(lines, "{v}{unit}/s"),
+                        None => writeln!(lines, "reset"),
+                    };
                 }
             }
         }

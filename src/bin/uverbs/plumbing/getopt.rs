@@ -314,15 +314,31 @@ pub fn c_strtol(s: &[u8]) -> i64 {
 /// line and cannot drive the terminal. The rdma-core personalities echo arguments raw,
 /// as rdma-core does.
 pub fn printable(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for c in String::from_utf8_lossy(bytes).chars() {
-        if c.is_control() {
-            out.push_str(&format!("\\x{:02x}", c as u32));
-        } else {
-            out.push(c);
+    Printable(bytes).to_string()
+}
+
+/// [`printable`] written straight into a formatter (`write!`), without a `String` of its
+/// own: a table of counters writes two names a line.
+pub struct Printable<'a>(pub &'a [u8]);
+
+impl std::fmt::Display for Printable<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write as _;
+        // What the kernel names is plain text: one write when nothing needs escaping.
+        if let Ok(s) = std::str::from_utf8(self.0) {
+            if !s.chars().any(char::is_control) {
+                return f.write_str(s);
+            }
         }
+        for c in String::from_utf8_lossy(self.0).chars() {
+            if c.is_control() {
+                write!(f, "\\x{:02x}", c as u32)?;
+            } else {
+                f.write_char(c)?;
+            }
+        }
+        Ok(())
     }
-    out
 }
 
 #[cfg(test)]
@@ -335,6 +351,17 @@ mod tests {
         opt("list", false, b'l'),
         opt("verbose", false, b'v'),
     ];
+
+    #[test]
+    fn printable_escapes_control_characters_and_keeps_the_rest() {
+        assert_eq!(printable(b"rcvd_pkts"), "rcvd_pkts");
+        assert_eq!(printable(b"a\nb\x1b[2Jc"), "a\\x0ab\\x1b[2Jc");
+        // invalid UTF-8 becomes U+FFFD, which is not a control character
+        assert_eq!(printable(b"x\xffy"), "x\u{fffd}y");
+        // C1 controls too
+        assert_eq!(printable("p\u{85}q".as_bytes()), "p\\x85q");
+        assert_eq!(format!("[{}]", Printable(b"tab\there")), "[tab\\x09here]");
+    }
 
     fn args(v: &[&str]) -> Vec<Vec<u8>> {
         v.iter().map(|s| s.as_bytes().to_vec()).collect()

@@ -252,7 +252,7 @@ pub fn pad16(name: &[u8]) -> Vec<u8> {
     v
 }
 
-pub use crate::plumbing::getopt::printable;
+pub use crate::plumbing::getopt::{printable, Printable};
 
 /// A port number option's value: 1 to 255, else the usage message.
 pub fn port_arg(v: &str) -> Result<u32, String> {

@@ -55,14 +55,19 @@ pub fn seconds(d: core::time::Duration) -> Value {
 
 /// Appends `v` escaped as a label value (backslash, double quote, newline).
 pub fn escape_label(out: &mut String, v: &str) {
-    for c in v.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
+    // The text between two characters to escape is copied whole (a label value rarely
+    // has any: device names, counter names).
+    let mut rest = v;
+    while let Some(i) = rest.find(['\\', '"', '\n']) {
+        out.push_str(&rest[..i]);
+        out.push_str(match rest.as_bytes()[i] {
+            b'\\' => "\\\\",
+            b'"' => "\\\"",
+            _ => "\\n",
+        });
+        rest = &rest[i + 1..];
     }
+    out.push_str(rest);
 }
 
 impl Exposition {
