@@ -20,8 +20,8 @@
 //! starts at the `r`-th command, and every other round goes backwards, so that over
 //! the rounds each command runs in each place and after each other command alike (with
 //! one fixed order, a command and its A/A copy at the two ends of the list were always
-//! timed furthest apart, in the same places, which biased the A/A ratios). A run is `Command::spawn` to `wait`, with stdout
-//! and stderr on `/dev/null`, timed with `Instant`.
+//! timed furthest apart, in the same places, which biased the A/A ratios). A run is
+//! `Command::spawn` to `wait`, with stdout and stderr on `/dev/null`, timed with `Instant`.
 //!
 //! Peak RSS: the child's `ru_maxrss` from `wait4(2)`, in KiB. Neither the standard
 //! library nor rustix (no `getrusage`/`wait4`) gives it without `unsafe`, and reading

@@ -374,10 +374,10 @@ if [ -n "$ANS" ]; then
       awk -v a="$ub" -v b="$pb" 'BEGIN { exit !(a != "-" && b != "-" && a > 0.25 * b) }' || continue
       [ -s "$RES/fn-$l" ] || fns "$ga" > "$RES/fn-$l"
       fns "$gb" > "$RES/fnb-$l"
-      per=$(awk -v x="$ub" -v y="$ua" -v d=$((bn - an)) 'BEGIN { printf "%d", (x - y) / d }')
-      pper=$(awk -v x="$pb" -v y="$pa" -v d=$((bn - an)) 'BEGIN { printf "%d", (x - y) / d }')
-      tgt=$(awk -v x="$pb" -v y="$ua" -v d=$((bn - an)) 'BEGIN { printf "%d", (0.25 * x - y) / d }')
-      top=$(awk -F'\t' -v d=$((bn - an)) 'NR == FNR { a[$2] = $1; next } { c[$2] = $1 - a[$2] }
+      # per added device: uverbs, the peer, what the target leaves
+      read -r per pper tgt < <(awk -v ub="$ub" -v ua="$ua" -v pb="$pb" -v pa="$pa" -v d=$((bn - an)) \
+        'BEGIN { printf "%d %d %d\n", (ub - ua) / d, (pb - pa) / d, (0.25 * pb - ua) / d }')
+      top=$(awk -F'\t' 'NR == FNR { a[$2] = $1; next } { c[$2] = $1 - a[$2] }
         END { for (k in c) if (c[k] > 0) print c[k] "\t" k }' "$RES/fn-$l" "$RES/fnb-$l" | sort -t$'\t' -k1,1nr |
         awk -F'\t' -v d=$((bn - an)) 'NR <= 8 { gsub(/\|/, "\\|", $2); printf "%s`%s` %d", (NR > 1 ? ", " : ""), $2, $1 / d }')
       echo "| \`uverbs $a\` | $(num "$per") | $(num "$pper") | $(num "$tgt") | $top |"
