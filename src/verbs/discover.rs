@@ -42,6 +42,7 @@ pub struct Discovery {
     dev_root: PathBuf,
     netlink: bool,
     details: bool,
+    index_order: bool,
 }
 
 impl Default for Discovery {
@@ -51,6 +52,7 @@ impl Default for Discovery {
             dev_root: PathBuf::from("/dev"),
             netlink: true,
             details: false,
+            index_order: false,
         }
     }
 }
@@ -347,7 +349,16 @@ impl Discovery {
         self
     }
 
-    /// All RDMA devices, sorted by name: from netlink (completed from sysfs) when enabled
+    /// Whether devices found through netlink keep the kernel's order, by device index
+    /// (netlink's dump order, the order of rdma-core's `ibv_get_device_list()`), instead
+    /// of being sorted by name. Default `false`. Sysfs knows no index: devices found
+    /// there are sorted by name either way.
+    pub fn index_order(mut self, on: bool) -> Self {
+        self.index_order = on;
+        self
+    }
+
+    /// All RDMA devices, sorted by name (see [`Discovery::index_order`]): from netlink (completed from sysfs) when enabled
     /// and working, else from sysfs. No device (or no `ib_core`) gives an empty list.
     #[doc(alias = "ibv_get_device_list")]
     pub fn devices(&self) -> Result<Vec<DeviceInfo>> {
@@ -379,8 +390,8 @@ impl Discovery {
         self.sysfs_device(&class, name, &nodes)
     }
 
-    /// The devices as RDMA netlink reports them (completed from sysfs), sorted by name,
-    /// without the sysfs fallback: for diagnostics and tests.
+    /// The devices as RDMA netlink reports them (completed from sysfs), sorted by name
+    /// (see [`Discovery::index_order`]), without the sysfs fallback.
     pub fn devices_from_netlink(&self) -> Result<Vec<DeviceInfo>> {
         self.netlink_devices(None)
     }
@@ -478,9 +489,11 @@ impl Discovery {
             d.kernel_driver = sys.kernel_driver;
             d.parent = sys.parent;
         }
-        // In place (a merge sort of these 360-byte values would take a scratch buffer:
-        // an mmap and an munmap in musl's allocator); a few devices.
-        sort_small(&mut out, |a, b| a.name > b.name);
+        if !self.index_order {
+            // In place (a merge sort of these 360-byte values would take a scratch
+            // buffer: an mmap and an munmap in musl's allocator); a few devices.
+            sort_small(&mut out, |a, b| a.name > b.name);
+        }
         Ok(out)
     }
 
