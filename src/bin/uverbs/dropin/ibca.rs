@@ -27,6 +27,7 @@
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+use crate::plumbing::format::{dec, hex};
 use rustix::io::Errno;
 use uverbs::netlink::{nldev, NlSocket};
 use uverbs::sysfs::attr::{names_of, read_attr, read_attr_in, read_names, sort_names, Attr};
@@ -167,7 +168,7 @@ impl PortAttrs {
 /// The kernel's `rate` text (`rate_show` in `drivers/infiniband/core/sysfs.c`): lanes ×
 /// lane rate, e.g. `10 Gb/sec (4X QDR)`, `2.5 Gb/sec (1X SDR)`; an unknown speed counts
 /// as SDR; an unknown width makes the read fail with `EINVAL`.
-pub fn rate_text(width: Width, speed: Speed) -> Result<String, Errno> {
+pub fn rate_text(width: Width, speed: Speed) -> Result<Vec<u8>, Errno> {
     let lanes = width.lanes().ok_or(Errno::INVAL)?;
     let (name, deci) = match speed {
         Speed::Ddr => ("DDR", 50),
@@ -181,19 +182,54 @@ pub fn rate_text(width: Width, speed: Speed) -> Result<String, Errno> {
         _ => ("SDR", 25),
     };
     let rate = deci * lanes;
-    let half = if rate % 10 != 0 { ".5" } else { "" };
-    Ok(format!("{}{half} Gb/sec ({lanes}X {name})\n", rate / 10))
+    let mut t = Vec::with_capacity(32);
+    dec(&mut t, u64::from(rate / 10));
+    if rate % 10 != 0 {
+        t.extend_from_slice(b".5");
+    }
+    t.extend_from_slice(b" Gb/sec (");
+    dec(&mut t, u64::from(lanes));
+    t.extend_from_slice(b"X ");
+    t.extend_from_slice(name.as_bytes());
+    t.extend_from_slice(b")\n");
+    Ok(t)
+}
+
+/// `N: NAME` and a newline, as the kernel prints a port's states.
+fn numbered(raw: u8, name: &str) -> Vec<u8> {
+    let mut t = Vec::with_capacity(32);
+    dec(&mut t, u64::from(raw));
+    t.extend_from_slice(b": ");
+    t.extend_from_slice(name.as_bytes());
+    t.push(b'\n');
+    t
+}
+
+/// A number and a newline, in decimal or (`0x`) hex, as the kernel prints a port's
+/// numbers.
+fn number(n: u32, in_hex: bool) -> Vec<u8> {
+    let mut t = Vec::with_capacity(16);
+    if in_hex {
+        t.extend_from_slice(b"0x");
+        hex(&mut t, u64::from(n), 0);
+    } else {
+        dec(&mut t, u64::from(n));
+    }
+    t.push(b'\n');
+    t
 }
 
 /// The kernel's `state` text: `4: ACTIVE`.
-pub fn state_text(raw: u8) -> String {
+pub fn state_text(raw: u8) -> Vec<u8> {
     const NAMES: [&str; 6] = ["NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER"];
-    let name = NAMES.get(usize::from(raw)).copied().unwrap_or("UNKNOWN");
-    format!("{raw}: {name}\n")
+    numbered(
+        raw,
+        NAMES.get(usize::from(raw)).copied().unwrap_or("UNKNOWN"),
+    )
 }
 
 /// The kernel's `phys_state` text: `5: LinkUp`.
-pub fn phys_state_text(raw: u8) -> String {
+pub fn phys_state_text(raw: u8) -> Vec<u8> {
     const NAMES: [&str; 8] = [
         "<unknown>",
         "Sleep",
@@ -204,8 +240,10 @@ pub fn phys_state_text(raw: u8) -> String {
         "LinkErrorRecovery",
         "Phy Test",
     ];
-    let name = NAMES.get(usize::from(raw)).copied().unwrap_or("<unknown>");
-    format!("{raw}: {name}\n")
+    numbered(
+        raw,
+        NAMES.get(usize::from(raw)).copied().unwrap_or("<unknown>"),
+    )
 }
 
 /// The kernel's `link_layer` text.
@@ -218,16 +256,16 @@ pub fn link_layer_text(l: LinkLayer) -> &'static str {
 }
 
 /// A GID as sysfs prints it (`%pI6`): eight groups of four hex digits.
-pub fn gid_text(g: &[u8; 16]) -> String {
-    let mut s = String::with_capacity(40);
+pub fn gid_text(g: &[u8; 16]) -> Vec<u8> {
+    let mut t = Vec::with_capacity(40);
     for (i, pair) in g.chunks(2).enumerate() {
         if i > 0 {
-            s.push(':');
+            t.push(b':');
         }
-        s.push_str(&format!("{:02x}{:02x}", pair[0], pair[1]));
+        hex(&mut t, u64::from(u16::from_be_bytes([pair[0], pair[1]])), 4);
     }
-    s.push('\n');
-    s
+    t.push(b'\n');
+    t
 }
 
 /// One device of the class directory, with what netlink says about it.
@@ -395,23 +433,24 @@ pub fn node_type(class: &Class, d: &Dev) -> Result<u32, Errno> {
     }
     let a = class.attr(&[&d.name, b"node_type"]);
     match a {
-        Attr::Text(t) => Ok(strtoul(&limit(&t, 32))),
+        Attr::Text(t) => Ok(strtoul(limit(&t, 32))),
         other => Err(other.errno().unwrap_or(Errno::IO)),
     }
 }
 
 /// What `sys_read_string(..., max_len)` leaves of a file's text: at most `max_len - 1`
 /// bytes, cut at the last newline.
-pub fn limit(t: &[u8], max_len: usize) -> Vec<u8> {
-    let mut v = t[..t.len().min(max_len - 1)].to_vec();
+pub fn limit(t: &[u8], max_len: usize) -> &[u8] {
+    let v = &t[..t.len().min(max_len - 1)];
     // C strings end at a NUL.
-    if let Some(z) = v.iter().position(|&b| b == 0) {
-        v.truncate(z);
+    let v = match v.iter().position(|&b| b == 0) {
+        Some(z) => &v[..z],
+        None => v,
+    };
+    match v.iter().rposition(|&b| b == b'\n') {
+        Some(nl) => &v[..nl],
+        None => v,
     }
-    if let Some(nl) = v.iter().rposition(|&b| b == b'\n') {
-        v.truncate(nl);
-    }
-    v
 }
 
 /// `strtoul(s, NULL, 0)` truncated to 32 bits, as libibumad stores it in an `unsigned`.
@@ -580,7 +619,7 @@ pub fn kernel_port(
     let Some(num) = port_number(nl, p) else {
         return PortAttrs::absent();
     };
-    let text = |s: String| Attr::Text(s.into_bytes());
+    let text = Attr::Text;
     let port_attr = |f: &[u8]| class.attr(&[&d.name, b"ports", p, f]);
     let cap = cap_mask.then(|| port_attr(b"cap_mask"));
     match ctx.query_port(num) {
@@ -596,10 +635,10 @@ pub fn kernel_port(
             };
             let speed = a.speed();
             PortAttrs {
-                lid_mask_count: text(format!("{}\n", a.lmc)),
-                sm_lid: text(format!("0x{:x}\n", a.sm_lid)),
-                sm_sl: text(format!("{}\n", a.sm_sl)),
-                lid: text(format!("0x{:x}\n", a.lid)),
+                lid_mask_count: text(number(a.lmc.into(), false)),
+                sm_lid: text(number(a.sm_lid.into(), true)),
+                sm_sl: text(number(a.sm_sl.into(), false)),
+                lid: text(number(a.lid.into(), true)),
                 state: text(state_text(a.state.as_raw())),
                 phys_state: text(phys_state_text(a.phys_state.as_raw())),
                 rate: match rate_text(a.active_width, speed) {
@@ -607,7 +646,7 @@ pub fn kernel_port(
                     Err(e) => Attr::ReadError(e),
                 },
                 cap_mask: cap,
-                link_layer: text(link_layer_text(a.link_layer).to_owned()),
+                link_layer: text(link_layer_text(a.link_layer).as_bytes().to_vec()),
                 gid0: match gid0 {
                     Some(g) => text(gid_text(&g)),
                     None => Attr::NoFile(Errno::NOENT),
@@ -698,57 +737,57 @@ mod tests {
     fn rate_texts_as_the_kernel_prints_them() {
         assert_eq!(
             rate_text(Width::X1, Speed::Sdr).unwrap(),
-            "2.5 Gb/sec (1X SDR)\n"
+            b"2.5 Gb/sec (1X SDR)\n"
         );
         assert_eq!(
             rate_text(Width::X4, Speed::Qdr).unwrap(),
-            "40 Gb/sec (4X QDR)\n"
+            b"40 Gb/sec (4X QDR)\n"
         );
         assert_eq!(
             rate_text(Width::X4, Speed::Fdr10).unwrap(),
-            "40 Gb/sec (4X FDR10)\n"
+            b"40 Gb/sec (4X FDR10)\n"
         );
         assert_eq!(
             rate_text(Width::X4, Speed::Fdr).unwrap(),
-            "56 Gb/sec (4X FDR)\n"
+            b"56 Gb/sec (4X FDR)\n"
         );
         assert_eq!(
             rate_text(Width::X1, Speed::Fdr).unwrap(),
-            "14 Gb/sec (1X FDR)\n"
+            b"14 Gb/sec (1X FDR)\n"
         );
         assert_eq!(
             rate_text(Width::X12, Speed::Ddr).unwrap(),
-            "60 Gb/sec (12X DDR)\n"
+            b"60 Gb/sec (12X DDR)\n"
         );
         assert_eq!(
             rate_text(Width::X2, Speed::Ndr).unwrap(),
-            "200 Gb/sec (2X NDR)\n"
+            b"200 Gb/sec (2X NDR)\n"
         );
         assert_eq!(
             rate_text(Width::X4, Speed::Xdr).unwrap(),
-            "800 Gb/sec (4X XDR)\n"
+            b"800 Gb/sec (4X XDR)\n"
         );
         // An unknown speed is SDR; an unknown width fails the read.
         assert_eq!(
             rate_text(Width::X2, Speed::Unknown(3)).unwrap(),
-            "5 Gb/sec (2X SDR)\n"
+            b"5 Gb/sec (2X SDR)\n"
         );
         assert_eq!(rate_text(Width::Unknown(3), Speed::Sdr), Err(Errno::INVAL));
     }
 
     #[test]
     fn state_texts() {
-        assert_eq!(state_text(4), "4: ACTIVE\n");
-        assert_eq!(state_text(5), "5: ACTIVE_DEFER\n");
-        assert_eq!(state_text(9), "9: UNKNOWN\n");
-        assert_eq!(phys_state_text(5), "5: LinkUp\n");
-        assert_eq!(phys_state_text(7), "7: Phy Test\n");
-        assert_eq!(phys_state_text(8), "8: <unknown>\n");
+        assert_eq!(state_text(4), b"4: ACTIVE\n");
+        assert_eq!(state_text(5), b"5: ACTIVE_DEFER\n");
+        assert_eq!(state_text(9), b"9: UNKNOWN\n");
+        assert_eq!(phys_state_text(5), b"5: LinkUp\n");
+        assert_eq!(phys_state_text(7), b"7: Phy Test\n");
+        assert_eq!(phys_state_text(8), b"8: <unknown>\n");
         assert_eq!(
             gid_text(&[
                 0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0xc8, 0x94, 0x8a, 0xff, 0xfe, 0x15, 0x36, 0xe8
             ]),
-            "fe80:0000:0000:0000:c894:8aff:fe15:36e8\n"
+            b"fe80:0000:0000:0000:c894:8aff:fe15:36e8\n"
         );
     }
 

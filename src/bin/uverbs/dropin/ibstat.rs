@@ -16,6 +16,7 @@
 //! single port fail the same way (see [`gather`]).
 
 use crate::dropin::ibca::{self, Dev, Listing, PortAttrs, Source};
+use crate::plumbing::format::{dec, dec_i, hex};
 use crate::plumbing::getopt::{c_strtol, opt, Getopt, LongOpt};
 use crate::plumbing::io::Io;
 use crate::plumbing::json::{self, J};
@@ -289,7 +290,7 @@ impl CErrno {
 fn uint(a: &Attr, errno: &mut CErrno) -> Result<u32, ()> {
     errno.note(a);
     a.text()
-        .map(|t| ibca::strtoul(&ibca::limit(t, 32)))
+        .map(|t| ibca::strtoul(ibca::limit(t, 32)))
         .ok_or(())
 }
 
@@ -297,7 +298,9 @@ fn uint(a: &Attr, errno: &mut CErrno) -> Result<u32, ()> {
 /// file cannot be read.
 fn string(a: &Attr, max: usize, errno: &mut CErrno) -> Vec<u8> {
     errno.note(a);
-    a.text().map(|t| ibca::limit(t, max)).unwrap_or_default()
+    a.text()
+        .map(|t| ibca::limit(t, max).to_vec())
+        .unwrap_or_default()
 }
 
 /// `strtoul(s, NULL, 16)` of one GUID/GID group, masked to 16 bits.
@@ -320,22 +323,22 @@ fn hex16(s: &[u8]) -> u16 {
     v as u16
 }
 
-/// `sys_read_gid`/`sys_read_guid`: `groups` fields separated by any of `: \t\n` (empty
+/// `sys_read_gid`/`sys_read_guid`: `N` fields separated by any of `: \t\n` (empty
 /// fields included, as `strsep` gives them); `None` when there are fewer.
-fn groups(t: &[u8], max: usize, groups: usize) -> Option<Vec<u16>> {
+fn groups<const N: usize>(t: &[u8], max: usize) -> Option<[u16; N]> {
     let t = &t[..t.len().min(max - 1)];
     let t = &t[..t.iter().position(|&b| b == 0).unwrap_or(t.len())];
-    let mut v = Vec::with_capacity(groups);
+    let mut v = [0; N];
     let mut fields = t.split(|b| b": \t\n".contains(b));
-    for _ in 0..groups {
-        v.push(hex16(fields.next()?));
+    for x in &mut v {
+        *x = hex16(fields.next()?);
     }
     Some(v)
 }
 
 fn guid_from_sysfs(a: &Attr, errno: &mut CErrno) -> Result<u64, ()> {
     errno.note(a);
-    let g = groups(a.text().ok_or(())?, 32, 4).ok_or(())?;
+    let g = groups::<4>(a.text().ok_or(())?, 32).ok_or(())?;
     Ok(g.iter().fold(0u64, |acc, &x| (acc << 16) | u64::from(x)))
 }
 
@@ -359,11 +362,11 @@ fn get_port(
     };
     errno.note(&a.link_layer);
     let link_layer = match a.link_layer.text() {
-        Some(t) => ibca::limit(t, CA_NAME_LEN),
+        Some(t) => ibca::limit(t, CA_NAME_LEN).to_vec(),
         None => b"IB".to_vec(),
     };
     errno.note(&a.gid0);
-    let g = a.gid0.text().and_then(|t| groups(t, 64, 8)).ok_or(None)?;
+    let g = a.gid0.text().and_then(|t| groups::<8>(t, 64)).ok_or(None)?;
     let mut gid = [0u8; 16];
     for (i, x) in g.iter().enumerate() {
         gid[i * 2..i * 2 + 2].copy_from_slice(&x.to_be_bytes());
@@ -386,7 +389,7 @@ fn get_port(
     }
     // ibstat reads `rate` a second time for its FDR10 test: the text before ')' ends
     // in "FDR10".
-    let text = a.rate.text().map(|t| ibca::limit(t, 32));
+    let text = a.rate.text().map(|t| ibca::limit(t, 32).to_vec());
     let fdr10 = text.as_ref().is_some_and(|t| {
         t.iter()
             .position(|&b| b == b')')
@@ -428,7 +431,11 @@ pub fn gather(l: &mut Listing, name: &[u8], trace: &mut Trace) -> Result<Ca, CaF
     let node_type = ibca::node_type(class, dev).map_err(|e| fail(e.raw_os_error()))?;
     let mut errno = CErrno(0);
     let fw = match dev.nl.as_ref() {
-        Some(n) => Attr::Text(format!("{}\n", n.fw.as_deref().unwrap_or("")).into_bytes()),
+        Some(n) => {
+            let mut t = n.fw.as_deref().unwrap_or("").as_bytes().to_vec();
+            t.push(b'\n');
+            Attr::Text(t)
+        }
         None => class.attr(&[kept, b"fw_ver"]),
     };
     let fw_ver = string(&fw, 20, &mut errno);
@@ -524,25 +531,28 @@ fn c_strtol_dec(s: &[u8]) -> i64 {
     }
 }
 
+/// Appends each piece to `o`, in order.
+fn put(o: &mut Vec<u8>, pieces: &[&[u8]]) {
+    for p in pieces {
+        o.extend_from_slice(p);
+    }
+}
+
 fn ca_header(o: &mut Vec<u8>, ca: &Ca) {
-    let t = node_type_str(ca.node_type);
-    o.extend_from_slice(format!("{t} '").as_bytes());
-    o.extend_from_slice(&ca.name);
-    o.extend_from_slice(format!("'\n\t{t} type: ").as_bytes());
-    o.extend_from_slice(&ca.ca_type);
-    o.extend_from_slice(
-        format!("\n\tNumber of ports: {}\n\tFirmware version: ", ca.numports).as_bytes(),
+    let t = node_type_str(ca.node_type).as_bytes();
+    put(
+        o,
+        &[t, b" '", &ca.name, b"'\n\t", t, b" type: ", &ca.ca_type],
     );
-    o.extend_from_slice(&ca.fw_ver);
-    o.extend_from_slice(b"\n\tHardware version: ");
-    o.extend_from_slice(&ca.hw_ver);
-    o.extend_from_slice(
-        format!(
-            "\n\tNode GUID: 0x{:016x}\n\tSystem image GUID: 0x{:016x}\n",
-            ca.node_guid, ca.system_guid
-        )
-        .as_bytes(),
-    );
+    o.extend_from_slice(b"\n\tNumber of ports: ");
+    dec(o, u64::from(ca.numports));
+    put(o, &[b"\n\tFirmware version: ", &ca.fw_ver]);
+    put(o, &[b"\n\tHardware version: ", &ca.hw_ver]);
+    o.extend_from_slice(b"\n\tNode GUID: 0x");
+    hex(o, ca.node_guid, 16);
+    o.extend_from_slice(b"\n\tSystem image GUID: 0x");
+    hex(o, ca.system_guid, 16);
+    o.push(b'\n');
 }
 
 fn port_block(o: &mut Vec<u8>, p: &Port, alone: bool) {
@@ -560,29 +570,42 @@ fn port_block(o: &mut Vec<u8>, p: &Port, alone: bool) {
     let (hdr, pre) = if alone { ("", "") } else { ("\t", "\t\t") };
     let state = STATES.get(p.state as usize).copied().unwrap_or("???");
     let phys = PHYS.get(p.phys_state as usize).copied().unwrap_or("???");
-    let rate = if p.fdr10 {
-        format!("{} (FDR10)", p.rate as i32)
-    } else if p.rate != 2 {
-        format!("{}", p.rate as i32)
-    } else {
-        "2.5".to_owned()
-    };
-    o.extend_from_slice(
-        format!(
-            "{hdr}Port {}:\n{pre}State: {state}\n{pre}Physical state: {phys}\n{pre}Rate: {rate}\n\
-             {pre}Base lid: {}\n{pre}LMC: {}\n{pre}SM lid: {}\n{pre}Capability mask: 0x{:08x}\n\
-             {pre}Port GUID: 0x{:016x}\n{pre}Link layer: ",
-            p.portnum,
-            p.base_lid as i32,
-            p.lmc as i32,
-            p.sm_lid as i32,
-            p.capmask,
-            p.port_guid()
-        )
-        .as_bytes(),
+    let (hdr, pre) = (hdr.as_bytes(), pre.as_bytes());
+    // The C tool prints these unsigned fields with %d.
+    let int = |o: &mut Vec<u8>, v: u32| dec_i(o, i64::from(v as i32));
+    put(o, &[hdr, b"Port "]);
+    dec(o, u64::from(p.portnum));
+    put(o, &[b":\n", pre, b"State: ", state.as_bytes(), b"\n"]);
+    put(
+        o,
+        &[
+            pre,
+            b"Physical state: ",
+            phys.as_bytes(),
+            b"\n",
+            pre,
+            b"Rate: ",
+        ],
     );
-    o.extend_from_slice(&p.link_layer);
-    o.push(b'\n');
+    if p.fdr10 {
+        int(o, p.rate);
+        o.extend_from_slice(b" (FDR10)");
+    } else if p.rate != 2 {
+        int(o, p.rate);
+    } else {
+        o.extend_from_slice(b"2.5");
+    }
+    put(o, &[b"\n", pre, b"Base lid: "]);
+    int(o, p.base_lid);
+    put(o, &[b"\n", pre, b"LMC: "]);
+    int(o, p.lmc);
+    put(o, &[b"\n", pre, b"SM lid: "]);
+    int(o, p.sm_lid);
+    put(o, &[b"\n", pre, b"Capability mask: 0x"]);
+    hex(o, u64::from(p.capmask), 8);
+    put(o, &[b"\n", pre, b"Port GUID: 0x"]);
+    hex(o, p.port_guid(), 16);
+    put(o, &[b"\n", pre, b"Link layer: ", &p.link_layer, b"\n"]);
 }
 
 /// The process id, as the C tools print it in their warnings.
@@ -1116,14 +1139,14 @@ mod tests {
     #[test]
     fn gid_and_guid_fields_as_strsep_and_strtoul_read_them() {
         assert_eq!(
-            groups(b"fe80:0000:0000:0000:0002:c903:0011:2233\n", 64, 8),
-            Some(vec![0xfe80, 0, 0, 0, 2, 0xc903, 0x11, 0x2233])
+            groups::<8>(b"fe80:0000:0000:0000:0002:c903:0011:2233\n", 64),
+            Some([0xfe80, 0, 0, 0, 2, 0xc903, 0x11, 0x2233])
         );
         assert_eq!(
-            groups(b"0002:c903:0011\n", 32, 4),
-            Some(vec![2, 0xc903, 0x11, 0])
+            groups::<4>(b"0002:c903:0011\n", 32),
+            Some([2, 0xc903, 0x11, 0])
         );
-        assert_eq!(groups(b"0002:c903\n", 32, 4), None);
+        assert_eq!(groups::<4>(b"0002:c903\n", 32), None);
         assert_eq!(hex16(b"12345"), 0x2345);
     }
 

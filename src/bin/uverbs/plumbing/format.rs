@@ -1,5 +1,5 @@
 //! Text formats that the drop-in tools and the operators' tools share: an IPv6 address as
-//! glibc's `inet_ntop` writes it.
+//! glibc's `inet_ntop` writes it, and numbers appended to a byte buffer.
 
 use std::fmt::Write;
 
@@ -62,9 +62,87 @@ pub fn inet_ntop6(b: &[u8; 16]) -> String {
     s
 }
 
+/// `n` in decimal (`%u`), appended to `o` without `core::fmt`: its machinery (a
+/// `format!` is a `String` made, written through a formatter and freed) costs several
+/// hundred instructions a number, and the drop-in tools print dozens per device.
+#[inline(never)]
+pub fn dec(o: &mut Vec<u8>, n: u64) {
+    let mut b = [0u8; 20];
+    let mut i = b.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        b[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    o.extend_from_slice(&b[i..]);
+}
+
+/// `n` in decimal with a minus sign when negative (`%d`).
+#[inline(never)]
+pub fn dec_i(o: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        o.push(b'-');
+    }
+    dec(o, n.unsigned_abs());
+}
+
+/// `n` in lower-case hex, zero-padded to `width` digits (`%0*x`; a wider number keeps
+/// all its digits, and 0 is one digit at any width).
+#[inline(never)]
+pub fn hex(o: &mut Vec<u8>, n: u64, width: usize) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut b = [b'0'; 16];
+    let mut i = b.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        b[i] = DIGITS[(n & 0xf) as usize];
+        n >>= 4;
+        if n == 0 {
+            break;
+        }
+    }
+    let i = i.min(b.len().saturating_sub(width));
+    o.extend_from_slice(&b[i..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_as_printf_writes_them() {
+        let cases: [(u64, usize); 7] = [
+            (0, 0),
+            (7, 1),
+            (10, 4),
+            (0xfe80, 4),
+            (0x1_0000, 4),
+            (u64::MAX, 16),
+            (0x2_0000_0000_0000, 16),
+        ];
+        for (n, w) in cases {
+            let mut o = Vec::new();
+            dec(&mut o, n);
+            assert_eq!(o, n.to_string().into_bytes());
+            let mut o = Vec::new();
+            hex(&mut o, n, w);
+            assert_eq!(o, format!("{n:0w$x}").into_bytes(), "{n:#x} at {w}");
+        }
+        for n in [0i64, -1, 42, i64::MIN, i64::MAX] {
+            let mut o = Vec::new();
+            dec_i(&mut o, n);
+            assert_eq!(o, n.to_string().into_bytes());
+        }
+        let mut o = b"x".to_vec();
+        hex(&mut o, 0xab, 8);
+        dec(&mut o, 5);
+        assert_eq!(o, b"x000000ab5");
+    }
 
     fn ntop(s: &str) -> String {
         let a: std::net::Ipv6Addr = s.parse().unwrap();
