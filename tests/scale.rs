@@ -82,4 +82,17 @@ fn devices_listed_in_the_kernels_order_as_libibverbs_lists_them() {
     let mut again = names.clone();
     again.sort_unstable();
     assert_eq!(sorted, again, "devices() is sorted by name");
+    // One device by name: the same record, from a dump that keeps only it.
+    for d in &by_name {
+        assert_eq!(&Discovery::new().device(&d.name).expect("device"), d);
+    }
+    for name in ["rxe", "rxe160", "siw1x"] {
+        assert!(
+            matches!(
+                Discovery::new().device(name),
+                Err(uverbs::Error::NoSuchDevice { .. })
+            ),
+            "{name}"
+        );
+    }
 }

@@ -237,6 +237,21 @@ impl NlSocket {
     /// [`Error::Os`](crate::error::Error::Os) when the exchange fails,
     /// [`Error::Protocol`](crate::error::Error::Protocol) for a malformed answer.
     pub fn devices(&mut self) -> Result<Vec<OwnedDevice>> {
+        self.devices_where(&mut |_| true)
+    }
+
+    /// [`NlSocket::devices`], keeping only the devices `keep` says yes to: the others
+    /// are parsed and dropped without a copy of their texts (for one device by name,
+    /// since `GET` of one device needs its index).
+    ///
+    /// # Errors
+    ///
+    /// As [`NlSocket::devices`]; a malformed answer for any device is an error, kept or
+    /// not.
+    pub fn devices_where(
+        &mut self,
+        keep: &mut dyn FnMut(&NlDevice<'_>) -> bool,
+    ) -> Result<Vec<OwnedDevice>> {
         let mut last = None;
         for _ in 0..DUMP_RETRIES {
             let seq = self.next_seq();
@@ -249,6 +264,9 @@ impl NlSocket {
                     return Err(proto(OP_GET, "too many devices"));
                 }
                 let d = parse_device(p)?;
+                if !keep(&d) {
+                    return Ok(());
+                }
                 out.push(OwnedDevice {
                     index: d.index,
                     name: d.name.to_owned(),

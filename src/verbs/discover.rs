@@ -400,14 +400,11 @@ impl Discovery {
     /// asked for).
     fn netlink_devices(&self, only: Option<&str>) -> Result<Vec<DeviceInfo>> {
         let mut sock = netlink::NlSocket::open()?;
-        let devs = sock.devices()?;
+        let devs = sock.devices_where(&mut |d| only.map_or(true, |n| n == d.name))?;
         // The records, filled in place from here on: a second vector of these 360-byte
         // values would be one more large block to map and unmap (musl's allocator).
         let mut out: Vec<DeviceInfo> = Vec::with_capacity(devs.len());
         for d in devs {
-            if only.is_some_and(|n| n != d.name) {
-                continue;
-            }
             let node_type = NodeType::from_raw(u32::from(d.node_type));
             out.push(DeviceInfo {
                 name: d.name,
