@@ -250,6 +250,11 @@ impl NumName {
         }
     }
 
+    /// The digits, as bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[usize::from(self.start)..]
+    }
+
     /// The digits.
     pub fn as_str(&self) -> &str {
         // Only ASCII digits were written.

@@ -183,12 +183,12 @@ pub fn rate_text(width: Width, speed: Speed) -> Result<Vec<u8>, Errno> {
     };
     let rate = deci * lanes;
     let mut t = Vec::with_capacity(32);
-    dec(&mut t, u64::from(rate / 10));
+    dec(&mut t, rate / 10);
     if rate % 10 != 0 {
         t.extend_from_slice(b".5");
     }
     t.extend_from_slice(b" Gb/sec (");
-    dec(&mut t, u64::from(lanes));
+    dec(&mut t, lanes);
     t.extend_from_slice(b"X ");
     t.extend_from_slice(name.as_bytes());
     t.extend_from_slice(b")\n");
@@ -198,7 +198,7 @@ pub fn rate_text(width: Width, speed: Speed) -> Result<Vec<u8>, Errno> {
 /// `N: NAME` and a newline, as the kernel prints a port's states.
 fn numbered(raw: u8, name: &str) -> Vec<u8> {
     let mut t = Vec::with_capacity(32);
-    dec(&mut t, u64::from(raw));
+    dec(&mut t, u32::from(raw));
     t.extend_from_slice(b": ");
     t.extend_from_slice(name.as_bytes());
     t.push(b'\n');
@@ -213,7 +213,7 @@ fn number(n: u32, in_hex: bool) -> Vec<u8> {
         t.extend_from_slice(b"0x");
         hex(&mut t, u64::from(n), 0);
     } else {
-        dec(&mut t, u64::from(n));
+        dec(&mut t, n);
     }
     t.push(b'\n');
     t

@@ -545,7 +545,7 @@ fn ca_header(o: &mut Vec<u8>, ca: &Ca) {
         &[t, b" '", &ca.name, b"'\n\t", t, b" type: ", &ca.ca_type],
     );
     o.extend_from_slice(b"\n\tNumber of ports: ");
-    dec(o, u64::from(ca.numports));
+    dec(o, ca.numports);
     put(o, &[b"\n\tFirmware version: ", &ca.fw_ver]);
     put(o, &[b"\n\tHardware version: ", &ca.hw_ver]);
     o.extend_from_slice(b"\n\tNode GUID: 0x");
@@ -572,9 +572,9 @@ fn port_block(o: &mut Vec<u8>, p: &Port, alone: bool) {
     let phys = PHYS.get(p.phys_state as usize).copied().unwrap_or("???");
     let (hdr, pre) = (hdr.as_bytes(), pre.as_bytes());
     // The C tool prints these unsigned fields with %d.
-    let int = |o: &mut Vec<u8>, v: u32| dec_i(o, i64::from(v as i32));
+    let int = |o: &mut Vec<u8>, v: u32| dec_i(o, v as i32);
     put(o, &[hdr, b"Port "]);
-    dec(o, u64::from(p.portnum));
+    dec(o, p.portnum);
     put(o, &[b":\n", pre, b"State: ", state.as_bytes(), b"\n"]);
     put(
         o,

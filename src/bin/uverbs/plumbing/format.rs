@@ -66,24 +66,13 @@ pub fn inet_ntop6(b: &[u8; 16]) -> String {
 /// `format!` is a `String` made, written through a formatter and freed) costs several
 /// hundred instructions a number, and the drop-in tools print dozens per device.
 #[inline(never)]
-pub fn dec(o: &mut Vec<u8>, n: u64) {
-    let mut b = [0u8; 20];
-    let mut i = b.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        b[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    o.extend_from_slice(&b[i..]);
+pub fn dec(o: &mut Vec<u8>, n: u32) {
+    o.extend_from_slice(uverbs::sysfs::NumName::new(n).as_bytes());
 }
 
 /// `n` in decimal with a minus sign when negative (`%d`).
 #[inline(never)]
-pub fn dec_i(o: &mut Vec<u8>, n: i64) {
+pub fn dec_i(o: &mut Vec<u8>, n: i32) {
     if n < 0 {
         o.push(b'-');
     }
@@ -127,13 +116,15 @@ mod tests {
         ];
         for (n, w) in cases {
             let mut o = Vec::new();
-            dec(&mut o, n);
-            assert_eq!(o, n.to_string().into_bytes());
-            let mut o = Vec::new();
             hex(&mut o, n, w);
             assert_eq!(o, format!("{n:0w$x}").into_bytes(), "{n:#x} at {w}");
         }
-        for n in [0i64, -1, 42, i64::MIN, i64::MAX] {
+        for n in [0u32, 7, 10, 65536, u32::MAX] {
+            let mut o = Vec::new();
+            dec(&mut o, n);
+            assert_eq!(o, n.to_string().into_bytes());
+        }
+        for n in [0i32, -1, 42, i32::MIN, i32::MAX] {
             let mut o = Vec::new();
             dec_i(&mut o, n);
             assert_eq!(o, n.to_string().into_bytes());
