@@ -294,6 +294,28 @@ impl Pair {
             .is_ok()
     }
 
+    /// Posts `op` on `a` as one signaled WR over `sges` (`what` in a failure), waits for
+    /// its completion and checks it ([`check_wc`], as `name`) against `want`: its WR id,
+    /// opcode and byte length. False when it could not be posted or did not complete.
+    pub(super) fn post_one(
+        &self,
+        op: SendOp,
+        sges: &[Sge<'_>],
+        (what, name): (&str, &str),
+        want: (u64, WcOpcode, u32),
+        o: &mut Outcome,
+    ) -> bool {
+        let (wr_id, done, len) = want;
+        if !self.post_send(&[SendWr::new(wr_id, op).sg(sges).signaled()], what, o) {
+            return false;
+        }
+        let Some(w) = self.wait(1, o) else {
+            return false;
+        };
+        check_wc(o, name, &w[0], (wr_id, done, len, self.a.qp_num()), false);
+        true
+    }
+
     pub(super) fn post_recv(&self, wr: &[RecvWr<'_>], o: &mut Outcome) -> bool {
         self.b
             .post_recv(wr)
@@ -497,11 +519,9 @@ fn atomic(p: &Pair, o: &mut Outcome) {
             SendOp::AtomicCmpSwap { .. } => WcOpcode::CompSwap,
             _ => WcOpcode::FetchAdd,
         };
-        if !p.post_send(&[SendWr::new(wr_id, op).sg(&[sge]).signaled()], what, o) {
+        if !p.post_one(op, &[sge], (what, what), (wr_id, want_op, 8), o) {
             return;
         }
-        let Some(w) = p.wait(1, o) else { return };
-        check_wc(o, what, &w[0], (wr_id, want_op, 8, p.a.qp_num()), false);
         let got = bytes(&result);
         let back = u64::from_ne_bytes(got[off..off + 8].try_into().unwrap_or([0; 8]));
         o.check(back == old, || {
@@ -693,26 +713,20 @@ fn write_read(p: &Pair, o: &mut Outcome) {
     let Some(ws) = Sge::new(&src, 77, 5000) else {
         return o.fail("SGE out of the buffer");
     };
-    let ws = [ws];
     let remote = Remote {
         addr: dst.addr() + 3001,
         rkey: dst.rkey(),
     };
-    if !p.post_send(
-        &[SendWr::new(1, SendOp::RdmaWrite(remote)).sg(&ws).signaled()],
-        "RDMA_WRITE",
+    let write = SendOp::RdmaWrite(remote);
+    if !p.post_one(
+        write,
+        &[ws],
+        ("RDMA_WRITE", "write"),
+        (1, WcOpcode::RdmaWrite, 0),
         o,
     ) {
         return;
     }
-    let Some(w) = p.wait(1, o) else { return };
-    check_wc(
-        o,
-        "write",
-        &w[0],
-        (1, WcOpcode::RdmaWrite, 0, p.a.qp_num()),
-        false,
-    );
     let got = bytes(&dst);
     same_bytes(o, "RDMA_WRITE", &got[3001..8001], &data[77..5077]);
     o.check(
@@ -722,26 +736,20 @@ fn write_read(p: &Pair, o: &mut Outcome) {
     let Some(rs) = Sge::new(&back, 5, 3001) else {
         return o.fail("SGE out of the buffer");
     };
-    let rs = [rs];
     let from = Remote {
         addr: dst.addr() + 4000,
         rkey: dst.rkey(),
     };
-    if !p.post_send(
-        &[SendWr::new(2, SendOp::RdmaRead(from)).sg(&rs).signaled()],
-        "RDMA_READ",
+    let read = SendOp::RdmaRead(from);
+    if !p.post_one(
+        read,
+        &[rs],
+        ("RDMA_READ", "read"),
+        (2, WcOpcode::RdmaRead, 3001),
         o,
     ) {
         return;
     }
-    let Some(w) = p.wait(1, o) else { return };
-    check_wc(
-        o,
-        "read",
-        &w[0],
-        (2, WcOpcode::RdmaRead, 3001, p.a.qp_num()),
-        false,
-    );
     same_bytes(o, "RDMA_READ", &bytes(&back)[5..3006], &got[4000..7001]);
 }
 

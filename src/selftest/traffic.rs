@@ -789,22 +789,20 @@ fn dropped_then_send(p: &Pair, o: &mut Outcome, what: &str, first: SendOp) {
     ) else {
         return;
     };
-    let (s1, s2, rs) = ([s1], [s2], [r]);
-    if !p.post_send(&[SendWr::new(1, first).sg(&s1).signaled()], what, o) {
-        return;
-    }
-    let Some(w) = p.wait(1, o) else { return };
+    let (s2, rs) = ([s2], [r]);
     let done = match first {
         SendOp::Send => WcOpcode::Send,
         _ => WcOpcode::RdmaWrite,
     };
-    check_wc(
+    if !p.post_one(
+        first,
+        &[s1],
+        (what, &format!("{what}.first")),
+        (1, done, 0),
         o,
-        &format!("{what}.first"),
-        &w[0],
-        (1, done, 0, p.a.qp_num()),
-        false,
-    );
+    ) {
+        return;
+    }
     if !p.post_recv(&[RecvWr::new(10, &rs)], o)
         || !p.post_send(&[SendWr::new(2, SendOp::Send).sg(&s2).signaled()], what, o)
     {
@@ -890,10 +888,19 @@ fn rc_case(info: &DeviceInfo, case: &str, o: &mut Outcome) {
     }
 }
 
-/// Two SENDs (100 and 200 bytes) into an SRQ's two receives: taken in the order they
-/// were posted, each completion naming the QP that received.
-fn srq_in_order(p: &Pair, o: &mut Outcome) {
-    let (Some(src), Some(rbuf)) = (p.mr(&pattern(200, 0x73), o), p.mr(&[0xee; 512], o)) else {
+/// Two messages into an SRQ's two receives of 256 bytes (ids 1 and 2, in that order,
+/// into one buffer): `send` posts the sends, with SGEs of the first 100 and the first
+/// 200 bytes of `seed`'s pattern, and checks their completions, saying whether to go
+/// on; then the first message must be where the first receive put it and the second
+/// where the second did. `names` name the two messages.
+fn srq_two_messages(
+    p: &Pair,
+    o: &mut Outcome,
+    seed: u8,
+    names: [&str; 2],
+    send: impl FnOnce(&[Sge<'_>; 1], &[Sge<'_>; 1], &mut Outcome) -> bool,
+) {
+    let (Some(src), Some(rbuf)) = (p.mr(&pattern(200, seed), o), p.mr(&[0xee; 512], o)) else {
         return;
     };
     let (Some(s1), Some(s2), Some(r1), Some(r2)) = (
@@ -904,79 +911,80 @@ fn srq_in_order(p: &Pair, o: &mut Outcome) {
     ) else {
         return;
     };
-    let (s1, s2, r1, r2) = ([s1], [s2], [r1], [r2]);
-    if !post_recv_b(p, &[RecvWr::new(1, &r1), RecvWr::new(2, &r2)], o)
-        || !p.post_send(
+    let (r1, r2) = ([r1], [r2]);
+    if !post_recv_b(p, &[RecvWr::new(1, &r1), RecvWr::new(2, &r2)], o) || !send(&[s1], &[s2], o) {
+        return;
+    }
+    let got = bytes(&rbuf);
+    let want = pattern(200, seed);
+    same_bytes(o, names[0], &got[..100], &want[..100]);
+    same_bytes(o, names[1], &got[256..456], &want);
+}
+
+/// Two SENDs (100 and 200 bytes) into an SRQ's two receives: taken in the order they
+/// were posted, each completion naming the QP that received.
+fn srq_in_order(p: &Pair, o: &mut Outcome) {
+    srq_two_messages(p, o, 0x73, ["first SEND", "second SEND"], |s1, s2, o| {
+        if !p.post_send(
             &[
-                SendWr::new(11, SendOp::Send).sg(&s1).signaled(),
-                SendWr::new(12, SendOp::Send).sg(&s2).signaled(),
+                SendWr::new(11, SendOp::Send).sg(s1).signaled(),
+                SendWr::new(12, SendOp::Send).sg(s2).signaled(),
             ],
             "2 SENDs",
             o,
-        )
-    {
-        return;
-    }
-    let Some(wcs) = p.wait(4, o) else { return };
-    for w in &wcs {
-        let (what, want) = match w.wr_id {
-            1 => ("recv1", (1, WcOpcode::Recv, 100, p.b.qp_num())),
-            2 => ("recv2", (2, WcOpcode::Recv, 200, p.b.qp_num())),
-            id => ("send", (id, WcOpcode::Send, 0, p.a.qp_num())),
+        ) {
+            return false;
+        }
+        let Some(wcs) = p.wait(4, o) else {
+            return false;
         };
-        check_wc(o, what, w, want, false);
-    }
-    let got = bytes(&rbuf);
-    let want = pattern(200, 0x73);
-    same_bytes(o, "first SEND", &got[..100], &want[..100]);
-    same_bytes(o, "second SEND", &got[256..456], &want);
+        for w in &wcs {
+            let (what, want) = match w.wr_id {
+                1 => ("recv1", (1, WcOpcode::Recv, 100, p.b.qp_num())),
+                2 => ("recv2", (2, WcOpcode::Recv, 200, p.b.qp_num())),
+                id => ("send", (id, WcOpcode::Send, 0, p.a.qp_num())),
+            };
+            check_wc(o, what, w, want, false);
+        }
+        true
+    });
 }
 
 /// `a` sends 100 bytes to `b`, then `b` 200 bytes to `a`; both receive from one SRQ:
 /// the first receive posted takes the first message and completes on `b`, the second
 /// on `a`.
 fn srq_shared(p: &Pair, o: &mut Outcome) {
-    let (Some(src), Some(rbuf)) = (p.mr(&pattern(200, 0x74), o), p.mr(&[0xee; 512], o)) else {
-        return;
-    };
-    let (Some(s1), Some(s2), Some(r1), Some(r2)) = (
-        sge(&src, 0, 100, o),
-        sge(&src, 0, 200, o),
-        sge(&rbuf, 0, 256, o),
-        sge(&rbuf, 256, 256, o),
-    ) else {
-        return;
-    };
-    let (s1, s2, r1, r2) = ([s1], [s2], [r1], [r2]);
-    if !post_recv_b(p, &[RecvWr::new(1, &r1), RecvWr::new(2, &r2)], o)
-        || !p.post_send(
-            &[SendWr::new(11, SendOp::Send).sg(&s1).signaled()],
+    srq_two_messages(p, o, 0x74, ["a->b", "b->a"], |s1, s2, o| {
+        if !p.post_send(
+            &[SendWr::new(11, SendOp::Send).sg(s1).signaled()],
             "SEND a->b",
             o,
-        )
-    {
-        return;
-    }
-    let Some(first) = p.wait(2, o) else { return };
-    if let Err(e) =
-        p.b.post_send(&[SendWr::new(12, SendOp::Send).sg(&s2).signaled()])
-    {
-        return o.fail(format!("POST_SEND b->a: {e}"));
-    }
-    let Some(second) = p.wait(2, o) else { return };
-    for w in first.iter().chain(&second) {
-        let (what, want) = match w.wr_id {
-            1 => ("recv1", (1, WcOpcode::Recv, 100, p.b.qp_num())),
-            2 => ("recv2", (2, WcOpcode::Recv, 200, p.a.qp_num())),
-            11 => ("send_a", (11, WcOpcode::Send, 0, p.a.qp_num())),
-            id => ("send_b", (id, WcOpcode::Send, 0, p.b.qp_num())),
+        ) {
+            return false;
+        }
+        let Some(first) = p.wait(2, o) else {
+            return false;
         };
-        check_wc(o, what, w, want, false);
-    }
-    let got = bytes(&rbuf);
-    let want = pattern(200, 0x74);
-    same_bytes(o, "a->b", &got[..100], &want[..100]);
-    same_bytes(o, "b->a", &got[256..456], &want);
+        if let Err(e) =
+            p.b.post_send(&[SendWr::new(12, SendOp::Send).sg(s2).signaled()])
+        {
+            o.fail(format!("POST_SEND b->a: {e}"));
+            return false;
+        }
+        let Some(second) = p.wait(2, o) else {
+            return false;
+        };
+        for w in first.iter().chain(&second) {
+            let (what, want) = match w.wr_id {
+                1 => ("recv1", (1, WcOpcode::Recv, 100, p.b.qp_num())),
+                2 => ("recv2", (2, WcOpcode::Recv, 200, p.a.qp_num())),
+                11 => ("send_a", (11, WcOpcode::Send, 0, p.a.qp_num())),
+                id => ("send_b", (id, WcOpcode::Send, 0, p.b.qp_num())),
+            };
+            check_wc(o, what, w, want, false);
+        }
+        true
+    });
 }
 
 /// Zero-length RDMA WRITEs (or READs) with no SGE: one to a valid address and rkey, one
@@ -1061,21 +1069,16 @@ fn read_multi(p: &Pair, o: &mut Outcome, access: AccessFlags) {
         addr: remote.addr() + 33,
         rkey: remote.rkey(),
     };
-    if !p.post_send(
-        &[SendWr::new(1, SendOp::RdmaRead(from)).sg(&sges).signaled()],
-        "RDMA_READ",
+    let read = SendOp::RdmaRead(from);
+    if !p.post_one(
+        read,
+        &sges,
+        ("RDMA_READ", "read"),
+        (1, WcOpcode::RdmaRead, 4097),
         o,
     ) {
         return;
     }
-    let Some(w) = p.wait(1, o) else { return };
-    check_wc(
-        o,
-        "read",
-        &w[0],
-        (1, WcOpcode::RdmaRead, 4097, p.a.qp_num()),
-        false,
-    );
     let got = bytes(&local);
     let mut landed = Vec::new();
     for &(off, len) in segs {
