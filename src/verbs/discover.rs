@@ -358,8 +358,9 @@ impl Discovery {
         self
     }
 
-    /// All RDMA devices, sorted by name (see [`Discovery::index_order`]): from netlink (completed from sysfs) when enabled
-    /// and working, else from sysfs. No device (or no `ib_core`) gives an empty list.
+    /// All RDMA devices, sorted by name (see [`Discovery::index_order`]): from netlink
+    /// (completed from sysfs) when enabled and working, else from sysfs. No device (or no
+    /// `ib_core`) gives an empty list.
     #[doc(alias = "ibv_get_device_list")]
     pub fn devices(&self) -> Result<Vec<DeviceInfo>> {
         if self.netlink {
