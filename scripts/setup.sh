@@ -24,6 +24,8 @@ command -v qemu-aarch64 >/dev/null || need+=(qemu-user)   # the aarch64 binary's
 # (tests/abi_check.rs ibta_only_capability_bits_match_opensm).
 [ -e /usr/include/infiniband/iba/ib_types.h ] || need+=(libopensm-dev)
 command -v pkg-config >/dev/null || need+=(pkg-config)
+# issue 43: the rig's archive test makes its apt repositories with dpkg-scanpackages
+command -v dpkg-scanpackages >/dev/null || need+=(dpkg-dev)
 # issue 28: valgrind's callgrind, run in the VM for bench/instructions.sh (the CI guard)
 [ -x /usr/libexec/valgrind/callgrind-amd64-linux ] || need+=(valgrind)
 # issue 26: the image is checked with what reads OCI layouts (scripts/image.sh)

@@ -53,8 +53,11 @@
 #                      tree of that driver: only the objects of changed files recompile
 #   --kernel-paths     print --kernel's image and its modules tree (two lines: the
 #                      cache's, with the rig's siw.ko), and exit (scripts/bisect-boot.sh)
-#   --bump             rewrite tests/vm/versions to the newest kernels apt
-#                      offers now, then exit
+#   --bump             rewrite tests/vm/versions to the newest kernels the archive
+#                      serves now, then exit
+#   --resolve          resolve the packages --kernel's series is prepared from (see
+#                      Kernels below), download them into the cache, print them
+#                      (PACKAGE[:ARCH]=VERSION, a line each), and exit
 #   -h, --help
 #
 # Exit status: the command's own, or
@@ -70,12 +73,26 @@
 # On 122-124 the tail of the guest console goes to stderr.
 #
 # Kernels: tests/vm/versions pins one Debian kernel package and version per
-# series.  If apt cannot download a pinned version any more (the security
-# archive drops old kernels), preparing fails with a message naming the
-# newest available package; run "tests/vm/rig.sh --bump" (or edit the
-# file) and commit.  With UVERBS_VM_FALLBACK=1 the newest package of the
-# same series is used instead, with a warning.  A warm cache never talks to
-# apt, so a cached pinned kernel keeps working.
+# series (UVERBS_VM_VERSIONS: another file).  A kernel is prepared from five packages:
+# the image, its headers, the headers' -common and kbuild, and linux-source-X.Y.  The
+# pinned version of each is the preference; when the archive no longer serves it (the
+# security archive drops old revisions every week), the nearest version of the same
+# package that it serves is taken (the oldest newer one that meets the headers'
+# Depends, else the nearest at all), and for the image the nearest image of the
+# series.  Each substitution is said as "WARNING: ARCHIVE DRIFT: ..." when found and
+# on every later run that boots that kernel (the prepared kernel keeps the list), and
+# appended to UVERBS_VM_DRIFT_LOG when set (scripts/test-all.sh shows them with its
+# phase table).  UVERBS_VM_EXACT=1 makes a substitution an error.  When nothing of a
+# package or series is left, preparing stops (125) naming what is missing and what
+# the archive has.  "tests/vm/rig.sh --bump" pins the newest kernels (commit the file).
+# A warm cache never talks to apt.
+#
+# Packages come through the rig's own apt configuration, $CACHE/apt (its sources
+# list, package lists and state; the host's sources and dpkg are never used or
+# changed): Debian bookworm, bookworm-updates and bookworm-security at
+# UVERBS_VM_MIRROR and UVERBS_VM_SECURITY_MIRROR (default deb.debian.org), or the
+# sources list in the file UVERBS_VM_APT_SOURCES (tests/vm/archive-test.sh: local
+# file: repositories).
 #
 # Cache: ${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}: downloaded .debs, the
 # extracted user space, per kernel the vmlinux, the module tree with the
@@ -92,16 +109,17 @@
 # (USER_PKGS_ARM64: the same tools as :arm64 packages, less the x86-only peers,
 # plus crun and jq for the image); siw.ko is cross-built with the amd64
 # linux-kbuild of the same version and gcc-12-aarch64-linux-gnu.  The first
-# preparation runs 'dpkg --add-architecture arm64' and installs qemu-system-arm
-# and gcc-12-aarch64-linux-gnu.  Console on the PL011 (ttyAMA0), the command's
-# output on a virtio console (hvc0).
+# preparation installs qemu-system-arm and gcc-12-aarch64-linux-gnu on the host; the
+# rig's apt configuration lists arm64 packages itself (no dpkg --add-architecture).
+# Console on the PL011 (ttyAMA0), the command's output on a virtio console (hvc0).
 set -eEuo pipefail
 # a command failing unexpectedly (set -e) is a host-side error too
 trap 'rc=$?; [ $rc = 125 ] || echo "rig: error: unexpected failure (status $rc) at line $LINENO" >&2; exit 125' ERR
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SELF=$HERE/rig.sh
-VERSIONS=$HERE/versions
+VERSIONS=${UVERBS_VM_VERSIONS:-$HERE/versions}   # (the archive test gives its own)
+KSPECS=()
 GUEST_INIT=$HERE/guest-init.sh
 CACHE=${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}
 HOST_DEB_ARCH=amd64   # the host (x86_64): kbuild's tools, busybox's depmod and cpio
@@ -182,7 +200,7 @@ secs_since() { # start_us -> "12.3s"
 have() { command -v "$1" >/dev/null 2>&1; }
 pkgname() { local n=${1%%=*}; echo "${n%%:*}"; }   # PKG[:ARCH][=VER] -> PKG
 
-PLANTED='' SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
+RESOLVE=0 PLANTED='' SERIES='' NRXE=1 NSIW=1 TIMEOUT=600 MEM=2048 SMP=1 VERBOSE=0 PREPARE=0 BUMP=0 LOGCOPY=''
 ADDS=() ENVS=() XPKGS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -199,6 +217,7 @@ while [ $# -gt 0 ]; do
     --verbose) VERBOSE=1; shift ;;
     --prepare) PREPARE=1; shift ;;
     --bump) BUMP=1; shift ;;
+    --resolve) RESOLVE=1; shift ;;
     --planted) PLANTED=${2:?}; shift 2 ;;
     --kernel-paths) PATHS=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -212,29 +231,69 @@ done
 [ "$NRXE" -le 100 ] && [ "$NSIW" -le 100 ] || die "at most 100 rxe and 100 siw links"
 for e in "${ENVS[@]}"; do [[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env wants K=V, got '$e'"; done
 
-# ---------------------------------------------------------------- apt
-# (Debian's docker images keep no apt binary cache, so every apt-cache run
-# parses all package lists, about 1 s: queries are batched.)
-# at most one 'apt-get update' per run, also from within $(...) subshells
+# ---------------------------------------------------------------- the archive
+# The rig's own apt configuration, $CACHE/apt (issue 43): its sources list, package
+# lists and state; the host's apt sources, lists and dpkg are never read or changed
+# (the host's apt.conf.d still applies: a proxy set there is used).  Its sources:
+# UVERBS_VM_APT_SOURCES (a one-line-style sources.list file, e.g. a file: repository),
+# else Debian's bookworm, bookworm-updates and bookworm-security at
+# UVERBS_VM_MIRROR (default http://deb.debian.org/debian) and
+# UVERBS_VM_SECURITY_MIRROR (default http://deb.debian.org/debian-security).  Both the
+# amd64 and the arm64 packages are listed (APT::Architectures): no dpkg
+# --add-architecture on the host.
+# (Every apt-cache run parses all package lists, about 1 s: queries are batched.)
+# At most one 'apt-get update' per run, also from within $(...) subshells.
+APT_DIR=$CACHE/apt
 APT_STAMP=${TMPDIR:-/tmp}/uverbs-rig-apt.$$
 RUN=''
 trap 'rm -rf "$APT_STAMP" ${RUN:+"$RUN"}' EXIT
-apt_update() {
-  # a foreign guest architecture: apt learns its packages (once, on the first preparation)
-  if [ "${KARCH:-$HOST_DEB_ARCH}" != "$HOST_DEB_ARCH" ] \
-     && ! dpkg --print-foreign-architectures | grep -qx "$KARCH"; then
-    [ "$(id -u)" = 0 ] || die "apt does not know the $KARCH architecture (dpkg --add-architecture $KARCH needs root)"
-    msg "dpkg --add-architecture $KARCH"
-    dpkg --add-architecture "$KARCH"
-    rm -f "$APT_STAMP"
+apt_config() {
+  local sources key=/usr/share/keyrings/debian-archive-keyring.gpg
+  local m=${UVERBS_VM_MIRROR:-http://deb.debian.org/debian}
+  local sm=${UVERBS_VM_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+  mkdir -p "$APT_DIR"/{etc/sources.list.d,etc/preferences.d,state/lists/partial,cache/archives/partial}
+  if [ -n "${UVERBS_VM_APT_SOURCES:-}" ]; then
+    [ -f "$UVERBS_VM_APT_SOURCES" ] || die "UVERBS_VM_APT_SOURCES: no file $UVERBS_VM_APT_SOURCES"
+    sources=$(cat "$UVERBS_VM_APT_SOURCES")
+  else
+    [ -f "$key" ] || host_tools "$key:debian-archive-keyring"
+    sources="deb [signed-by=$key] $m bookworm main
+deb [signed-by=$key] $m bookworm-updates main
+deb [signed-by=$key] $sm bookworm-security main"
   fi
+  # a change of sources drops the lists made from the old ones
+  if [ "$sources" != "$(cat "$APT_DIR/etc/sources.list" 2>/dev/null)" ]; then
+    printf '%s\n' "$sources" > "$APT_DIR/etc/sources.list"
+    rm -rf "$APT_DIR/state/lists"; mkdir -p "$APT_DIR/state/lists/partial"
+    rm -f "$APT_DIR"/cache/*.bin
+  fi
+  : >> "$APT_DIR/state/status"
+  cat > "$APT_DIR/apt.conf" <<CONF
+Dir::Etc::sourcelist "$APT_DIR/etc/sources.list";
+Dir::Etc::sourceparts "$APT_DIR/etc/sources.list.d";
+Dir::Etc::preferences "$APT_DIR/etc/preferences";
+Dir::Etc::preferencesparts "$APT_DIR/etc/preferences.d";
+Dir::State "$APT_DIR/state";
+Dir::State::status "$APT_DIR/state/status";
+Dir::Cache "$APT_DIR/cache";
+APT::Architectures { "$HOST_DEB_ARCH"; "arm64"; };
+Acquire::Languages "none";
+Acquire::IndexTargets::deb::DEP-11::DefaultEnabled "false";
+Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled "false";
+Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled "false";
+Acquire::IndexTargets::deb::DEP-11-icons-hidpi::DefaultEnabled "false";
+Acquire::IndexTargets::deb::CNF::DefaultEnabled "false";
+CONF
+}
+xapt() { APT_CONFIG=$APT_DIR/apt.conf "$@"; }   # apt-get/apt-cache with the rig's configuration
+apt_update() {
   [ -e "$APT_STAMP" ] && return 0
-  msg "apt-get update"
-  apt-get update -qq >/dev/null 2>&1 || msg "warning: apt-get update reported errors"
+  msg "apt-get update (the rig's own sources: $APT_DIR/etc/sources.list)"
+  xapt apt-get update -qq >/dev/null 2>&1 || msg "warning: apt-get update reported errors"
   : > "$APT_STAMP"
 }
 apt_show() { # PKG[:ARCH][=VER]... -> "PACKAGE VERSION SIZE" for each one apt knows
-  apt-cache show --no-all-versions "$@" 2>/dev/null | awk '
+  xapt apt-cache show --no-all-versions "$@" 2>/dev/null | awk '
     /^Package: / { p = $2 } /^Version: / { v = $2 } /^Size: / { s = $2 }
     /^$/ { if (p != "") print p, v, s; p = "" }
     END { if (p != "") print p, v, s }' || true
@@ -247,8 +306,50 @@ apt_resolve() { # PKG[:ARCH][=VER]... -> like apt_show; one 'apt-get update' if 
   done
   echo "$out"
 }
-apt_field() { # PKG[=VER] FIELD
-  apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n "s/^$2: //p" | head -n1 || true
+apt_field() { # PKG[:ARCH][=VER] FIELD
+  xapt apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n "s/^$2: //p" | head -n1 || true
+}
+apt_versions() { # PKG[:ARCH] -> every version of PKG the archive serves, one a line
+  xapt apt-cache madison "$1" 2>/dev/null | awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | sort -u || true
+}
+# satisfies VERSION "OP VER" (a Depends relation, e.g. ">= 6.1.192-2"; empty: any)
+satisfies() {
+  [ -n "$2" ] || return 0
+  local op=${2%% *} v=${2#* }
+  case $op in
+    '>=') op=ge ;; '<=') op=le ;; '=') op=eq ;; '>>') op=gt ;; '<<') op=lt ;;
+    *) return 1 ;;
+  esac
+  dpkg --compare-versions "$1" "$op" "$v"
+}
+# nearest WANT VERSION... -> the version nearest to WANT: the oldest one newer than
+# WANT, else the newest one older (the archive drops old revisions, so newer ones are
+# what replaced it); fails when none is given
+nearest() {
+  local want=$1 v up='' down=''
+  shift
+  for v in "$@"; do
+    if dpkg --compare-versions "$v" gt "$want"; then
+      [ -n "$up" ] && dpkg --compare-versions "$v" ge "$up" || up=$v
+    else
+      [ -n "$down" ] && dpkg --compare-versions "$v" le "$down" || down=$v
+    fi
+  done
+  [ -n "$up$down" ] && echo "${up:-$down}"
+}
+# Drift: a package the rig uses in another version than the one pinned or asked for.
+# Each is said loudly when found and on every run that uses it (the kernel's cache
+# directory keeps the list: $KDIR/drift), and appended to UVERBS_VM_DRIFT_LOG when set
+# (scripts/test-all.sh prints them beside the phase table).  UVERBS_VM_EXACT=1 makes
+# drift an error.
+DRIFT=()
+drift() { # TEXT: one substitution found now (said by select_kernel)
+  [ "${UVERBS_VM_EXACT:-0}" != 1 ] || die "$1 (UVERBS_VM_EXACT=1: no substitute is taken)"
+  DRIFT+=("$1")
+}
+say_drift() { # TEXT
+  msg "WARNING: ARCHIVE DRIFT: $1"
+  [ -z "${UVERBS_VM_DRIFT_LOG:-}" ] || echo "$KSERIES: $1" >> "$UVERBS_VM_DRIFT_LOG"
 }
 # install missing host tools: each argument is COMMAND:PACKAGE or /FILE:PACKAGE
 host_tools() {
@@ -264,7 +365,7 @@ host_tools() {
   msg "apt-get install ${need[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" \
     >/dev/null 2>&1 \
-    || { apt_update; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    || { apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
            --no-install-recommends "${need[@]}" >/dev/null; } \
     || die "apt-get install ${need[*]} failed"
 }
@@ -292,7 +393,7 @@ fetch_debs() {
     tmp=$(mktemp -d "$CACHE/debs/.dl.XXXXXX")
     chmod 755 "$tmp"
     msg "downloading$names"
-    if ! (cd "$tmp" && apt-get download -qq "${missing[@]}" >"$tmp/.log" 2>&1); then
+    if ! (cd "$tmp" && xapt apt-get download -qq "${missing[@]}" >"$tmp/.log" 2>&1); then
       cat "$tmp/.log" >&2; rm -rf "$tmp"; die "apt-get download failed"
     fi
     mv "$tmp"/*.deb "$CACHE/debs/"
@@ -322,19 +423,25 @@ series_arch() { # SERIES -> the architecture of its pinned package (amd64, arm64
   line=${line%% *}
   echo "${line##*-}"
 }
-# newest linux-image-X.Y...-ARCH of SERIES (no -cloud/-rt/-dbg, not the meta
-# package) that apt can download now -> "PACKAGE VERSION"
-newest_in_series() {
-  local re p v _ best='' bestv='' names src=${1%%-*} arch
+# series_images SERIES -> "PACKAGE VERSION" for every linux-image-X.Y...-ARCH of SERIES
+# (no -cloud/-rt/-dbg/-unsigned, not the meta package) and every version of it that the
+# archive serves
+series_images() {
+  local re src=${1%%-*} arch names
   arch=$(series_arch "$1")
-  set_arch "$arch"
-  apt_update
   re="^linux-image-${src//./\\.}(\\.[0-9]+)*(-[0-9]+)?(\\+deb[0-9]+)?-$arch\$"
-  names=$(apt-cache pkgnames linux-image- | grep -E "$re" | grep -vx "linux-image-$src-$arch" || true)
-  [ -n "$names" ] || return 1
-  while read -r p v _; do
+  names=$(xapt apt-cache pkgnames linux-image- | grep -E "$re" | grep -vx "linux-image-$src-$arch" || true)
+  [ -z "$names" ] || xapt apt-cache madison $(sed "s/\$/:$arch/" <<<"$names") 2>/dev/null \
+    | awk -F'|' '{ gsub(/ /, ""); sub(/:.*/, "", $1); print $1, $2 }' | sort -u || true
+}
+# newest_in_series SERIES -> "PACKAGE VERSION", the newest image of the series
+newest_in_series() {
+  local p v best='' bestv=''
+  set_arch "$(series_arch "$1")"
+  apt_update
+  while read -r p v; do
     if [ -z "$bestv" ] || dpkg --compare-versions "$v" gt "$bestv"; then best=$p bestv=$v; fi
-  done < <(apt_show $names)
+  done < <(series_images "$1")
   [ -n "$best" ] && echo "$best $bestv"
 }
 bump_versions() {
@@ -343,7 +450,7 @@ bump_versions() {
   cp "$VERSIONS" "$tmp"
   for s in $(all_series); do
     old=$(pinned "$s")
-    new=$(newest_in_series "$s") || die "apt offers no linux-image-${s%%-*}*-$(series_arch "$s")"
+    new=$(newest_in_series "$s") || die "the archive serves no linux-image-${s%%-*}*-$(series_arch "$s")"
     if [ "$old" = "$new" ]; then
       msg "$s: $old (already the newest)"
     else
@@ -359,7 +466,8 @@ bump_versions() {
 # KMODULES (loaded, or built into the kernel): a module added to WANT_MODULES
 # prepares the kernel again (issue 17 added rdma_ucm and veth).
 kernel_ready() {
-  [ -e "$KDIR/.ok" ] || return 1
+  # (specs: the packages it was made from; a cache from before issue 43 has none)
+  [ -e "$KDIR/.ok" ] && [ -s "$KDIR/specs" ] || return 1
   local m n p builtin=$KDIR/modules/lib/modules/$KREL/modules.builtin
   for m in $KMODULES; do
     grep -qw -- "$m" "$KDIR/modules.load" && continue
@@ -371,34 +479,101 @@ kernel_ready() {
   done
 }
 
-# Resolve SERIES -> KPKG KDEBVER KREL KDIR KSERIES KSRC, and set_arch (no apt access if
-# the cache has it)
+# use_image PACKAGE VERSION: the kernel image the run boots (KPKG KDEBVER KREL KDIR)
+use_image() {
+  KPKG=$1 KDEBVER=$2
+  KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64, 6.1.0-56-arm64
+  KDIR=$CACHE/kernel-${KREL}_$KDEBVER
+}
+
+# Resolve SERIES -> KPKG KDEBVER KREL KDIR KSERIES KSRC, and set_arch; prepare the kernel
+# unless the cache has it (no apt access then).  The pinned image is the preference;
+# when the archive no longer serves it, the nearest image of the series is taken
+# (drift); a substitution made once is kept in $CACHE/subst-SERIES, so a warm cache
+# keeps booting it without apt (and says so on every run).
 select_kernel() {
-  local line
+  local line sub
   line=$(pinned "$1") || die "kernel series '$1' is not in $VERSIONS (have: $(echo $(all_series)))"
   read -r KPKG KDEBVER <<<"$line"
   set_arch "${KPKG##*-}"
   KSERIES=$1 KSRC=${1%%-*}                  # 6.1-arm64 -> linux-source-6.1
-  KREL=${KPKG#linux-image-}                 # 6.1.0-56-amd64, 6.12.117+deb12-amd64, 6.1.0-56-arm64
-  KDIR=$CACHE/kernel-${KREL}_$KDEBVER
-  kernel_ready && return 0
-  if [ -z "$(apt_resolve "$KPKG=$KDEBVER")" ]; then
-    local newest
-    newest=$(newest_in_series "$1" || true)
-    if [ "${UVERBS_VM_FALLBACK:-0}" = 1 ] && [ -n "$newest" ]; then
-      msg "WARNING: pinned $KPKG $KDEBVER is no longer downloadable; using $newest (UVERBS_VM_FALLBACK=1)"
-      read -r KPKG KDEBVER <<<"$newest"
-      KREL=${KPKG#linux-image-}
-      KDIR=$CACHE/kernel-${KREL}_$KDEBVER
-      kernel_ready && return 0
-    else
-      die "the pinned kernel $KPKG $KDEBVER ($VERSIONS) is no longer downloadable.
-  Newest of series $1 now: ${newest:-none}.
-  Bump: tests/vm/rig.sh --bump  (or edit the '$1' line), then commit tests/vm/versions;
-  or set UVERBS_VM_FALLBACK=1 to use the newest kernel of the series for now."
-    fi
+  use_image "$KPKG" "$KDEBVER"
+  sub=$CACHE/subst-$KSERIES
+  if ! kernel_ready && [ -f "$sub" ] && [ "$(head -n1 "$sub")" = "$KPKG $KDEBVER" ]; then
+    use_image $(sed -n 2p "$sub")
+    kernel_ready || use_image "$KPKG" "$KDEBVER"
   fi
-  prepare_kernel
+  local d
+  if ! kernel_ready; then
+    use_image "$KPKG" "$KDEBVER"
+    resolve_kernel
+    for d in ${DRIFT[@]+"${DRIFT[@]}"}; do say_drift "$d"; done
+    prepare_kernel
+  elif [ -s "$KDIR/drift" ]; then
+    while IFS= read -r d; do say_drift "$d"; done < "$KDIR/drift"
+  fi
+}
+
+# pick PKG[:ARCH] WANT RELATION WHO: PICKED, the version of PKG to use: WANT when the
+# archive serves it (and it satisfies RELATION, a Depends relation such as ">= 6.1.192-2",
+# or ''), else the nearest version it serves that satisfies RELATION, else the nearest
+# one at all (drift, said); none at all is an error naming what is missing.  WHO: what
+# needs PKG, for the messages.
+pick() {
+  local pkg=$1 want=$2 rel=$3 who=$4 all ok=() v
+  mapfile -t all < <(apt_versions "$pkg")
+  [ -n "${all[0]:-}" ] || die "the archive serves no $(pkgname "$pkg") at all (wanted: $want${rel:+, $who needs $rel}); sources: $APT_DIR/etc/sources.list"
+  for v in "${all[@]}"; do
+    if [ "$v" = "$want" ] && satisfies "$v" "$rel"; then PICKED=$v; return 0; fi
+    satisfies "$v" "$rel" && ok+=("$v")
+  done
+  if [ ${#ok[@]} -gt 0 ]; then
+    PICKED=$(nearest "$want" "${ok[@]}")
+    drift "$(pkgname "$pkg") $want is gone from the archive; using $PICKED, the nearest it serves${rel:+ that satisfies $rel (the Depends of $who)} (it has: $(echo "${all[@]}"))"
+  else
+    PICKED=$(nearest "$want" "${all[@]}")
+    drift "$(pkgname "$pkg") $want is gone from the archive and no version it serves satisfies $rel (the Depends of $who); using $PICKED, the nearest (it has: $(echo "${all[@]}"))"
+  fi
+}
+
+# resolve_kernel: KSPECS, the five packages preparing the kernel takes, PKG[:ARCH]=VERSION:
+# the image, its headers, the headers' -common (arch all), kbuild (the host's: its
+# programs run here) and linux-source-X.Y; DRIFT, the substitutions made.
+resolve_kernel() {
+  local images hdep common kbuild crel krel hv p v best=''
+  DRIFT=()
+  [ -n "$(apt_resolve "$KPKG:$KARCH=$KDEBVER")" ] || {
+    images=$(series_images "$KSERIES")
+    if [ -z "$images" ]; then
+      p=$(xapt apt-cache pkgnames linux-image- | grep -E -- "-$KARCH\$" | sort -V | tr '\n' ' ' | cut -c1-600 || true)
+      die "the pinned kernel $KPKG $KDEBVER ($VERSIONS) is gone from the archive, and it serves no other linux-image-$KSRC*-$KARCH either.
+  The archive has these linux-image-*-$KARCH packages: ${p:-none}
+  Sources: $APT_DIR/etc/sources.list"
+    fi
+    best=$(nearest "$KDEBVER" $(awk '{ print $2 }' <<<"$images"))
+    p=$(awk -v v="$best" '$2 == v { print $1; exit }' <<<"$images")
+    drift "the pinned kernel $KPKG $KDEBVER is gone from the archive; using $p $best, the nearest of series $KSERIES (tests/vm/rig.sh --bump pins the newest)"
+    printf '%s %s\n%s %s\n' "$KPKG" "$KDEBVER" "$p" "$best" > "$CACHE/subst-$KSERIES"
+    use_image "$p" "$best"
+  }
+  pick "linux-headers-$KREL:$KARCH" "$KDEBVER" '' ''
+  hv=$PICKED
+  # the headers' dependencies name the -common and kbuild packages (6.1:
+  # linux-kbuild-6.1 (>= VERSION); 6.12: linux-kbuild-6.12.117+deb12), from the same
+  # source package: the kernel's version is the one wanted
+  hdep=$(apt_field "linux-headers-$KREL:$KARCH=$hv" Depends)
+  common=$(grep -o 'linux-headers-[^ ,]*-common' <<<"$hdep" | head -n1 || true)
+  kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<<"$hdep" | head -n1 || true)
+  [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot find the -common/kbuild packages of linux-headers-$KREL $hv (Depends: $hdep)"
+  crel=$(grep -o "$common ([^)]*)" <<<"$hdep" | sed 's/.*(\(.*\))/\1/' | head -n1 || true)
+  krel=$(grep -o "$kbuild ([^)]*)" <<<"$hdep" | sed 's/.*(\(.*\))/\1/' | head -n1 || true)
+  KSPECS=("$KPKG:$KARCH=$KDEBVER" "linux-headers-$KREL:$KARCH=$hv")
+  pick "$common" "$KDEBVER" "$crel" "linux-headers-$KREL $hv"
+  KSPECS+=("$common=$PICKED")
+  pick "$kbuild:$HOST_DEB_ARCH" "$KDEBVER" "$krel" "linux-headers-$KREL $hv"
+  KSPECS+=("$kbuild:$HOST_DEB_ARCH=$PICKED")
+  pick "linux-source-$KSRC" "$KDEBVER" '' ''
+  KSPECS+=("linux-source-$KSRC=$PICKED")
 }
 
 # ---------------------------------------------------------------- user space
@@ -563,19 +738,12 @@ build_sw() {
   flock -u 8
 }
 
-# kernel_debs: the cached .debs of the kernel, its headers, -common, kbuild and source
+# kernel_debs: the .debs of the kernel, its headers, -common, kbuild and source (KSPECS,
+# or the list the prepared kernel was made from), downloaded once into the cache
 kernel_debs() {
-  local hdep common kbuild
-  # the headers' dependencies name the -common and kbuild packages (6.1:
-  # linux-kbuild-6.1; 6.12: linux-kbuild-6.12.117+deb12); all come from the
-  # same source package, so they have the kernel's version
-  hdep=$(apt_field "linux-headers-$KREL=$KDEBVER" Depends)
-  common=$(grep -o 'linux-headers-[^ ,]*-common' <<<"$hdep" | head -n1 || true)
-  kbuild=$(grep -o 'linux-kbuild-[^ ,]*' <<<"$hdep" | head -n1 || true)
-  [ -n "$common" ] && [ -n "$kbuild" ] || die "cannot find the -common/kbuild packages of linux-headers-$KREL"
-  # (kbuild: the host's, its programs run here; -common and source: arch all)
-  fetch_debs "$KPKG:$KARCH=$KDEBVER" "linux-headers-$KREL:$KARCH=$KDEBVER" "$common=$KDEBVER" \
-    "$kbuild=$KDEBVER" "linux-source-$KSRC=$KDEBVER"
+  [ ! -s "$KDIR/specs" ] || mapfile -t KSPECS < "$KDIR/specs"
+  [ "${#KSPECS[@]}" = 5 ] || die "internal: kernel_debs before resolve_kernel"
+  fetch_debs "${KSPECS[@]}"
 }
 
 # planted_module SEDFILE: prints the path of a driver built with SEDFILE applied (issue
@@ -694,6 +862,8 @@ prepare_kernel() {
   echo "$load" > "$KDIR/modules.load"
   msg "module tree ($load) in $(secs_since "$t1")"
   echo "$KPKG $KDEBVER $KSERIES" > "$KDIR/package"
+  printf '%s\n' "${KSPECS[@]}" > "$KDIR/specs"
+  printf '%s\n' ${DRIFT[@]+"${DRIFT[@]}"} > "$KDIR/drift"
   rm -rf "$tmp"
   touch "$KDIR/.ok"
   # a kernel of the same series prepared earlier (before a bump) is stale:
@@ -853,17 +1023,33 @@ build_base() {
 }
 
 # ---------------------------------------------------------------- main
-if [ "$BUMP" = 1 ]; then bump_versions; exit 0; fi
 [ -n "$SERIES" ] || SERIES=$(all_series | head -n1)
 
 mkdir -p "$CACHE" 2>/dev/null || die "cannot create the cache $CACHE (set UVERBS_VM_CACHE)"
 CACHE=$(cd "$CACHE" && pwd)
+APT_DIR=$CACHE/apt
 HOST_BUSYBOX=$CACHE/userland/root/bin/busybox
 host_tools flock:util-linux
 # one preparer at a time (the lock is released before the VM boots); a
 # warm cache that is not writable (non-root user) is used as it is
 LOCKED=0
-if [ -w "$CACHE" ]; then exec 9>"$CACHE/.lock"; flock 9; LOCKED=1; fi
+if [ -w "$CACHE" ]; then exec 9>"$CACHE/.lock"; flock 9; LOCKED=1; apt_config; fi
+if [ "$BUMP" = 1 ]; then bump_versions; exit 0; fi
+
+# --resolve: the packages a kernel of SERIES is prepared from, downloaded into the cache
+# (the archive test, tests/vm/archive-test.sh, runs this against its own repositories)
+if [ "$RESOLVE" = 1 ]; then
+  line=$(pinned "$SERIES") || die "kernel series '$SERIES' is not in $VERSIONS (have: $(echo $(all_series)))"
+  read -r KPKG KDEBVER <<<"$line"
+  set_arch "${KPKG##*-}"
+  KSERIES=$SERIES KSRC=${SERIES%%-*}
+  use_image "$KPKG" "$KDEBVER"
+  resolve_kernel
+  for d in ${DRIFT[@]+"${DRIFT[@]}"}; do say_drift "$d"; done
+  fetch_debs "${KSPECS[@]}" > /dev/null
+  printf '%s\n' "${KSPECS[@]}"
+  exit 0
+fi
 
 if [ -n "$PLANTED" ]; then
   PLANTED=$(realpath "$PLANTED")
