@@ -60,6 +60,12 @@ use crate::raw::sys;
 pub struct VerbsFile {
     fd: RevocableFd,
     driver_id: u32,
+    /// Whether the kernel has confirmed `driver_id` (the INVOKE_WRITE probe), which
+    /// driver data needs: an id given by the caller ([`OpenTarget::driver_id`]) is not
+    /// trusted with it.
+    ///
+    /// [`OpenTarget::driver_id`]: crate::verbs::context::OpenTarget::driver_id
+    driver_confirmed: core::sync::atomic::AtomicBool,
     caps: Caps,
     id: u64,
 }
@@ -75,13 +81,54 @@ impl VerbsFile {
         VerbsFile {
             fd: Lifeline::new().adopt(fd),
             driver_id,
+            driver_confirmed: core::sync::atomic::AtomicBool::new(false),
             caps: Caps::default(),
             id: NEXT_FILE_ID.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
         }
     }
 
+    /// The driver id, as the kernel confirmed it (`probe_driver_id`'s answer).
     pub(crate) fn set_driver_id(&mut self, driver_id: u32) {
         self.driver_id = driver_id;
+        *self.driver_confirmed.get_mut() = true;
+    }
+
+    /// Makes sure the kernel agrees that this file's device has driver id
+    /// [`Self::driver_id`], asking it once (rdma-core's INVOKE_WRITE probe: `ENOSPC` when
+    /// the header's driver id is the device's, `EINVAL` when not). Driver data is sent
+    /// only after this: it names memory or not depending on the driver that reads it.
+    ///
+    /// # Errors
+    ///
+    /// `EINVAL` when the id is not the device's; `EOPNOTSUPP` when the kernel has no
+    /// ioctl interface to ask (before Linux 4.20: driver data cannot be sent then); else
+    /// the probe's errno.
+    pub fn confirm_driver(&self) -> Result<(), Errno> {
+        use core::sync::atomic::Ordering;
+        if self.driver_confirmed.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        match self.call(&mut method::invoke_write_probe(self.driver_id)) {
+            Ok(()) | Err(Errno::NOSPC) => {
+                self.driver_confirmed.store(true, Ordering::Release);
+                Ok(())
+            }
+            Err(e) if crate::raw::fallback::no_ioctl_method(e) => Err(Errno::OPNOTSUPP),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether a request carrying driver data for driver `udata` (0: none) may go to this
+    /// file: its driver's, confirmed by the kernel. One compare when it carries none.
+    #[inline(always)]
+    fn check_udata(&self, udata: u32) -> Result<(), Errno> {
+        if udata == 0 {
+            return Ok(());
+        }
+        if udata != self.driver_id {
+            return Err(Errno::INVAL);
+        }
+        self.confirm_driver()
     }
 
     /// The lifeline of this file and of every file made from it (async event files,
@@ -120,11 +167,13 @@ impl VerbsFile {
     /// (`EINVAL` for a bad argument, `EPROTONOSUPPORT` for a method it lacks, ...).
     pub fn call<const N: usize>(&self, req: &mut Request<'_, N>) -> Result<(), Errno> {
         self.lifeline().check_injected()?;
+        self.check_udata(req.udata_driver())?;
         // SAFETY: a Request is made only by the builders of raw::method, each of which
         // pushes every attribute id of its method with the kind the kernel's spec gives
         // it, borrows every output mutably and every input for the request's life, and
-        // sends driver data only from typed values (see raw::method's module docs and
-        // SAFETY.md): exactly sys::verbs_ioctl's contract.
+        // carries driver data only from a Udata type made for that command, which goes
+        // only to a file of its driver (check_udata, above; see raw::method's module
+        // docs and SAFETY.md): exactly sys::verbs_ioctl's contract.
         unsafe { sys::verbs_ioctl(self.fd.fd(), req.buf_mut()) }
     }
 
@@ -135,12 +184,14 @@ impl VerbsFile {
     /// The kernel's errno, or `EIO` if it took fewer bytes than the command has.
     pub fn write(&self, req: &mut WriteRequest<'_>) -> Result<(), Errno> {
         self.lifeline().check_injected()?;
+        self.check_udata(req.udata_driver())?;
         let mut bytes = [0u8; MAX_WRITE_CMD];
         let n = req.encode(&mut bytes)?;
         // SAFETY: WriteRequest::encode puts the address of the request's response buffer,
         // exclusively borrowed for the request's life, in the response pointer, with
         // `out_words` from its length; the bodies are those of the builders of
-        // raw::method, which carry no other address (SAFETY.md). The fd is a uverbs node
+        // raw::method, which carry no other address for the driver they go to
+        // (check_udata, above; SAFETY.md). The fd is a uverbs node
         // (Context::open checks that the kernel lists the character device as one).
         unsafe { sys::write_command(self.fd.fd(), &bytes[..n]) }
     }
@@ -237,7 +288,7 @@ impl VerbsFile {
     /// `ENODEV` once revoked; `EIO` with an injected disassociation; else the errno of
     /// `mmap(2)` (`EINVAL` for an offset the driver did not hand out or has already
     /// mapped, or a length past the queue).
-    pub fn map_queue(&self, offset: u64, len: usize) -> Result<RevocableMap, Errno> {
+    pub(crate) fn map_queue(&self, offset: u64, len: usize) -> Result<RevocableMap, Errno> {
         self.lifeline().check_injected()?;
         let page = rustix::param::page_size();
         let len = len.checked_add(page - 1).ok_or(Errno::INVAL)? & !(page - 1);
@@ -250,7 +301,7 @@ impl VerbsFile {
     ///
     /// The kernel's errno (`EINVAL` from rxe for a QP not yet in RTS, `ENOTCONN` from
     /// siw); `EBADF` once revoked; `EIO` with an injected disassociation.
-    pub fn ring_doorbell(&self, db: &mut Doorbell) -> Result<(), Errno> {
+    pub(crate) fn ring_doorbell(&self, db: &mut Doorbell) -> Result<(), Errno> {
         self.lifeline().check_injected()?;
         let (bytes, resp) = db.parts();
         debug_assert_eq!(
@@ -270,7 +321,7 @@ impl VerbsFile {
     /// # Errors
     ///
     /// The kernel's errno; `EIO` if it answered success without a descriptor.
-    pub fn alloc_async_event_fd(&self) -> Result<RevocableFd, Errno> {
+    pub(crate) fn alloc_async_event_fd(&self) -> Result<RevocableFd, Errno> {
         let (mut req, slot) = method::async_event_alloc(self.driver_id);
         self.call(&mut req)?;
         // SAFETY: the FD attribute of access NEW at `slot` started as -1
@@ -286,7 +337,7 @@ impl VerbsFile {
     /// # Errors
     ///
     /// The kernel's errno; `EIO` if it answered success without a descriptor.
-    pub fn create_comp_channel(&self, path: CallPath) -> Result<RevocableFd, Errno> {
+    pub(crate) fn create_comp_channel(&self, path: CallPath) -> Result<RevocableFd, Errno> {
         use crate::raw::abi::{ib_uverbs_create_comp_channel, ib_uverbs_create_comp_channel_resp};
         use crate::raw::fallback::{first_supported, no_ioctl_method, Attempt, Interface, Via};
         use crate::raw::method::DriverIn;
@@ -294,13 +345,14 @@ impl VerbsFile {
         let run = |via: Via| -> Result<u32, Errno> {
             let mut resp = [0xffu8; core::mem::size_of::<ib_uverbs_create_comp_channel_resp>()];
             match via {
-                Via::Ioctl => self.call(&mut method::invoke_cmd(
+                // (the descriptor it creates is adopted below)
+                Via::Ioctl => self.call(&mut method::invoke_any(
                     self.driver_id,
                     &cmd,
                     DriverIn::NONE,
                     &mut resp,
                 ))?,
-                _ => self.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut resp))?,
+                _ => self.write(&mut method::write_any(&cmd, DriverIn::NONE, &mut resp))?,
             }
             Ok(
                 ib_uverbs_create_comp_channel_resp::read_from_bytes(&resp[..])
@@ -344,7 +396,7 @@ impl VerbsFile {
     ///
     /// The kernel's errno; `EIO` if the call "succeeded" without writing a response
     /// (a file that is not a uverbs node would; a `VerbsFile` is only made for those).
-    pub fn get_context_write(
+    pub(crate) fn get_context_write(
         &self,
         udata_in: &UdataIn,
         resp_driver: &mut [u8],

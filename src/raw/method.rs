@@ -17,7 +17,9 @@
 //!   request for its whole life;
 //! - every input the kernel reads is a `&'a` borrow or a value; driver data (udata) is a
 //!   typed value of [`driver`](crate::raw::driver), never bytes from the caller, since
-//!   some drivers read user addresses out of it.
+//!   some drivers read user addresses out of it; and its type names the driver and the
+//!   command it is for ([`Udata`], [`DriverIn`]): a request carries it only to a file of
+//!   that driver, confirmed by the kernel, and only with that command.
 //!
 //! So [`VerbsFile::call`](crate::raw::VerbsFile::call) runs a `Request` without `unsafe`.
 //! A caller who needs a request no builder makes (an attribute this crate does not
@@ -43,12 +45,28 @@ use crate::raw::driver::UdataIn;
 #[derive(Debug)]
 pub struct Request<'a, const N: usize> {
     buf: IoctlBuf<'a, N>,
+    /// The driver its driver data was made for ([`DriverIn::driver_for`]): 0 when it
+    /// carries none, [`UDATA_MISMATCH`] when it was made for another command.
+    udata: u32,
 }
 
 impl<'a, const N: usize> Request<'a, N> {
     /// Only the builders of `src/raw` (this file and `mr.rs`) make requests.
     pub(in crate::raw) fn built(buf: IoctlBuf<'a, N>) -> Self {
-        Request { buf }
+        Request { buf, udata: 0 }
+    }
+
+    /// The same request, carrying driver data for driver `udata` (see
+    /// [`DriverIn::driver_for`]): [`VerbsFile::call`](crate::raw::VerbsFile::call) sends it only
+    /// to a file of that driver, once the kernel has confirmed the file's driver id.
+    pub(in crate::raw) fn with_udata(mut self, udata: u32) -> Self {
+        self.udata = udata;
+        self
+    }
+
+    /// The driver whose data the request carries (0: none).
+    pub fn udata_driver(&self) -> u32 {
+        self.udata
     }
 
     /// The buffer the kernel reads and writes back into, for the system call alone.
@@ -287,7 +305,7 @@ pub fn query_gid_entry<'a>(
 
 /// ASYNC_EVENT_ALLOC (`UVERBS_METHOD_ASYNC_EVENT_ALLOC` of `UVERBS_OBJECT_ASYNC_EVENT`,
 /// since Linux 5.6): a new async event file; the kernel writes its fd into the slot.
-pub fn async_event_alloc<'a>(driver_id: u32) -> (Request<'a, 1>, AttrSlot) {
+pub(crate) fn async_event_alloc<'a>(driver_id: u32) -> (Request<'a, 1>, AttrSlot) {
     let mut buf = IoctlBuf::new(
         UVERBS_OBJECT_ASYNC_EVENT,
         UVERBS_METHOD_ASYNC_EVENT_ALLOC,
@@ -336,6 +354,8 @@ pub struct WriteRequest<'a> {
     body: [u8; MAX_WRITE_CMD],
     body_len: usize,
     resp: &'a mut [u8],
+    /// As [`Request`]'s: the driver its driver data was made for (0: none).
+    udata: u32,
 }
 
 impl<'a> WriteRequest<'a> {
@@ -367,7 +387,19 @@ impl<'a> WriteRequest<'a> {
             body: b,
             body_len: n,
             resp,
+            udata: 0,
         }
+    }
+
+    /// As [`Request::with_udata`].
+    pub(in crate::raw) fn with_udata(mut self, udata: u32) -> Self {
+        self.udata = udata;
+        self
+    }
+
+    /// The driver whose data the request carries (0: none).
+    pub fn udata_driver(&self) -> u32 {
+        self.udata
     }
 
     /// Writes the bytes `write(2)` sends into `out` and returns their length: for a plain
@@ -617,32 +649,48 @@ pub fn write_query_port_bytes(port: u8, resp: &mut [u8]) -> WriteRequest<'_> {
 
 // ------------------------------------------------------------------ the object model
 
-/// Driver input data (`UHW_IN`, or the tail of a `write()` command): a typed value of
-/// [`driver`](crate::raw::driver) that names no user memory, never bytes from the caller.
-/// Some drivers read user addresses out of their input (mlx5's queue buffers, rxe's
-/// MODIFY_SRQ): those have builders of their own that borrow what the address names.
+/// Driver input data (`UHW_IN`, or the tail of a `write()` command), typed by the
+/// driver that reads it *and* the command it comes with: whether bytes name memory
+/// depends on the (driver, command) pair that reads them, not on the Rust type that holds
+/// them (siw's 8-byte REG_MR key struct, read by rxe's MODIFY_SRQ, is an address rxe
+/// writes 16 bytes to: issue 39's hole B). So a `DriverIn` is made only from a [`Udata`]
+/// type, which names its driver and command; a builder given one made for another
+/// command makes a request that never runs, and [`VerbsFile::call`] and
+/// [`VerbsFile::write`] send driver data only to a file of its driver, whose id the
+/// kernel has confirmed (not only the caller's [`OpenTarget`]). Drivers that read user
+/// addresses out of their input (rxe's MODIFY_SRQ) have builders of their own that borrow
+/// what the address names.
+///
+/// [`VerbsFile::call`]: crate::raw::VerbsFile::call
+/// [`VerbsFile::write`]: crate::raw::VerbsFile::write
+/// [`OpenTarget`]: crate::verbs::context::OpenTarget
 #[derive(Debug, Clone, Copy)]
 pub struct DriverIn<'a> {
     pub(in crate::raw) bytes: &'a [u8],
+    driver: u32,
+    command: u32,
 }
+
+/// The driver a request is marked for when its driver data was made for another command:
+/// no device has this id, so the request never runs.
+pub const UDATA_MISMATCH: u32 = u32::MAX;
 
 impl DriverIn<'static> {
     /// No driver input.
-    pub const NONE: DriverIn<'static> = DriverIn { bytes: &[] };
+    pub const NONE: DriverIn<'static> = DriverIn {
+        bytes: &[],
+        driver: 0,
+        command: 0,
+    };
 }
 
 impl<'a> DriverIn<'a> {
-    /// A driver struct that carries no address.
-    pub fn of<T: AddressFree>(v: &'a T) -> Self {
+    /// The driver input `v`, for its driver and command.
+    pub fn of<T: Udata>(v: &'a T) -> Self {
         DriverIn {
             bytes: v.as_bytes(),
-        }
-    }
-
-    /// GET_CONTEXT's input.
-    pub fn context(v: &'a UdataIn) -> Self {
-        DriverIn {
-            bytes: v.as_bytes(),
+            driver: T::DRIVER,
+            command: T::COMMAND,
         }
     }
 
@@ -650,19 +698,41 @@ impl<'a> DriverIn<'a> {
     pub fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
+
+    /// The driver a request of `command` carrying this input must go to: 0 when there is
+    /// no input, [`UDATA_MISMATCH`] when it was made for another command.
+    pub(in crate::raw) fn driver_for(&self, command: u32) -> u32 {
+        if self.bytes.is_empty() {
+            0
+        } else if self.command == command {
+            self.driver
+        } else {
+            UDATA_MISMATCH
+        }
+    }
 }
 
 mod sealed {
     pub trait Sealed {}
 }
 
-/// A driver input struct that names no user memory, so that it can travel in a
-/// [`Request`] built in safe code. Sealed: only this crate implements it.
-pub trait AddressFree: IntoBytes + Immutable + sealed::Sealed {}
+/// Driver input that driver [`Self::DRIVER`] reads for command [`Self::COMMAND`] and that
+/// names no user memory there, so that it can travel in a request built in safe code.
+/// Sealed: only this crate implements it, one (driver, command) pair per type.
+pub trait Udata: IntoBytes + Immutable + sealed::Sealed {
+    /// The driver that reads it (`RDMA_DRIVER_*`).
+    const DRIVER: u32;
+    /// The command it comes with (`IB_USER_VERBS_CMD_*`; the ioctl methods of the same
+    /// verb use the same number).
+    const COMMAND: u32;
+}
 
 impl sealed::Sealed for crate::raw::driver::siw_ureq_reg_mr {}
-/// The key byte of the STag and padding.
-impl AddressFree for crate::raw::driver::siw_ureq_reg_mr {}
+/// siw's REG_MR input: the key byte of the STag and padding (`siw_reg_user_mr`).
+impl Udata for crate::raw::driver::siw_ureq_reg_mr {
+    const DRIVER: u32 = RDMA_DRIVER_SIW;
+    const COMMAND: u32 = IB_USER_VERBS_CMD_REG_MR;
+}
 
 /// A `write()` command struct of `ib_user_verbs.h` that this crate sends, with its
 /// command number and response struct. Sealed: only this crate implements it, and only
@@ -677,6 +747,11 @@ pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
     const HAS_RESPONSE: bool;
     /// The core response (without the driver's output); [`NoResponse`] when none.
     type Resp: FromBytes + IntoBytes + KnownLayout + Immutable + Default;
+    /// Whether the kernel answers with a new file descriptor (CREATE_COMP_CHANNEL):
+    /// [`invoke_cmd`] and [`write_cmd`] refuse those at compile time, since a
+    /// descriptor nobody owns, outside the context's lifeline, would hold a device being
+    /// removed hostage (`Context::create_comp_channel` adopts its own).
+    const CREATES_FD: bool = false;
 }
 
 /// The response of commands that have none (size 0).
@@ -715,11 +790,13 @@ write_command!(
 );
 write_command!(ib_uverbs_dealloc_pd, IB_USER_VERBS_CMD_DEALLOC_PD);
 write_command!(ib_uverbs_dereg_mr, IB_USER_VERBS_CMD_DEREG_MR);
-write_command!(
-    ib_uverbs_create_comp_channel,
-    IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
-    ib_uverbs_create_comp_channel_resp
-);
+impl sealed::Sealed for ib_uverbs_create_comp_channel {}
+impl WriteCommand for ib_uverbs_create_comp_channel {
+    const COMMAND: u32 = IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL;
+    const HAS_RESPONSE: bool = true;
+    type Resp = ib_uverbs_create_comp_channel_resp;
+    const CREATES_FD: bool = true;
+}
 write_command!(
     ib_uverbs_create_cq,
     IB_USER_VERBS_CMD_CREATE_CQ,
@@ -810,9 +887,44 @@ pub(in crate::raw) fn split_resp<R>(resp: &mut [u8]) -> (&mut [u8], &mut [u8]) {
 /// response field included, which the kernel ignores here), `CORE_OUT` the first
 /// `size_of::<C::Resp>()` bytes of `resp`, `UHW_IN` the driver input and `UHW_OUT` the
 /// rest of `resp`. Empty parts are left out, as rdma-core does.
+///
+/// A command that creates a file descriptor does not build:
+///
+/// ```compile_fail,E0080
+/// use uverbs::raw::abi::ib_uverbs_create_comp_channel;
+/// use uverbs::raw::method::{invoke_cmd, DriverIn};
+/// let mut resp = [0u8; 4];
+/// // error[E0080]: evaluation of constant value failed (CREATES_FD)
+/// let _ = invoke_cmd(14, &ib_uverbs_create_comp_channel::default(), DriverIn::NONE, &mut resp);
+/// ```
 // Inlined: at a call site that knows the command and its buffers, most of it folds away.
 #[inline(always)]
 pub fn invoke_cmd<'a, C: WriteCommand>(
+    driver_id: u32,
+    cmd: &'a C,
+    udata_in: DriverIn<'a>,
+    resp: &'a mut [u8],
+) -> Request<'a, 5> {
+    const { assert!(!C::CREATES_FD, "a command that creates a descriptor") };
+    invoke_any(driver_id, cmd, udata_in, resp)
+}
+
+/// The compile-fail example of [`invoke_cmd`], with its one difference: a command that
+/// creates no descriptor builds.
+///
+/// ```
+/// use uverbs::raw::abi::ib_uverbs_alloc_pd;
+/// use uverbs::raw::method::{invoke_cmd, DriverIn};
+/// let mut resp = [0u8; 4];
+/// let _ = invoke_cmd(14, &ib_uverbs_alloc_pd::default(), DriverIn::NONE, &mut resp);
+/// ```
+#[cfg(doctest)]
+pub struct CompileFailTwins;
+
+/// [`invoke_cmd`] for every command, those that create a descriptor included (whose
+/// caller adopts it under the file's lifeline).
+#[inline(always)]
+pub(crate) fn invoke_any<'a, C: WriteCommand>(
     driver_id: u32,
     cmd: &'a C,
     udata_in: DriverIn<'a>,
@@ -831,12 +943,23 @@ pub fn invoke_cmd<'a, C: WriteCommand>(
     if !driver.is_empty() {
         buf.ptr_out(UVERBS_ATTR_UHW_OUT, driver, true);
     }
-    Request::built(buf)
+    Request::built(buf).with_udata(udata_in.driver_for(C::COMMAND))
 }
 
 /// The same command by `write()`: the struct after its response pointer, then the driver
-/// input; `resp` receives the core response followed by the driver's output.
+/// input; `resp` receives the core response followed by the driver's output. As
+/// [`invoke_cmd`], a command that creates a descriptor does not build.
 pub fn write_cmd<'a, C: WriteCommand>(
+    cmd: &C,
+    udata_in: DriverIn<'_>,
+    resp: &'a mut [u8],
+) -> WriteRequest<'a> {
+    const { assert!(!C::CREATES_FD, "a command that creates a descriptor") };
+    write_any(cmd, udata_in, resp)
+}
+
+/// [`write_cmd`] for every command (see [`invoke_any`]).
+pub(crate) fn write_any<'a, C: WriteCommand>(
     cmd: &C,
     udata_in: DriverIn<'_>,
     resp: &'a mut [u8],
@@ -855,6 +978,7 @@ pub fn write_cmd<'a, C: WriteCommand>(
         &[core, udata_in.bytes],
         resp,
     )
+    .with_udata(udata_in.driver_for(C::COMMAND))
 }
 
 /// MODIFY_SRQ on rxe, by INVOKE_WRITE: rxe requires its `rxe_modify_srq_cmd`, whose
@@ -881,7 +1005,8 @@ pub fn modify_srq_rxe<'a>(
     );
     buf.ptr_in(UVERBS_ATTR_CORE_IN, cmd.as_bytes(), true);
     buf.ptr_in(UVERBS_ATTR_UHW_IN, ucmd.as_bytes(), true);
-    Request::built(buf)
+    // rxe's struct: sent only to an rxe file (VerbsFile::call checks)
+    Request::built(buf).with_udata(RDMA_DRIVER_RXE)
 }
 
 /// MODIFY_SRQ on rxe by `write()`: as [`modify_srq_rxe`].
@@ -901,6 +1026,7 @@ pub fn write_modify_srq_rxe<'a>(
         &[cmd.as_bytes(), ucmd.as_bytes()],
         &mut [],
     )
+    .with_udata(RDMA_DRIVER_RXE)
 }
 
 /// Destroys an object by handle with its type's ioctl DESTROY method (PD, MR, AH: the
@@ -992,7 +1118,10 @@ pub fn create_cq<'a>(
     if !udata_out.is_empty() {
         buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, true);
     }
-    (Request::built(buf), handle)
+    (
+        Request::built(buf).with_udata(udata_in.driver_for(IB_USER_VERBS_CMD_CREATE_CQ)),
+        handle,
+    )
 }
 
 /// CQ_DESTROY (`UVERBS_METHOD_CQ_DESTROY`): `resp` receives the counts of completion
@@ -1072,7 +1201,10 @@ pub fn create_qp<'a>(
     if !udata_out.is_empty() {
         buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, true);
     }
-    (Request::built(buf), handle)
+    (
+        Request::built(buf).with_udata(udata_in.driver_for(IB_USER_VERBS_CMD_CREATE_QP)),
+        handle,
+    )
 }
 
 /// QP_DESTROY (`UVERBS_METHOD_QP_DESTROY`): `resp` receives the count of async events
@@ -1143,7 +1275,10 @@ pub fn create_srq<'a>(
     if !udata_out.is_empty() {
         buf.ptr_out(UVERBS_ATTR_UHW_OUT, udata_out, true);
     }
-    (Request::built(buf), handle)
+    (
+        Request::built(buf).with_udata(udata_in.driver_for(IB_USER_VERBS_CMD_CREATE_SRQ)),
+        handle,
+    )
 }
 
 /// SRQ_CREATE's inputs, each a `PTR_IN` of its C type (so borrowed by the request).
@@ -1968,6 +2103,57 @@ mod tests {
         assert_eq!(&out[8..n], cmd.as_bytes());
         let key = crate::raw::driver::siw_ureq_reg_mr::default();
         assert_eq!(DriverIn::of(&key).as_bytes(), &[0u8; 8]);
+    }
+
+    #[test]
+    fn driver_data_is_typed_by_driver_and_command() {
+        // Issue 39, hole B: siw's REG_MR key struct attached to rxe's MODIFY_SRQ would be
+        // read by rxe as the address it writes the resized queue's mminfo to. The
+        // request is marked as one that no device takes (VerbsFile::call and write
+        // refuse it before any system call); made for its own command, it is marked for
+        // siw, and without driver data for nobody.
+        let key = crate::raw::driver::siw_ureq_reg_mr {
+            stag_key: 0x78,
+            ..Default::default()
+        };
+        let srq = ib_uverbs_modify_srq {
+            srq_handle: 1,
+            attr_mask: 1,
+            max_wr: 64,
+            ..Default::default()
+        };
+        assert_eq!(
+            write_cmd(&srq, DriverIn::of(&key), &mut []).udata_driver(),
+            UDATA_MISMATCH
+        );
+        assert_eq!(
+            invoke_cmd(RDMA_DRIVER_RXE, &srq, DriverIn::of(&key), &mut []).udata_driver(),
+            UDATA_MISMATCH
+        );
+        assert_eq!(write_cmd(&srq, DriverIn::NONE, &mut []).udata_driver(), 0);
+        let (mut cqe, mut out) = (0u32, [0u8; 32]);
+        let (req, _) = create_cq(
+            RDMA_DRIVER_SIW,
+            &16,
+            &1,
+            None,
+            &0,
+            &mut cqe,
+            DriverIn::of(&key),
+            &mut out,
+        );
+        assert_eq!(
+            req.udata_driver(),
+            UDATA_MISMATCH,
+            "REG_MR's data on CREATE_CQ"
+        );
+        // (REG_MR's own builder marks it for siw: raw::mr's reg_mr_request_bytes)
+        let mut ucmd = crate::raw::driver::rxe_modify_srq_cmd::default();
+        let mut mi = crate::raw::driver::mminfo::default();
+        assert_eq!(
+            write_modify_srq_rxe(&srq, &mut ucmd, &mut mi).udata_driver(),
+            RDMA_DRIVER_RXE
+        );
     }
 
     #[test]

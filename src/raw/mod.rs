@@ -8,8 +8,11 @@
 //!   directions, so the request bytes are pinned by golden tests.
 //! - [`cm`]: the RDMA connection manager's file and one builder per command.
 //! - [`node`]: whether a character node is the kernel device a command is meant for.
-//! - [`ring`]: the queues rxe and siw share with the process (mapped from the uverbs
-//!   file), and the doorbell that makes the kernel look at a send queue.
+//! - `ring` (crate-private): the queues rxe and siw share with the process (mapped from
+//!   the uverbs file), and the doorbell that makes the kernel look at a send queue. A
+//!   second mapping of a queue, or a second writer of its slots, would race the verbs
+//!   layer's own (and hand the device elements no `RawSge` vouches for): only
+//!   `verbs::datapath`, under its queue locks, reaches them.
 //! - `sys` (private): the system calls that hand the kernel pointers; the only
 //!   `unsafe` code of the crate besides the raw entry points below.
 
@@ -23,7 +26,7 @@ pub mod lifeline;
 pub mod method;
 pub mod mr;
 pub mod node;
-pub mod ring;
+pub(crate) mod ring;
 pub(crate) mod sys;
 
 pub use fallback::{CallPath, Caps, Interface};

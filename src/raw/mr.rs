@@ -7,11 +7,34 @@
 //! with ownership:
 //!
 //! - [`MrBuf`] is page-aligned, zeroed heap memory that hands out no references: it is
-//!   read and written by copies ([`MrBuf::read_at`], [`MrBuf::write_at`]).
+//!   read and written by copies ([`MrBuf::read_at`], [`MrBuf::write_at`]) made of
+//!   relaxed atomic accesses, since the device may write (or read) the same bytes at the
+//!   same moment: a copy may see some words old and others new, never undefined
+//!   behaviour.
 //! - [`VerbsFile::reg_mr`] takes an `MrBuf` by value and returns a [`RegisteredMr`] that
-//!   owns it. The only way back to the buffer is [`VerbsFile::dereg_mr`], which returns
-//!   it once the kernel has confirmed the deregistration. A `RegisteredMr` dropped while
-//!   still registered leaks its buffer instead of freeing memory the device may reach.
+//!   owns it and lends it only shared ([`RegisteredMr::buf`]), never `&mut` (which
+//!   `mem::replace` could take the buffer out of, and free while the device still has
+//!   the registration: issue 39's hole A). The only way back to the buffer is
+//!   [`VerbsFile::dereg_mr`], which returns it once the kernel has confirmed the
+//!   deregistration. A `RegisteredMr` dropped while still registered leaks its buffer
+//!   instead of freeing memory the device may reach.
+//!
+//! A registered buffer cannot be taken out from under its registration:
+//!
+//! ```compile_fail,E0599
+//! # fn main() -> uverbs::Result<()> {
+//! use uverbs::raw::mr::MrBuf;
+//! use uverbs::raw::CallPath;
+//! let ctx = std::sync::Arc::new(uverbs::Context::open_by_name("rxe0")?);
+//! let pd = ctx.alloc_pd()?;
+//! let mut reg = ctx.raw().reg_mr(pd.handle(), MrBuf::new(4096).unwrap(), 7, CallPath::Auto).unwrap();
+//! // error[E0599]: no method named `buf_mut`
+//! let _freed = std::mem::replace(reg.buf_mut(), MrBuf::new(4096).unwrap());
+//! # Ok(()) }
+//! ```
+//!
+//! (The same lines with a copy in, [`RegisteredMr::write_at`], compile: see
+//! `CompileFailTwins` below.)
 //! - Registering memory the caller owns some other way is `unsafe`: the builders
 //!   [`reg_mr`] and [`write_reg_mr`] have a `# Safety` contract.
 #![allow(unsafe_code)]
@@ -99,6 +122,11 @@ impl MrBuf {
 
     /// Copies `dst.len()` bytes from `offset` into `dst`. False (and nothing copied)
     /// when the range is outside the buffer.
+    ///
+    /// While the buffer is registered the device may be writing it during the copy: each
+    /// aligned 8-byte word (and each byte outside them) is read whole, as it was before
+    /// or after the device's write, with no order between words (a completion read
+    /// first orders the data it announces, as the verbs always required).
     pub fn read_at(&self, offset: usize, dst: &mut [u8]) -> bool {
         let Some(end) = offset.checked_add(dst.len()) else {
             return false;
@@ -106,20 +134,15 @@ impl MrBuf {
         if end > self.len {
             return false;
         }
-        // SAFETY: [offset, end) is inside the allocation (checked above); `dst` is a
-        // distinct allocation (a &mut the caller owns), so the ranges do not overlap.
-        unsafe {
-            core::ptr::copy_nonoverlapping(
-                self.ptr.as_ptr().add(offset),
-                dst.as_mut_ptr(),
-                dst.len(),
-            )
-        };
+        // SAFETY: [offset, end) is inside the allocation (checked above), which lives as
+        // long as `self`; `dst` is a distinct allocation (a &mut the caller owns).
+        unsafe { copy_out(self.ptr.as_ptr().add(offset), dst) };
         true
     }
 
     /// Copies `src` to `offset`. False (and nothing copied) when the range is outside the
-    /// buffer.
+    /// buffer. While the buffer is registered, the device may read it during the copy:
+    /// word by word, as [`MrBuf::read_at`].
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> bool {
         let Some(end) = offset.checked_add(src.len()) else {
             return false;
@@ -127,11 +150,9 @@ impl MrBuf {
         if end > self.len {
             return false;
         }
-        // SAFETY: [offset, end) is inside the allocation, which `&mut self` makes ours;
+        // SAFETY: [offset, end) is inside the allocation, which lives as long as `self`;
         // `src` cannot overlap it (no reference into an MrBuf exists).
-        unsafe {
-            core::ptr::copy_nonoverlapping(src.as_ptr(), self.ptr.as_ptr().add(offset), src.len())
-        };
+        unsafe { copy_in(src, self.ptr.as_ptr().add(offset)) };
         true
     }
 
@@ -140,6 +161,66 @@ impl MrBuf {
         let mut v = vec![0u8; self.len];
         self.read_at(0, &mut v);
         v
+    }
+}
+
+/// Copies `dst.len()` bytes from `src` into `dst` with relaxed atomic loads: bytes up
+/// to an 8-byte boundary, then whole aligned words, then the last bytes. Memory the
+/// device (or the kernel for it) writes at the same moment is then a race of atomics,
+/// not undefined behaviour; on x86_64 and aarch64 each access is a plain load.
+///
+/// # Safety
+///
+/// `src..src + dst.len()` is valid for reads and reached by no `&mut` reference; it does
+/// not overlap `dst`.
+unsafe fn copy_out(src: *const u8, dst: &mut [u8]) {
+    use core::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+    let n = dst.len();
+    let head = src.align_offset(8).min(n);
+    let words = (n - head) / 8;
+    for (i, d) in dst[..head].iter_mut().enumerate() {
+        // SAFETY: inside the range (i < head <= n); an AtomicU8 needs no alignment; the
+        // bytes are only ever accessed by copies (never by reference).
+        *d = unsafe { AtomicU8::from_ptr(src.add(i).cast_mut()) }.load(Relaxed);
+    }
+    for (w, d) in dst[head..head + words * 8].chunks_exact_mut(8).enumerate() {
+        // SAFETY: `src + head` is 8-aligned (align_offset), so each word is aligned and
+        // inside the range (head + 8 * (w + 1) <= n).
+        let v = unsafe { AtomicU64::from_ptr(src.add(head + 8 * w).cast::<u64>().cast_mut()) }
+            .load(Relaxed);
+        d.copy_from_slice(&v.to_ne_bytes());
+    }
+    for (i, d) in dst.iter_mut().enumerate().skip(head + words * 8) {
+        // SAFETY: inside the range (i < n).
+        *d = unsafe { AtomicU8::from_ptr(src.add(i).cast_mut()) }.load(Relaxed);
+    }
+}
+
+/// Copies `src` to `dst` with relaxed atomic stores, in the same pieces as [`copy_out`].
+///
+/// # Safety
+///
+/// `dst..dst + src.len()` is valid for writes and reached by no reference; it does not
+/// overlap `src`.
+unsafe fn copy_in(src: &[u8], dst: *mut u8) {
+    use core::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+    let n = src.len();
+    let head = dst.align_offset(8).min(n);
+    let words = (n - head) / 8;
+    for (i, b) in src[..head].iter().enumerate() {
+        // SAFETY: inside the range; no alignment needed; never reached by reference.
+        unsafe { AtomicU8::from_ptr(dst.add(i)) }.store(*b, Relaxed);
+    }
+    for (w, c) in src[head..head + words * 8].chunks_exact(8).enumerate() {
+        let mut v = [0u8; 8];
+        v.copy_from_slice(c);
+        // SAFETY: `dst + head` is 8-aligned, each word inside the range.
+        unsafe { AtomicU64::from_ptr(dst.add(head + 8 * w).cast::<u64>()) }
+            .store(u64::from_ne_bytes(v), Relaxed);
+    }
+    for (i, b) in src.iter().enumerate().skip(head + words * 8) {
+        // SAFETY: inside the range.
+        unsafe { AtomicU8::from_ptr(dst.add(i)) }.store(*b, Relaxed);
     }
 }
 
@@ -192,13 +273,32 @@ impl RegisteredMr {
             .as_ref()
             .unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
     }
-    /// The registered memory, for writing (by copy).
-    pub fn buf_mut(&mut self) -> &mut MrBuf {
-        self.buf
-            .as_mut()
-            .unwrap_or_else(|| unreachable!("a RegisteredMr owns its buffer"))
+    /// Copies `src` into the registered memory at `offset` ([`MrBuf::write_at`]); false
+    /// when the range is outside it. The buffer itself is never lent mutably: a
+    /// `&mut MrBuf` could be swapped out and freed while registered.
+    pub fn write_at(&mut self, offset: usize, src: &[u8]) -> bool {
+        match self.buf.as_mut() {
+            Some(b) => b.write_at(offset, src),
+            None => false,
+        }
     }
 }
+
+/// The compile-fail example of the module docs, with its one difference: writing by
+/// copy instead of taking the buffer out compiles.
+///
+/// ```no_run
+/// # fn main() -> uverbs::Result<()> {
+/// use uverbs::raw::mr::MrBuf;
+/// use uverbs::raw::CallPath;
+/// let ctx = std::sync::Arc::new(uverbs::Context::open_by_name("rxe0")?);
+/// let pd = ctx.alloc_pd()?;
+/// let mut reg = ctx.raw().reg_mr(pd.handle(), MrBuf::new(4096).unwrap(), 7, CallPath::Auto).unwrap();
+/// let _ = reg.write_at(0, &[1; 4096]);
+/// # Ok(()) }
+/// ```
+#[cfg(doctest)]
+pub struct CompileFailTwins;
 
 impl Drop for RegisteredMr {
     fn drop(&mut self) {
@@ -448,7 +548,7 @@ pub unsafe fn reg_mr<'a>(
     if !driver.is_empty() {
         buf.ptr_out(UVERBS_ATTR_UHW_OUT, driver, true);
     }
-    Request::built(buf)
+    Request::built(buf).with_udata(udata_in.driver_for(IB_USER_VERBS_CMD_REG_MR))
 }
 
 /// REG_MR by `write()`.
@@ -469,6 +569,7 @@ pub unsafe fn write_reg_mr<'a>(
         &[core, udata_in.bytes],
         resp,
     )
+    .with_udata(udata_in.driver_for(IB_USER_VERBS_CMD_REG_MR))
 }
 
 #[cfg(test)]
@@ -490,6 +591,28 @@ mod tests {
         assert_eq!(MrBuf::new(0).unwrap_err(), Errno::INVAL);
         let c = MrBuf::from_slice(b"hello").unwrap();
         assert_eq!(c.to_vec(), b"hello");
+    }
+
+    #[test]
+    fn copies_keep_every_byte_at_every_alignment_and_length() {
+        // The atomic copies split a range into head bytes, aligned words and tail bytes:
+        // every offset within a word and every length around a few words, both ways.
+        let mut b = MrBuf::new(64).unwrap();
+        let pattern: Vec<u8> = (1..=64u8).collect();
+        for off in 0..9 {
+            for len in 0..=40 {
+                let src = &pattern[..len];
+                assert!(b.write_at(0, &[0; 64]));
+                assert!(b.write_at(off, src), "write {off}+{len}");
+                let mut all = [0u8; 64];
+                assert!(b.read_at(0, &mut all));
+                assert_eq!(&all[off..off + len], src, "{off}+{len}");
+                assert!(all[..off].iter().chain(&all[off + len..]).all(|&x| x == 0));
+                let mut back = vec![0xeeu8; len];
+                assert!(b.read_at(off, &mut back));
+                assert_eq!(back, src, "read {off}+{len}");
+            }
+        }
     }
 
     #[test]
@@ -563,6 +686,8 @@ mod tests {
         want.extend(attr(UVERBS_ATTR_UHW_OUT, 16, r1));
         assert_eq!(req.to_vec(), want);
         assert_eq!(IB_USER_VERBS_CMD_REG_MR, 9);
+        // siw's key struct is REG_MR's driver data: the request goes to siw files only
+        assert_eq!(req.udata_driver(), RDMA_DRIVER_SIW);
     }
 }
 

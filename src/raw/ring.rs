@@ -103,17 +103,13 @@ impl RxeQueue {
         Ok(RxeQueue { map, mask, log2 })
     }
 
-    /// The number of slots (`index_mask + 1`); a queue holds one less than that.
-    pub fn slots(&self) -> u32 {
-        self.mask + 1
-    }
-
     /// The slot size in bytes.
     pub fn elem_size(&self) -> usize {
         1 << self.log2
     }
 
     /// The mapping.
+    #[cfg(test)]
     pub fn map(&self) -> &RevocableMap {
         &self.map
     }
@@ -202,11 +198,6 @@ impl RxeProducer {
         RxeProducer { q, prod }
     }
 
-    /// The queue.
-    pub fn queue(&self) -> &RxeQueue {
-        &self.q
-    }
-
     /// Slots free for posting now: the queue holds `slots - 1` requests.
     pub fn free(&self) -> u32 {
         let cons = self.q.consumer().load(Ordering::Acquire) & self.q.mask;
@@ -247,6 +238,7 @@ impl RxeConsumer {
     }
 
     /// The queue.
+    #[cfg(test)]
     pub fn queue(&self) -> &RxeQueue {
         &self.q
     }
@@ -321,16 +313,6 @@ impl SiwQueue {
     /// The number of elements.
     pub fn len(&self) -> u32 {
         self.num
-    }
-
-    /// Always false: a queue has at least one element.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// The mapping.
-    pub fn map(&self) -> &RevocableMap {
-        &self.map
     }
 
     fn at(&self, index: u32, offset: usize, len: usize) -> Option<*mut u8> {
@@ -441,6 +423,7 @@ impl Doorbell {
     }
 
     /// The bytes, for tests.
+    #[cfg(test)]
     pub fn bytes(&self) -> &[u8; 32] {
         &self.bytes
     }

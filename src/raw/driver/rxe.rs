@@ -343,7 +343,7 @@ const _: () = assert!(core::mem::size_of::<rxe_recv_wqe>() == 40);
 
 /// `struct rxe_queue_buf`: the header of every mapped rxe queue; the slots follow it
 /// (`data[]`). The producer and consumer indices are shared with the kernel and are
-/// only ever accessed atomically ([`crate::raw::ring`]); this struct gives their places.
+/// only ever accessed atomically (the verbs layer's rings); this struct gives their places.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable)]
 pub struct rxe_queue_buf {

@@ -101,11 +101,30 @@ fn driver_name(id: u32) -> String {
 }
 
 /// Checks that objects can be created on the context's driver, before any request.
+///
+/// The driver id is the kernel's, not only the caller's: an [`OpenTarget`] may say any id,
+/// and the objects' queues, driver data and mappings are laid out per driver, so the
+/// first object of a context asks the kernel to confirm it
+/// ([`VerbsFile::confirm_driver`](crate::raw::VerbsFile::confirm_driver), once).
+///
+/// [`OpenTarget`]: crate::verbs::context::OpenTarget
 pub(crate) fn check_driver(ctx: &Context, what: &'static str) -> Result<()> {
+    let op = || Op::new(what, ctx.name());
     match ctx.driver_id() {
-        RDMA_DRIVER_RXE | RDMA_DRIVER_SIW => Ok(()),
+        RDMA_DRIVER_RXE | RDMA_DRIVER_SIW => match ctx.raw().confirm_driver() {
+            Ok(()) => Ok(()),
+            Err(Errno::INVAL) => Err(Error::BadArgument {
+                op: op(),
+                reason: format!(
+                    "the context was opened as a {} device, and the kernel says it is not one \
+                     (OpenTarget::driver_id is not the device's)",
+                    driver_name(ctx.driver_id())
+                ),
+            }),
+            Err(e) => Err(ctx.kernel_error(op(), e)),
+        },
         id => Err(Error::DriverNotSupported {
-            op: Op::new(what, ctx.name()),
+            op: op(),
             driver: driver_name(id),
         }),
     }

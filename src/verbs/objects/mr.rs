@@ -92,7 +92,7 @@ impl Mr {
     /// Copies `src` into the region at `offset`; false when the range is outside it.
     pub fn write_at(&mut self, offset: usize, src: &[u8]) -> bool {
         match self.reg.as_mut() {
-            Some(r) => r.buf_mut().write_at(offset, src),
+            Some(r) => r.write_at(offset, src),
             None => false,
         }
     }
