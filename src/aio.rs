@@ -21,7 +21,7 @@
 //! the static binary holds none of this.
 #![allow(unsafe_code)]
 
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{BorrowedFd, OwnedFd};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -90,7 +90,7 @@ impl AsyncEventStream {
     /// runtime with I/O).
     pub fn new(stream: EventStream) -> Result<AsyncEventStream> {
         let set = Set::new(
-            [stream.as_fd(), stream.wake_fd()?],
+            [stream.file_fd(), stream.wake_fd()?],
             "register an event stream",
         )?;
         Ok(AsyncEventStream { stream, set })
@@ -138,7 +138,7 @@ impl AsyncCompChannel {
     /// As [`AsyncEventStream::new`].
     pub fn new(channel: CompChannel) -> Result<AsyncCompChannel> {
         let set = Set::new(
-            [channel.as_fd(), channel.wake_fd()?],
+            [channel.file_fd(), channel.wake_fd()?],
             "register a completion channel",
         )?;
         Ok(AsyncCompChannel { channel, set })
@@ -226,7 +226,7 @@ impl AsyncCmChannel {
     ///
     /// As [`AsyncEventStream::new`].
     pub fn new(channel: Arc<CmChannel>) -> Result<AsyncCmChannel> {
-        let set = Set::new([channel.as_fd()], "register an RDMA CM channel")?;
+        let set = Set::new([channel.file_fd()], "register an RDMA CM channel")?;
         Ok(AsyncCmChannel { channel, set })
     }
 

@@ -52,6 +52,7 @@ use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_qp_attr;
 use crate::raw::abi::rdma_cm::*;
 use crate::raw::cm::{self as raw, CmFile};
+use crate::raw::lifeline::PollOnly;
 use crate::types::Gid;
 use crate::types::{AccessFlags, CmEventType, MigState, Mtu, QpAttrMask, QpState};
 use crate::verbs::discover::{DeviceInfo, Discovery};
@@ -67,9 +68,16 @@ fn err(what: &'static str, e: Errno) -> Error {
 #[derive(Debug)]
 pub struct CmChannel {
     file: CmFile,
+    /// What [`CmChannel::poll_fd`] lends.
+    poll: PollOnly,
     next_uid: AtomicU64,
     /// Events read while waiting for another id's.
     pending: Mutex<VecDeque<CmEvent>>,
+    /// The new ids that connection requests announced and no [`CmId`] owns yet: each is
+    /// adopted at most once ([`CmId::from_request`]), so that no two `CmId`s destroy the
+    /// same kernel id (the second DESTROY_ID could take an unrelated id that reused the
+    /// number).
+    requests: Mutex<Vec<u32>>,
 }
 
 /// An event of the RDMA CM (`struct rdma_cm_event`).
@@ -157,15 +165,35 @@ impl ConnParam {
     }
 }
 
-/// The `rdma_cm` file, non-blocking: readable when an event waits
-/// ([`CmChannel::get_event`] reads it). For an event loop, or `uverbs::aio`.
-impl std::os::fd::AsFd for CmChannel {
-    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+impl CmChannel {
+    /// A descriptor for an event loop: readable when an event waits
+    /// ([`CmChannel::get_event`] reads it). It can only be polled: an `epoll` set that
+    /// watches the `rdma_cm` file, made on the first call. The file itself is not lent:
+    /// a `write(2)` on it carries any RDMA CM command, with a response address the writer
+    /// chooses, which the kernel then writes to (issue 39's hole C).
+    ///
+    /// ```compile_fail,E0599
+    /// # fn main() -> uverbs::Result<()> {
+    /// use std::os::fd::AsFd;
+    /// let ch = uverbs::cm::CmChannel::open()?;
+    /// let _cm_file = ch.as_fd().try_clone_to_owned(); // error[E0599]: no `as_fd`
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The errno of `epoll_create1(2)` or `epoll_ctl(2)`, the first time.
+    pub fn poll_fd(&self) -> Result<std::os::fd::BorrowedFd<'_>> {
+        self.poll
+            .get(&[self.file.fd()])
+            .map_err(|e| err("epoll of rdma_cm", e))
+    }
+
+    /// The `rdma_cm` file, for the crate's own waits (`uverbs::aio`, selftest).
+    pub(crate) fn file_fd(&self) -> std::os::fd::BorrowedFd<'_> {
         self.file.fd()
     }
-}
 
-impl CmChannel {
     /// Opens `/dev/infiniband/rdma_cm` (see [`CmChannel::open_at`]).
     ///
     /// # Errors
@@ -188,8 +216,10 @@ impl CmChannel {
         let file = CmFile::open(path).map_err(|e| err("open", e))?;
         Ok(Arc::new(CmChannel {
             file,
+            poll: PollOnly::default(),
             next_uid: AtomicU64::new(1),
             pending: Mutex::new(VecDeque::new()),
+            requests: Mutex::new(Vec::new()),
         }))
     }
 
@@ -241,8 +271,15 @@ impl CmChannel {
                     let conn = rdma_ucm_conn_param::read_from_prefix(&r.param[..])
                         .map(|(p, _)| ConnParam::from_raw(&p))
                         .unwrap_or_default();
+                    let kind = CmEventType::from_raw(r.event);
+                    if kind == CmEventType::ConnectRequest {
+                        self.requests
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push(r.id);
+                    }
                     return Ok(Some(CmEvent {
-                        kind: CmEventType::from_raw(r.event),
+                        kind,
                         id: r.id,
                         uid: r.uid,
                         status: r.status as i32,
@@ -358,17 +395,37 @@ impl CmId {
         &self.ch
     }
 
-    /// Takes the new id of a connection request event of `ch`.
+    /// Takes the new id of a connection request event of `ch`: once. The id is then
+    /// this `CmId`'s, destroyed when it is dropped.
     ///
     /// # Errors
     ///
-    /// [`Error::BadArgument`] for an event of another kind.
+    /// [`Error::BadArgument`] for an event of another kind, and for an id that no
+    /// connection request of `ch` announced or that was taken already (a second
+    /// `CmId` of it would destroy it twice: the second time, perhaps an unrelated id
+    /// that reused its number).
     pub fn from_request(ch: &Arc<CmChannel>, ev: &CmEvent) -> Result<CmId> {
+        let bad = |reason: String| Error::BadArgument {
+            op: Op::new("from_request", DEV),
+            reason,
+        };
         if ev.kind != CmEventType::ConnectRequest {
-            return Err(Error::BadArgument {
-                op: Op::new("from_request", DEV),
-                reason: format!("a {:?} event carries no new id", ev.kind),
-            });
+            return Err(bad(format!("a {:?} event carries no new id", ev.kind)));
+        }
+        {
+            let mut r = ch.requests.lock().unwrap_or_else(|p| p.into_inner());
+            match r.iter().position(|&id| id == ev.id) {
+                Some(i) => {
+                    r.swap_remove(i);
+                }
+                None => {
+                    return Err(bad(format!(
+                        "id {} was announced by no connection request of this channel, or \
+                         was taken already",
+                        ev.id
+                    )))
+                }
+            }
         }
         Ok(CmId {
             ch: ch.clone(),
@@ -504,7 +561,8 @@ impl CmId {
     /// Connects (CONNECT) and waits for the connection. iWARP: the kernel moves the QP
     /// to RTS and reports ESTABLISHED; InfiniBand and RoCE: the response comes first,
     /// then the QP is moved to RTR and RTS here and the connection accepted, as
-    /// librdmacm does. The QP's state is RTS afterwards ([`Qp::state`]).
+    /// librdmacm does. The QP's state is RTS afterwards ([`Qp::state`]). The same as
+    /// [`CmId::connect_nowait`], this id's next event, and [`CmId::complete_connect`].
     ///
     /// # Errors
     ///
@@ -514,10 +572,48 @@ impl CmId {
     pub fn connect(&self, qp: &Qp, param: &ConnParam, timeout: Duration) -> Result<CmEvent> {
         self.connect_nowait(qp, param)?;
         let e = self.ch.wait_for(self.id, timeout)?;
-        match e.kind {
+        self.complete_connect(qp, &e)?;
+        Ok(e)
+    }
+
+    /// Sends the connection request (CONNECT) for `qp` and returns at once. The answer
+    /// is this id's next event ([`CmChannel::get_event`], or an event loop on
+    /// [`CmChannel::poll_fd`]); hand it to [`CmId::complete_connect`], which finishes the
+    /// connection as [`CmId::connect`] does.
+    ///
+    /// # Errors
+    ///
+    /// The kernel's errno, when it refuses at once.
+    #[doc(alias = "rdma_connect")]
+    pub fn connect_nowait(&self, qp: &Qp, param: &ConnParam) -> Result<()> {
+        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))
+    }
+
+    /// Finishes a connection started by [`CmId::connect_nowait`], given this id's event
+    /// that answered it: ESTABLISHED (iWARP: the kernel moved `qp` to RTS) or CONNECT
+    /// RESPONSE (InfiniBand, RoCE: `qp` is moved to INIT again, RTR and RTS with the
+    /// CM's attributes, and the connection accepted, as librdmacm does). The QP's state
+    /// is RTS afterwards ([`Qp::state`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::BadArgument`] for an event of another id; [`Error::Protocol`] naming
+    /// the event when it is neither (the connection was rejected or failed); the
+    /// kernel's errno of INIT_QP_ATTR, MODIFY_QP or ACCEPT.
+    pub fn complete_connect(&self, qp: &Qp, event: &CmEvent) -> Result<()> {
+        if event.id != self.id {
+            return Err(Error::BadArgument {
+                op: Op::new("complete_connect", DEV),
+                reason: format!(
+                    "the event is of id {}, not of this id ({})",
+                    event.id, self.id
+                ),
+            });
+        }
+        match event.kind {
             CmEventType::Established => {
                 qp.note_state(QpState::Rts);
-                Ok(e)
+                Ok(())
             }
             CmEventType::ConnectResponse => {
                 // INIT again first, as librdmacm does: the QP went to INIT before the
@@ -534,24 +630,13 @@ impl CmId {
                 let p = rdma_ucm_conn_param::default();
                 self.call("ACCEPT", &mut raw::accept(self.uid, self.id, &p))?;
                 qp.note_state(QpState::Rts);
-                Ok(e)
+                Ok(())
             }
             other => Err(Error::Protocol {
                 op: Op::new("CONNECT", DEV),
-                detail: format!("event {other:?} (status {})", e.status),
+                detail: format!("event {other:?} (status {})", event.status),
             }),
         }
-    }
-
-    /// Sends the connection request (CONNECT) for `qp` and returns: the answer is this
-    /// id's next event, which the caller handles ([`CmId::connect`] does all of it).
-    ///
-    /// # Errors
-    ///
-    /// The kernel's errno, when it refuses at once.
-    #[doc(alias = "rdma_connect")]
-    pub fn connect_nowait(&self, qp: &Qp, param: &ConnParam) -> Result<()> {
-        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))
     }
 
     /// Accepts a connection request on this (new) id: moves `qp` to INIT, RTR and RTS

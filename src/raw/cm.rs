@@ -264,7 +264,7 @@ impl CmFile {
     }
 
     /// The file, to poll for events.
-    pub fn fd(&self) -> BorrowedFd<'_> {
+    pub(crate) fn fd(&self) -> BorrowedFd<'_> {
         self.fd.as_fd()
     }
 }

@@ -134,12 +134,14 @@ impl Lifeline {
     }
 
     /// A file that becomes readable when the lifeline is revoked: poll it beside the
-    /// files a thread waits on.
+    /// files a thread waits on. Never lent out: a `read(2)` of it would drain it, and a
+    /// waiter polling it would then sleep through a revocation; event loops get a
+    /// [`PollOnly`] descriptor that watches it.
     ///
     /// # Errors
     ///
     /// The errno of `eventfd(2)`, the first time.
-    pub fn wake_fd(&self) -> Result<BorrowedFd<'_>, Errno> {
+    pub(crate) fn wake_fd(&self) -> Result<BorrowedFd<'_>, Errno> {
         if let Some(fd) = self.wake.get() {
             return Ok(fd.as_fd());
         }
@@ -212,6 +214,40 @@ fn replace_with_inert(fds: &[RawFd]) -> Result<(), Errno> {
         }
     }
     result
+}
+
+/// The descriptor this crate lends to event loops for a file it owns: an `epoll`
+/// instance that watches the file (and, for the files of a context, its lifeline's wake
+/// file), made on first use. It can be polled (readable while a watched file is), and
+/// nothing else: an epoll descriptor takes no `read(2)`, `write(2)` or command ioctl of
+/// the files it watches (issue 39: the `rdma_cm` file, lent as it was, accepted commands
+/// whose response address the caller chose), cannot change their flags (a blocking
+/// event file would hang the crate's non-blocking reads), and holds no reference to
+/// them, so a copy of it kept by the caller never holds a device being removed hostage.
+/// A file replaced by a revocation leaves the set; the wake file then keeps it readable.
+#[derive(Debug, Default)]
+pub(crate) struct PollOnly(std::sync::OnceLock<OwnedFd>);
+
+impl PollOnly {
+    /// The epoll descriptor watching `fds` (level-triggered, for readability); the files
+    /// are added when it is made, the first time.
+    pub(crate) fn get<'a>(&'a self, fds: &[BorrowedFd<'_>]) -> Result<BorrowedFd<'a>, Errno> {
+        use rustix::event::epoll;
+        if let Some(ep) = self.0.get() {
+            return Ok(ep.as_fd());
+        }
+        let ep = epoll::create(epoll::CreateFlags::CLOEXEC)?;
+        for (i, fd) in fds.iter().enumerate() {
+            epoll::add(
+                &ep,
+                fd,
+                epoll::EventData::new_u64(i as u64),
+                epoll::EventFlags::IN,
+            )?;
+        }
+        // Another thread may have made one meanwhile: keep the first, drop ours.
+        Ok(self.0.get_or_init(|| ep).as_fd())
+    }
 }
 
 /// A file descriptor under a [`Lifeline`]: usable like an `OwnedFd` until the lifeline

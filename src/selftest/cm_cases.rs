@@ -19,7 +19,6 @@
 //! no REJECT, and creates RC ids of the TCP port space only).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::os::fd::AsFd;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -404,7 +403,7 @@ fn readable(ch: &CmChannel) -> Step<bool> {
             tv_sec: i64::try_from(left.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(left.subsec_nanos()),
         };
-        let fd = ch.as_fd();
+        let fd = ch.file_fd();
         let mut fds = [rustix::event::PollFd::new(
             &fd,
             rustix::event::PollFlags::IN,

@@ -39,7 +39,7 @@
 
 use core::ops::Deref;
 use core::time::Duration;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::BorrowedFd;
 
 use rustix::io::Errno;
 
@@ -206,8 +206,22 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     ///
     /// # Errors
     ///
-    /// As [`PortCache::refresh_all`]: the first query of the ports.
+    /// [`Error::BadArgument`] for a stream of another context; else as
+    /// [`PortCache::refresh_all`]: the first query of the ports.
     pub fn with_events(ctx: C, events: EventStream) -> Result<Self> {
+        // Another context's stream would report changes the cache would apply to the
+        // wrong device, and keep quiet about this one's.
+        if !std::sync::Arc::ptr_eq(events.lifeline(), ctx.raw().lifeline()) {
+            return Err(Error::BadArgument {
+                op: Op::new("port cache", ctx.name()),
+                reason: format!(
+                    "the event stream is of another context ({}), not of context #{} of {}",
+                    events.device(),
+                    ctx.serial(),
+                    ctx.name()
+                ),
+            });
+        }
         let _ = ctx.guard();
         let n = usize::from(ctx.port_count());
         let mut cache = PortCache {
@@ -302,7 +316,7 @@ impl<C: Deref<Target = Context>> PortCache<C> {
 
     /// Reads every queued event and marks the ports they concern stale (without
     /// querying them). Returns the number of events read. Call it when the cache's fd
-    /// ([`AsFd`]) polls readable, to keep [`peek`](Self::peek) accurate.
+    /// ([`poll_fd`](Self::poll_fd)) polls readable, to keep [`peek`](Self::peek) accurate.
     ///
     /// # Errors
     ///
@@ -404,10 +418,15 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     }
 }
 
-impl<C: Deref<Target = Context>> AsFd for PortCache<C> {
-    /// The cache's event file: readable when an event is queued.
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.events.as_fd()
+impl<C: Deref<Target = Context>> PortCache<C> {
+    /// A descriptor for an event loop: readable when the cache's event stream has an
+    /// event queued, or its context was revoked ([`EventStream::poll_fd`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`EventStream::poll_fd`].
+    pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
+        self.events.poll_fd()
     }
 }
 

@@ -329,6 +329,12 @@ impl Context {
         Ok(())
     }
 
+    /// This context's number among the contexts of the process (from 1): two contexts
+    /// of one device are two numbers (their object handles are numbers in two tables).
+    pub fn serial(&self) -> u64 {
+        self.id
+    }
+
     /// The device name.
     pub fn name(&self) -> &str {
         &self.name

@@ -40,7 +40,7 @@
 
 use core::fmt;
 use core::time::Duration;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::BorrowedFd;
 
 use rustix::event::{PollFd, PollFlags, Timespec};
 use rustix::fs::OFlags;
@@ -49,7 +49,7 @@ use zerocopy::FromBytes;
 
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::ib_uverbs_async_event_desc;
-use crate::raw::lifeline::RevocableFd;
+use crate::raw::lifeline::{PollOnly, RevocableFd};
 use crate::types::EventType;
 use crate::verbs::context::{CallPath, Context};
 
@@ -237,7 +237,7 @@ pub enum EventSource {
 /// The file descriptor is non-blocking (`O_NONBLOCK`, set when the stream is made):
 /// [`try_read`](Self::try_read) is exactly one `read(2)`; [`read`](Self::read) waits
 /// with `poll(2)` when nothing is queued. To use the stream in an event loop, poll
-/// [`as_fd`](AsFd::as_fd) for readability and call `try_read` until [`Next::Empty`].
+/// [`poll_fd`](Self::poll_fd) for readability and call `try_read` until [`Next::Empty`].
 ///
 /// The stream stays valid after its [`Context`] is dropped (the kernel keeps the device
 /// context alive while the file is open), but no new events come once the context is
@@ -245,6 +245,8 @@ pub enum EventSource {
 #[derive(Debug)]
 pub struct EventStream {
     fd: RevocableFd,
+    /// What [`EventStream::poll_fd`] lends.
+    poll: PollOnly,
     device: String,
     source: EventSource,
     ended: bool,
@@ -334,6 +336,7 @@ impl EventStream {
         }
         Ok(EventStream {
             fd,
+            poll: PollOnly::default(),
             device: device.to_owned(),
             source,
             ended: false,
@@ -503,22 +506,42 @@ impl EventStream {
     }
 }
 
-impl AsFd for EventStream {
-    /// The async event file, to poll for readability. After a revocation it is an inert
-    /// file: poll [`EventStream::wake_fd`] beside it to learn of that.
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.fd.fd()
-    }
-}
-
 impl EventStream {
-    /// A file that becomes readable when the context's files are revoked (the device is
-    /// being removed), for event loops that poll [`AsFd::as_fd`]: poll both.
+    /// A descriptor for an event loop: readable when an event is queued, and once the
+    /// context's files are revoked (the device is being removed; [`Self::try_read`] then
+    /// answers [`Error::DeviceRemoved`]). It can only be polled: an `epoll` set that
+    /// watches the event file and the lifeline's wake file, made on the first call (the
+    /// event file itself is not lent: see `PollOnly` in SAFETY.md).
     ///
     /// # Errors
     ///
-    /// The errno of creating it (`eventfd(2)`), the first time.
-    pub fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
+    /// The errno of `epoll_create1(2)`, `eventfd(2)` or `epoll_ctl(2)`, the first time.
+    pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
+        let op = || Op::new("async event file", &self.device);
+        let wake = self
+            .fd
+            .lifeline()
+            .wake_fd()
+            .map_err(|e| Error::from_errno(op(), e))?;
+        self.poll
+            .get(&[self.fd.fd(), wake])
+            .map_err(|e| Error::from_errno(op(), e))
+    }
+
+    /// The event file, for the crate's own waits (`uverbs::aio`).
+    #[cfg(feature = "tokio")]
+    pub(crate) fn file_fd(&self) -> BorrowedFd<'_> {
+        self.fd.fd()
+    }
+
+    /// The lifeline of the context the stream belongs to.
+    pub(crate) fn lifeline(&self) -> &std::sync::Arc<crate::raw::lifeline::Lifeline> {
+        self.fd.lifeline()
+    }
+
+    /// The lifeline's wake file, for the crate's own waits.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
         self.fd
             .lifeline()
             .wake_fd()

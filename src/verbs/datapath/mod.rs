@@ -42,8 +42,9 @@
 //! A call either posts all its work requests or none: every request is checked first
 //! (SGE count, inline length, what the driver supports), then the room in the queue,
 //! then the QP's state (as the crate last saw it: set by
-//! [`Qp::modify`](crate::verbs::objects::Qp::modify), [`Qp::query`](crate::verbs::objects::Qp::query)
-//! and the RDMA CM). Posting sends in RESET, INIT or RTR, or receives in RESET, is
+//! [`Qp::modify`](crate::verbs::objects::Qp::modify), by
+//! [`Qp::query`](crate::verbs::objects::Qp::query) on rxe only (siw does not report the
+//! state), and by the RDMA CM). Posting sends in RESET, INIT or RTR, or receives in RESET, is
 //! [`crate::Error::BadQpState`] and leaves the queue untouched.
 //!
 //! An [`Sge`] names a range of an [`Mr`] checked at construction; an SGE of any
@@ -53,8 +54,11 @@
 //!
 //! ## Drivers
 //!
-//! rxe: every opcode of its RC, UC and UD queue pairs (UD through the AH's `ah_num`),
-//! inline data up to the `max_inline_data` the kernel granted. siw (RC only): sends,
+//! rxe: the seven opcodes of [`SendOp`] (send, send with immediate, RDMA write, RDMA
+//! write with immediate, RDMA read, compare-and-swap, fetch-and-add) on its RC, UC and UD
+//! queue pairs as each type allows (UD through the AH's `ah_num`), inline data up to the
+//! `max_inline_data` the kernel granted; not the others rxe has (send with invalidate,
+//! local invalidate, memory-window binds, flush, atomic write). siw (RC only): sends,
 //! RDMA write and read, inline data up to 80 bytes; immediate data and atomics are
 //! [`crate::Error::NotSupported`] before anything is written, as
 //! libsiw refuses them.

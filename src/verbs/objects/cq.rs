@@ -1,17 +1,17 @@
 //! Completion channels and completion queues.
 
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::BorrowedFd;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 use zerocopy::FromBytes;
 
 use super::pd::protocol;
-use super::{check_driver, failed, ioctl_or_write, run_cmd, DRIVER_OUT};
+use super::{check_driver, failed, ioctl_or_write, run_cmd, same_context, DRIVER_OUT};
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
-use crate::raw::lifeline::RevocableFd;
+use crate::raw::lifeline::{PollOnly, RevocableFd};
 use crate::raw::method::{self, DriverIn};
 use crate::verbs::context::Context;
 use crate::verbs::datapath::{self, CqRing, QueueLock, Wc};
@@ -27,6 +27,8 @@ pub struct CompChannel(Arc<CompChannelInner>);
 struct CompChannelInner {
     ctx: Arc<Context>,
     fd: RevocableFd,
+    /// What [`CompChannel::poll_fd`] lends.
+    poll: PollOnly,
     /// The CQs bound to it, by `user_handle` (what an event names).
     cqs: Mutex<Vec<(u64, Weak<CqInner>)>>,
 }
@@ -54,6 +56,7 @@ impl Context {
         Ok(CompChannel(Arc::new(CompChannelInner {
             ctx: self.clone(),
             fd,
+            poll: PollOnly::default(),
             cqs: Mutex::new(Vec::new()),
         })))
     }
@@ -141,25 +144,38 @@ impl CompChannel {
 }
 
 impl CompChannel {
-    /// A file that becomes readable when the context's files are revoked (the device is
-    /// being removed), for event loops that poll the channel's file: poll both.
+    /// A descriptor for an event loop: readable when a completion event is queued, and
+    /// once the context's files are revoked (the device is being removed). It can only be
+    /// polled: an `epoll` set watching the channel's file and the lifeline's wake file,
+    /// made on the first call (the channel's file is not lent: a raw CQ made on it could
+    /// have its events taken for another CQ's, and a copy of it would hold a device being
+    /// removed hostage).
     ///
     /// # Errors
     ///
-    /// The errno of creating it (`eventfd(2)`), the first time.
-    pub fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
+    /// The errno of `epoll_create1(2)`, `eventfd(2)` or `epoll_ctl(2)`, the first time.
+    pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
+        let ctx = &self.0.ctx;
+        let op = || Op::new("completion channel", ctx.name());
+        let wake = self.wake_fd()?;
+        self.0
+            .poll
+            .get(&[self.0.fd.fd(), wake])
+            .map_err(|e| Error::from_errno(op(), e))
+    }
+
+    /// The channel's file, for the crate's own waits and CQ_CREATE.
+    pub(crate) fn file_fd(&self) -> BorrowedFd<'_> {
+        self.0.fd.fd()
+    }
+
+    /// The lifeline's wake file, for the crate's own waits.
+    pub(crate) fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
         let ctx = &self.0.ctx;
         ctx.raw()
             .lifeline()
             .wake_fd()
             .map_err(|e| Error::from_errno(Op::new("completion channel", ctx.name()), e))
-    }
-}
-
-impl AsFd for CompChannel {
-    /// The channel's file, to poll for readability.
-    fn as_fd(&self) -> BorrowedFd<'_> {
-        self.0.fd.fd()
     }
 }
 
@@ -192,9 +208,10 @@ impl Context {
     ///
     /// # Errors
     ///
-    /// [`Error::DriverNotSupported`] on drivers other than rxe and siw; else the
-    /// kernel's errno (`EINVAL` for more entries than the device's `max_cqe`, or a
-    /// vector past `num_comp_vectors`).
+    /// [`Error::DriverNotSupported`] on drivers other than rxe and siw;
+    /// [`Error::BadArgument`] for a channel of another context; else the kernel's errno
+    /// (`EINVAL` for more entries than the device's `max_cqe`, or a vector past
+    /// `num_comp_vectors`).
     #[doc(alias = "ibv_create_cq")]
     pub fn create_cq(
         self: &Arc<Self>,
@@ -204,6 +221,9 @@ impl Context {
     ) -> Result<Cq> {
         const OP: &str = "CREATE_CQ";
         check_driver(self, OP)?;
+        if let Some(c) = channel {
+            same_context(self, c.context(), OP, "completion channel", "context")?;
+        }
         let file = self.raw();
         let user_handle = self.next_user_handle();
         let mut driver_out = [0u8; DRIVER_OUT];
@@ -215,7 +235,7 @@ impl Context {
                     file.driver_id(),
                     &cqe,
                     &user_handle,
-                    channel.map(|c| c.as_fd()),
+                    channel.map(|c| c.file_fd()),
                     &comp_vector,
                     &mut resp_cqe,
                     DriverIn::NONE,
@@ -231,7 +251,7 @@ impl Context {
                     comp_vector,
                     comp_channel: channel.map_or(-1, |c| {
                         use std::os::fd::AsRawFd;
-                        c.as_fd().as_raw_fd()
+                        c.file_fd().as_raw_fd()
                     }),
                     ..Default::default()
                 };

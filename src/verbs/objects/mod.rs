@@ -81,6 +81,8 @@ pub use srq::{ModifySrq, Srq, SrqAttr, SrqInit};
 /// device never reaches freed memory).
 pub use crate::raw::mr::MrBuf;
 
+use std::sync::Arc;
+
 use rustix::io::Errno;
 
 use crate::error::{Error, Op, Result};
@@ -128,6 +130,35 @@ pub(crate) fn check_driver(ctx: &Context, what: &'static str) -> Result<()> {
             driver: driver_name(id),
         }),
     }
+}
+
+/// `Err(BadArgument)` unless `other` is `ctx`, the context the object is created in: a
+/// handle is a number in one context's table, and the kernel looks every handle of a
+/// request up in the table of the file it comes on, so an object of another context
+/// would be taken for whatever object of this one has its number (issue 39's hole E: a QP
+/// bound to another CQ than the one it records). `what` names the operation, `role`
+/// the argument (`"send CQ"`), `owner` the object it is checked against (`"PD"`).
+pub(crate) fn same_context(
+    ctx: &Arc<Context>,
+    other: &Arc<Context>,
+    what: &'static str,
+    role: &str,
+    owner: &str,
+) -> Result<()> {
+    if Arc::ptr_eq(ctx, other) {
+        return Ok(());
+    }
+    Err(Error::BadArgument {
+        op: Op::new(what, ctx.name()),
+        reason: format!(
+            "the {role} belongs to context #{} of {}, the {owner} to context #{} of {}: \
+             objects of one context cannot use another's",
+            other.serial(),
+            other.name(),
+            ctx.serial(),
+            ctx.name()
+        ),
+    })
 }
 
 /// The routes of an object method: its ioctl (needing `needs`), then `write()`.

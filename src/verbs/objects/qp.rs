@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use zerocopy::FromBytes;
 
 use super::cq::{handle_of, removed};
-use super::{check_driver, failed, ioctl_or_write, run_cmd, AhAttr, Cq, Pd, Srq, DRIVER_OUT};
+use super::{
+    check_driver, failed, ioctl_or_write, run_cmd, same_context, AhAttr, Cq, Pd, Srq, DRIVER_OUT,
+};
 use crate::error::{Error, Op, Result};
 use crate::raw::abi::*;
 use crate::raw::fallback::Interface;
@@ -413,14 +415,21 @@ impl Pd {
     ///
     /// # Errors
     ///
-    /// [`Error::DriverNotSupported`] on drivers other than rxe and siw; else the
-    /// kernel's errno: `EINVAL` for capacities past the device's limits, and on siw
-    /// `EOPNOTSUPP` ([`Error::NotSupported`]) for any type but RC.
+    /// [`Error::DriverNotSupported`] on drivers other than rxe and siw;
+    /// [`Error::BadArgument`] (naming both contexts) when a CQ or the SRQ belongs to
+    /// another context than the PD; else the kernel's errno: `EINVAL` for capacities
+    /// past the device's limits, and on siw `EOPNOTSUPP` ([`Error::NotSupported`]) for
+    /// any type but RC.
     #[doc(alias = "ibv_create_qp")]
     pub fn create_qp(&self, init: &QpInit<'_>) -> Result<Qp> {
         const OP: &str = "CREATE_QP";
         let ctx = self.context();
         check_driver(ctx, OP)?;
+        same_context(ctx, init.send_cq.context(), OP, "send CQ", "PD")?;
+        same_context(ctx, init.recv_cq.context(), OP, "receive CQ", "PD")?;
+        if let Some(srq) = init.srq {
+            same_context(ctx, srq.pd().context(), OP, "SRQ", "PD")?;
+        }
         let file = ctx.raw();
         let user_handle = ctx.next_user_handle();
         let cap = init.cap.to_uverbs();

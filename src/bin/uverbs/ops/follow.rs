@@ -4,7 +4,6 @@
 //! kernel waits for the device's files to close): rxe and siw deletes never wait for a
 //! running command.
 
-use std::os::fd::AsFd;
 use std::time::Duration;
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -212,7 +211,15 @@ impl Follower {
 
     /// Which device streams are readable, in order, and whether the monitor is.
     fn poll(&self, timeout: Option<Duration>) -> rustix::io::Result<(Vec<bool>, bool)> {
-        let mut theirs: Vec<_> = self.devices.iter().map(|f| f.stream.as_fd()).collect();
+        let mut theirs = Vec::with_capacity(self.devices.len() + 2);
+        for f in &self.devices {
+            // (an epoll set of the stream's file and its wake file, made once)
+            theirs.push(
+                f.stream
+                    .poll_fd()
+                    .map_err(|e| e.errno().unwrap_or(rustix::io::Errno::IO))?,
+            );
+        }
         let n = theirs.len();
         if let Some(m) = &self.monitor {
             theirs.extend(m.fds());
