@@ -510,7 +510,7 @@ select_kernel() {
     for d in ${DRIFT[@]+"${DRIFT[@]}"}; do say_drift "$d"; done
     prepare_kernel
   elif [ -s "$KDIR/drift" ]; then
-    while IFS= read -r d; do say_drift "$d"; done < "$KDIR/drift"
+    while IFS= read -r d; do [ -z "$d" ] || say_drift "$d"; done < "$KDIR/drift"
   fi
 }
 
@@ -863,7 +863,8 @@ prepare_kernel() {
   msg "module tree ($load) in $(secs_since "$t1")"
   echo "$KPKG $KDEBVER $KSERIES" > "$KDIR/package"
   printf '%s\n' "${KSPECS[@]}" > "$KDIR/specs"
-  printf '%s\n' ${DRIFT[@]+"${DRIFT[@]}"} > "$KDIR/drift"
+  : > "$KDIR/drift"
+  [ ${#DRIFT[@]} = 0 ] || printf '%s\n' "${DRIFT[@]}" > "$KDIR/drift"
   rm -rf "$tmp"
   touch "$KDIR/.ok"
   # a kernel of the same series prepared earlier (before a bump) is stale:
