@@ -343,6 +343,18 @@ impl CmChannel {
     }
 }
 
+/// The compile-fail example of [`CmChannel::poll_fd`], with its one difference: the
+/// descriptor that can only be polled is lent.
+///
+/// ```no_run
+/// # fn main() -> uverbs::Result<()> {
+/// let ch = uverbs::cm::CmChannel::open()?;
+/// let _poll_only = ch.poll_fd()?.try_clone_to_owned();
+/// # Ok(()) }
+/// ```
+#[cfg(doctest)]
+pub struct CompileFailTwins;
+
 /// An RDMA CM id (`struct rdma_cm_id`): one end of a connection, or a listener.
 /// Destroyed (DESTROY_ID) when dropped.
 #[derive(Debug)]

@@ -854,10 +854,7 @@ fn disconnect(info: &DeviceInfo) -> Step<Outcome> {
         // event; seen at load on 6.12: the passive QP still in RTS at the first query).
         let t = Instant::now();
         let mut s = state(what, qp, &mut o);
-        while iwarp(info)
-            && s.is_some_and(|s| !want.contains(&s))
-            && t.elapsed() < DEADLINE
-        {
+        while iwarp(info) && s.is_some_and(|s| !want.contains(&s)) && t.elapsed() < DEADLINE {
             std::thread::sleep(Duration::from_millis(2));
             s = state(what, qp, &mut o);
         }
