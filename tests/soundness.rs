@@ -273,3 +273,46 @@ fn only_an_announced_request_is_adopted() {
     // The id is still its one owner's, destroyed once when it is dropped.
     drop(id);
 }
+
+/// The same family in the RDMA CM: a QP of another device than the id's (the kernel
+/// would look its number up on the id's device: on iWARP, connect whatever QP has it),
+/// and a made-up answer to a CONNECT (which would record a QP as connected), refused.
+#[test]
+#[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
+fn the_cm_takes_its_own_device_s_qps_and_the_kernel_s_answers() {
+    require_siw();
+    let t = std::time::Duration::from_secs(10);
+    let ch = CmChannel::open().expect("rdma_cm");
+    let id = ch.create_id().expect("CREATE_ID");
+    // siw0's own address (the rig's): the id is bound to siw0
+    id.resolve_addr("169.254.129.1:7471".parse().unwrap(), t)
+        .expect("RESOLVE_IP");
+    id.resolve_route(t).expect("RESOLVE_ROUTE");
+    let rxe = open(&device("rxe"));
+    let cq = rxe.create_cq(4, None, 0).expect("CREATE_CQ");
+    let qp = rxe
+        .alloc_pd()
+        .expect("ALLOC_PD")
+        .create_qp(&QpInit::new(QpType::Rc, &cq, &cq))
+        .expect("CREATE_QP");
+    match id.connect_nowait(&qp, &ConnParam::default()) {
+        Err(Error::BadArgument { reason, .. }) => {
+            assert!(reason.contains("the id is bound to the device"), "{reason}")
+        }
+        other => panic!("CONNECT with rxe0's QP on siw0's id: {other:?}"),
+    }
+    let forged = CmEvent {
+        kind: CmEventType::Established,
+        id: id.id(),
+        uid: 1,
+        status: 0,
+        conn: ConnParam::default(),
+    };
+    match id.complete_connect(&qp, &forged) {
+        Err(Error::BadArgument { reason, .. }) => {
+            assert!(reason.contains("sent no CONNECT"), "{reason}")
+        }
+        other => panic!("a made-up ESTABLISHED completed a connection: {other:?}"),
+    }
+    assert_eq!(qp.state(), uverbs::QpState::Reset);
+}

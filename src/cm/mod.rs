@@ -78,6 +78,11 @@ pub struct CmChannel {
     /// same kernel id (the second DESTROY_ID could take an unrelated id that reused the
     /// number).
     requests: Mutex<Vec<u32>>,
+    /// The ids with a CONNECT sent ([`CmId::connect_nowait`]) and not yet completed, with
+    /// the kind of the answer read for each from the kernel: [`CmId::complete_connect`]
+    /// acts only on an answer the kernel gave (an event's fields are public, so a made-up
+    /// ESTABLISHED would otherwise record a QP as connected).
+    connecting: Mutex<Vec<(u32, Option<CmEventType>)>>,
 }
 
 /// An event of the RDMA CM (`struct rdma_cm_event`).
@@ -220,6 +225,7 @@ impl CmChannel {
             next_uid: AtomicU64::new(1),
             pending: Mutex::new(VecDeque::new()),
             requests: Mutex::new(Vec::new()),
+            connecting: Mutex::new(Vec::new()),
         }))
     }
 
@@ -277,6 +283,15 @@ impl CmChannel {
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())
                             .push(r.id);
+                    }
+                    if let Some(c) = self
+                        .connecting
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .iter_mut()
+                        .find(|c| c.0 == r.id && c.1.is_none())
+                    {
+                        c.1 = Some(kind);
                     }
                     return Ok(Some(CmEvent {
                         kind,
@@ -598,7 +613,32 @@ impl CmId {
     /// The kernel's errno, when it refuses at once.
     #[doc(alias = "rdma_connect")]
     pub fn connect_nowait(&self, qp: &Qp, param: &ConnParam) -> Result<()> {
-        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))
+        self.check_qp_device(qp, "CONNECT")?;
+        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))?;
+        let mut c = self.ch.connecting.lock().unwrap_or_else(|p| p.into_inner());
+        c.retain(|c| c.0 != self.id);
+        c.push((self.id, None));
+        Ok(())
+    }
+
+    /// `Err(BadArgument)` unless `qp` is of the device this id is bound to: the CM
+    /// sends the QP's number, which the kernel looks up on the id's device (an iWARP
+    /// connection would move whatever QP has that number there to RTS).
+    fn check_qp_device(&self, qp: &Qp, what: &'static str) -> Result<()> {
+        let bound = self.query_addr()?.node_guid;
+        let ctx = qp.pd().context();
+        let own = ctx.query_device()?.node_guid.0;
+        if bound == own {
+            return Ok(());
+        }
+        Err(Error::BadArgument {
+            op: Op::new(what, DEV),
+            reason: format!(
+                "the QP is of {} (node GUID {own:016x}); the id is bound to the device of node \
+                 GUID {bound:016x}",
+                ctx.name()
+            ),
+        })
     }
 
     /// Finishes a connection started by [`CmId::connect_nowait`], given this id's event
@@ -609,18 +649,41 @@ impl CmId {
     ///
     /// # Errors
     ///
-    /// [`Error::BadArgument`] for an event of another id; [`Error::Protocol`] naming
-    /// the event when it is neither (the connection was rejected or failed); the
-    /// kernel's errno of INIT_QP_ATTR, MODIFY_QP or ACCEPT.
+    /// [`Error::BadArgument`] for an event of another id, or one the kernel did not
+    /// give as the answer to this id's CONNECT (none was sent, or the answer read from
+    /// the channel was of another kind); [`Error::Protocol`] naming the event when it is
+    /// neither ESTABLISHED nor CONNECT RESPONSE (the connection was rejected or failed);
+    /// the kernel's errno of INIT_QP_ATTR, MODIFY_QP or ACCEPT.
     pub fn complete_connect(&self, qp: &Qp, event: &CmEvent) -> Result<()> {
+        let bad = |reason: String| Error::BadArgument {
+            op: Op::new("complete_connect", DEV),
+            reason,
+        };
         if event.id != self.id {
-            return Err(Error::BadArgument {
-                op: Op::new("complete_connect", DEV),
-                reason: format!(
-                    "the event is of id {}, not of this id ({})",
-                    event.id, self.id
-                ),
-            });
+            return Err(bad(format!(
+                "the event is of id {}, not of this id ({})",
+                event.id, self.id
+            )));
+        }
+        {
+            let mut c = self.ch.connecting.lock().unwrap_or_else(|p| p.into_inner());
+            match c.iter().position(|c| c.0 == self.id) {
+                Some(i) if c[i].1 == Some(event.kind) => {
+                    c.swap_remove(i);
+                }
+                Some(i) => {
+                    return Err(bad(format!(
+                        "the kernel's answer to this id's CONNECT was {}, not {:?}",
+                        c[i].1.map_or("not read yet".into(), |k| format!("{k:?}")),
+                        event.kind
+                    )))
+                }
+                None => {
+                    return Err(bad(
+                        "this id sent no CONNECT that waits for its answer".into()
+                    ))
+                }
+            }
         }
         match event.kind {
             CmEventType::Established => {
@@ -660,6 +723,7 @@ impl CmId {
     /// The kernel's errno; [`Error::Protocol`] for another event.
     #[doc(alias = "rdma_accept")]
     pub fn accept(&self, qp: &Qp, param: &ConnParam, timeout: Duration) -> Result<CmEvent> {
+        self.check_qp_device(qp, "ACCEPT")?;
         self.modify_to(qp, QpState::Init)?;
         self.modify_to(qp, QpState::Rtr)?;
         self.modify_to(qp, QpState::Rts)?;
@@ -702,6 +766,11 @@ impl Drop for CmId {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .retain(|e| e.id != self.id);
+        self.ch
+            .connecting
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|c| c.0 != self.id);
     }
 }
 

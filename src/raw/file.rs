@@ -87,10 +87,11 @@ impl VerbsFile {
         }
     }
 
-    /// The driver id, as the kernel confirmed it (`probe_driver_id`'s answer).
-    pub(crate) fn set_driver_id(&mut self, driver_id: u32) {
+    /// The driver id `probe_driver_id` found: `confirmed` when the kernel answered the
+    /// probe for it (not when it had no ioctl interface to ask, and a guess stands).
+    pub(crate) fn set_driver_id(&mut self, driver_id: u32, confirmed: bool) {
         self.driver_id = driver_id;
-        *self.driver_confirmed.get_mut() = true;
+        *self.driver_confirmed.get_mut() = confirmed;
     }
 
     /// Makes sure the kernel agrees that this file's device has driver id
@@ -101,8 +102,8 @@ impl VerbsFile {
     /// # Errors
     ///
     /// `EINVAL` when the id is not the device's; `EOPNOTSUPP` when the kernel has no
-    /// ioctl interface to ask (before Linux 4.20: driver data cannot be sent then); else
-    /// the probe's errno.
+    /// INVOKE_WRITE to ask with (driver data cannot be sent then); else the probe's
+    /// errno.
     pub fn confirm_driver(&self) -> Result<(), Errno> {
         use core::sync::atomic::Ordering;
         if self.driver_confirmed.load(Ordering::Acquire) {
@@ -125,7 +126,8 @@ impl VerbsFile {
         if udata == 0 {
             return Ok(());
         }
-        if udata != self.driver_id {
+        // (UDATA_MISMATCH is no driver's id, whatever id the file was given)
+        if udata != self.driver_id || udata == method::UDATA_MISMATCH {
             return Err(Errno::INVAL);
         }
         self.confirm_driver()

@@ -747,11 +747,15 @@ pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
     const HAS_RESPONSE: bool;
     /// The core response (without the driver's output); [`NoResponse`] when none.
     type Resp: FromBytes + IntoBytes + KnownLayout + Immutable + Default;
-    /// Whether the kernel answers with a new file descriptor (CREATE_COMP_CHANNEL):
-    /// [`invoke_cmd`] and [`write_cmd`] refuse those at compile time, since a
-    /// descriptor nobody owns, outside the context's lifeline, would hold a device being
-    /// removed hostage (`Context::create_comp_channel` adopts its own).
-    const CREATES_FD: bool = false;
+    /// Whether the command creates a file descriptor (CREATE_COMP_CHANNEL) or names one
+    /// by its number (CREATE_CQ's `comp_channel`): [`invoke_cmd`] and [`write_cmd`]
+    /// refuse those at compile time. A descriptor nobody owns, outside the context's
+    /// lifeline, would hold a device being removed hostage (`Context::create_comp_channel`
+    /// adopts its own); a number is a descriptor the caller chooses without holding it
+    /// (the crate's own completion channels, which it does not lend: a raw CQ on one
+    /// would have its events taken for a verbs CQ's). [`create_cq`] takes the channel as
+    /// a `BorrowedFd` the caller holds.
+    const FD: bool = false;
 }
 
 /// The response of commands that have none (size 0).
@@ -782,7 +786,8 @@ macro_rules! write_command {
 
 // Every struct below holds handles, counts, flags, attribute values and the opaque
 // `user_handle` (which the kernel only echoes back in events): no address but the
-// response pointer, which the builders fill from the request's own buffer.
+// response pointer, which the builders fill from the request's own buffer. (CREATE_CQ
+// also names a descriptor by number: `FD`, above.)
 write_command!(
     ib_uverbs_alloc_pd,
     IB_USER_VERBS_CMD_ALLOC_PD,
@@ -795,13 +800,15 @@ impl WriteCommand for ib_uverbs_create_comp_channel {
     const COMMAND: u32 = IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL;
     const HAS_RESPONSE: bool = true;
     type Resp = ib_uverbs_create_comp_channel_resp;
-    const CREATES_FD: bool = true;
+    const FD: bool = true;
 }
-write_command!(
-    ib_uverbs_create_cq,
-    IB_USER_VERBS_CMD_CREATE_CQ,
-    ib_uverbs_create_cq_resp
-);
+impl sealed::Sealed for ib_uverbs_create_cq {}
+impl WriteCommand for ib_uverbs_create_cq {
+    const COMMAND: u32 = IB_USER_VERBS_CMD_CREATE_CQ;
+    const HAS_RESPONSE: bool = true;
+    type Resp = ib_uverbs_create_cq_resp;
+    const FD: bool = true;
+}
 write_command!(
     ib_uverbs_resize_cq,
     IB_USER_VERBS_CMD_RESIZE_CQ,
@@ -888,13 +895,13 @@ pub(in crate::raw) fn split_resp<R>(resp: &mut [u8]) -> (&mut [u8], &mut [u8]) {
 /// `size_of::<C::Resp>()` bytes of `resp`, `UHW_IN` the driver input and `UHW_OUT` the
 /// rest of `resp`. Empty parts are left out, as rdma-core does.
 ///
-/// A command that creates a file descriptor does not build:
+/// A command that creates a file descriptor, or names one by number, does not build:
 ///
 /// ```compile_fail,E0080
 /// use uverbs::raw::abi::ib_uverbs_create_comp_channel;
 /// use uverbs::raw::method::{invoke_cmd, DriverIn};
 /// let mut resp = [0u8; 4];
-/// // error[E0080]: evaluation of constant value failed (CREATES_FD)
+/// // error[E0080]: evaluation of constant value failed (WriteCommand::FD)
 /// let _ = invoke_cmd(14, &ib_uverbs_create_comp_channel::default(), DriverIn::NONE, &mut resp);
 /// ```
 // Inlined: at a call site that knows the command and its buffers, most of it folds away.
@@ -905,7 +912,7 @@ pub fn invoke_cmd<'a, C: WriteCommand>(
     udata_in: DriverIn<'a>,
     resp: &'a mut [u8],
 ) -> Request<'a, 5> {
-    const { assert!(!C::CREATES_FD, "a command that creates a descriptor") };
+    const { assert!(!C::FD, "a command that creates or names a descriptor") };
     invoke_any(driver_id, cmd, udata_in, resp)
 }
 
@@ -921,8 +928,9 @@ pub fn invoke_cmd<'a, C: WriteCommand>(
 #[cfg(doctest)]
 pub struct CompileFailTwins;
 
-/// [`invoke_cmd`] for every command, those that create a descriptor included (whose
-/// caller adopts it under the file's lifeline).
+/// [`invoke_cmd`] for every command, those that create or name a descriptor included
+/// (for the crate's own calls: it adopts what it creates under the file's lifeline, and
+/// names only its own channels).
 #[inline(always)]
 pub(crate) fn invoke_any<'a, C: WriteCommand>(
     driver_id: u32,
@@ -948,13 +956,13 @@ pub(crate) fn invoke_any<'a, C: WriteCommand>(
 
 /// The same command by `write()`: the struct after its response pointer, then the driver
 /// input; `resp` receives the core response followed by the driver's output. As
-/// [`invoke_cmd`], a command that creates a descriptor does not build.
+/// [`invoke_cmd`], a command that creates or names a descriptor does not build.
 pub fn write_cmd<'a, C: WriteCommand>(
     cmd: &C,
     udata_in: DriverIn<'_>,
     resp: &'a mut [u8],
 ) -> WriteRequest<'a> {
-    const { assert!(!C::CREATES_FD, "a command that creates a descriptor") };
+    const { assert!(!C::FD, "a command that creates or names a descriptor") };
     write_any(cmd, udata_in, resp)
 }
 

@@ -15,7 +15,7 @@
 //!   `verbs::datapath`, under its queue locks, reaches them.
 //! - `sys` (private): the system calls that hand the kernel pointers; the only
 //!   `unsafe` code of the crate besides the raw entry points below.
-
+//!
 //! The queues are not reachable from outside the crate (issue 39, hole D: a second
 //! mapping of a siw queue, written by safe code, raced the verbs layer's writer and
 //! handed the device elements nobody vouched for):
@@ -41,8 +41,9 @@
 //! can make the kernel touch memory is an `unsafe fn` with a `# Safety` section, or a
 //! builder whose request names only memory it borrows (SAFETY.md lists each). What
 //! the safe builders can still do is break the verbs layer's own accounting, never
-//! memory: a raw DESTROY or MODIFY of a handle the verbs layer owns leaves its object
-//! stale (its own destroy then fails, or destroys whatever object reused the number).
+//! memory: a raw DESTROY, MODIFY or RESIZE of a handle the verbs layer owns leaves its
+//! object stale (its own destroy then fails, or destroys whatever object reused the
+//! number; a resized queue's ring is then the old one, which the kernel no longer reads).
 
 pub mod abi;
 pub mod attr;

@@ -206,7 +206,8 @@ impl<C: Deref<Target = Context>> PortCache<C> {
     ///
     /// # Errors
     ///
-    /// [`Error::BadArgument`] for a stream of another context; else as
+    /// [`Error::BadArgument`] for a stream of another context (checked here, once: a
+    /// `C` whose `Deref` answers another context later is the caller's to avoid); else as
     /// [`PortCache::refresh_all`]: the first query of the ports.
     pub fn with_events(ctx: C, events: EventStream) -> Result<Self> {
         // Another context's stream would report changes the cache would apply to the

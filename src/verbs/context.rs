@@ -234,8 +234,8 @@ impl Context {
         let fd = open_node(&t.name, &t.path, t.dev)?;
         let mut file = VerbsFile::new(fd, t.driver_id.unwrap_or(RDMA_DRIVER_UNKNOWN));
         if t.driver_id.is_none() {
-            let id = probe_driver_id(&file, &t.name, t.driver_id_guess)?;
-            file.set_driver_id(id);
+            let (id, confirmed) = probe_driver_id(&file, &t.name, t.driver_id_guess)?;
+            file.set_driver_id(id, confirmed);
         }
         let mut ctx = Context {
             file,
@@ -881,16 +881,21 @@ fn open_node(name: &str, path: &FsPath, dev: Option<(u32, u32)>) -> Result<Owned
 
 /// Finds the device's driver id with rdma-core's harmless INVOKE_WRITE probe: the kernel
 /// checks the header's driver id first (EINVAL when wrong) and then answers ENOSPC.
-/// The guess is tried first, then every known id.
-fn probe_driver_id(file: &VerbsFile, name: &str, guess: Option<u32>) -> Result<u32> {
+/// The guess is tried first, then every known id. Also says whether the kernel confirmed
+/// the id: a kernel without INVOKE_WRITE cannot, and then the guess stands for the
+/// queries alone (the `write()` path needs no driver id), never for driver data
+/// ([`VerbsFile::confirm_driver`] refuses it then).
+fn probe_driver_id(file: &VerbsFile, name: &str, guess: Option<u32>) -> Result<(u32, bool)> {
     let op = || Op::new("driver id probe", name);
     let candidates = guess.into_iter().chain(0..=RDMA_DRIVER_IONIC);
     for id in candidates {
         match file.call(&mut method::invoke_write_probe(id)) {
-            Err(Errno::NOSPC) | Ok(()) => return Ok(id),
+            Err(Errno::NOSPC) | Ok(()) => return Ok((id, true)),
             Err(Errno::INVAL) => continue,
             // No ioctl interface at all: the write() path needs no driver id.
-            Err(e) if no_ioctl_method(e) => return Ok(guess.unwrap_or(RDMA_DRIVER_UNKNOWN)),
+            Err(e) if no_ioctl_method(e) => {
+                return Ok((guess.unwrap_or(RDMA_DRIVER_UNKNOWN), false))
+            }
             Err(e) => return Err(Error::from_errno(op(), e)),
         }
     }

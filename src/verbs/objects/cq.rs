@@ -147,9 +147,9 @@ impl CompChannel {
     /// A descriptor for an event loop: readable when a completion event is queued, and
     /// once the context's files are revoked (the device is being removed). It can only be
     /// polled: an `epoll` set watching the channel's file and the lifeline's wake file,
-    /// made on the first call (the channel's file is not lent: a raw CQ made on it could
-    /// have its events taken for another CQ's, and a copy of it would hold a device being
-    /// removed hostage).
+    /// made on the first call (the channel's file is not lent, nor can it be named by
+    /// number in a raw CREATE_CQ: a raw CQ on it would have its events taken for a verbs
+    /// CQ's, and a copy of the file would hold a device being removed hostage).
     ///
     /// # Errors
     ///
@@ -256,7 +256,8 @@ impl Context {
                     ..Default::default()
                 };
                 let mut resp = [0u8; core::mem::size_of::<ib_uverbs_create_cq_resp>() + DRIVER_OUT];
-                file.write(&mut method::write_cmd(&cmd, DriverIn::NONE, &mut resp))?;
+                // (write_any: the command names the crate's own channel by its number)
+                file.write(&mut method::write_any(&cmd, DriverIn::NONE, &mut resp))?;
                 let (r, rest) = ib_uverbs_create_cq_resp::read_from_prefix(&resp[..])
                     .map_err(|_| rustix::io::Errno::IO)?;
                 driver_out.copy_from_slice(&rest[..DRIVER_OUT]);
