@@ -72,19 +72,7 @@ fn the_cm_channel_lends_no_file_that_takes_commands() {
         std::time::Duration::from_secs(5),
     )
     .expect("RESOLVE_IP");
-    let mut fds = [rustix::event::PollFd::new(
-        &lent,
-        rustix::event::PollFlags::IN,
-    )];
-    let ten = rustix::event::Timespec {
-        tv_sec: 10,
-        tv_nsec: 0,
-    };
-    assert_eq!(
-        rustix::event::poll(&mut fds, Some(&ten)).expect("poll"),
-        1,
-        "no event within 10 s"
-    );
+    assert!(common::readable_within(lent, 10), "no event within 10 s");
     drop(f);
     assert!(ch.get_event(None).expect("GET_EVENT").is_some());
 }

@@ -766,6 +766,15 @@ pub trait WriteCommand: IntoBytes + Immutable + sealed::Sealed {
 pub struct NoResponse;
 
 macro_rules! write_command {
+    ($cmd:ty, $num:expr, $resp:ty, fd) => {
+        impl sealed::Sealed for $cmd {}
+        impl WriteCommand for $cmd {
+            const COMMAND: u32 = $num;
+            const HAS_RESPONSE: bool = true;
+            type Resp = $resp;
+            const FD: bool = true;
+        }
+    };
     ($cmd:ty, $num:expr, $resp:ty) => {
         impl sealed::Sealed for $cmd {}
         impl WriteCommand for $cmd {
@@ -795,20 +804,18 @@ write_command!(
 );
 write_command!(ib_uverbs_dealloc_pd, IB_USER_VERBS_CMD_DEALLOC_PD);
 write_command!(ib_uverbs_dereg_mr, IB_USER_VERBS_CMD_DEREG_MR);
-impl sealed::Sealed for ib_uverbs_create_comp_channel {}
-impl WriteCommand for ib_uverbs_create_comp_channel {
-    const COMMAND: u32 = IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL;
-    const HAS_RESPONSE: bool = true;
-    type Resp = ib_uverbs_create_comp_channel_resp;
-    const FD: bool = true;
-}
-impl sealed::Sealed for ib_uverbs_create_cq {}
-impl WriteCommand for ib_uverbs_create_cq {
-    const COMMAND: u32 = IB_USER_VERBS_CMD_CREATE_CQ;
-    const HAS_RESPONSE: bool = true;
-    type Resp = ib_uverbs_create_cq_resp;
-    const FD: bool = true;
-}
+write_command!(
+    ib_uverbs_create_comp_channel,
+    IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL,
+    ib_uverbs_create_comp_channel_resp,
+    fd
+);
+write_command!(
+    ib_uverbs_create_cq,
+    IB_USER_VERBS_CMD_CREATE_CQ,
+    ib_uverbs_create_cq_resp,
+    fd
+);
 write_command!(
     ib_uverbs_resize_cq,
     IB_USER_VERBS_CMD_RESIZE_CQ,

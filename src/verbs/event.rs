@@ -483,12 +483,7 @@ impl EventStream {
             tv_sec: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
             tv_nsec: i64::from(d.subsec_nanos()),
         });
-        let op = || Op::new("poll async events", &self.device);
-        let wake = self
-            .fd
-            .lifeline()
-            .wake_fd()
-            .map_err(|e| Error::from_errno(op(), e))?;
+        let wake = self.wake_fd()?;
         let own = self.fd.fd();
         let mut fds = [
             PollFd::new(&own, PollFlags::IN),
@@ -517,15 +512,10 @@ impl EventStream {
     ///
     /// The errno of `epoll_create1(2)`, `eventfd(2)` or `epoll_ctl(2)`, the first time.
     pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
-        let op = || Op::new("async event file", &self.device);
-        let wake = self
-            .fd
-            .lifeline()
-            .wake_fd()
-            .map_err(|e| Error::from_errno(op(), e))?;
+        let wake = self.wake_fd()?;
         self.poll
             .get(&[self.fd.fd(), wake])
-            .map_err(|e| Error::from_errno(op(), e))
+            .map_err(|e| Error::from_errno(Op::new("async event file", &self.device), e))
     }
 
     /// The event file, for the crate's own waits (`uverbs::aio`).
@@ -540,7 +530,6 @@ impl EventStream {
     }
 
     /// The lifeline's wake file, for the crate's own waits.
-    #[cfg(feature = "tokio")]
     pub(crate) fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
         self.fd
             .lifeline()

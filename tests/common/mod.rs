@@ -467,3 +467,16 @@ pub fn http_get(
     let (head, body) = out.split_once("\r\n\r\n")?;
     head.starts_with("HTTP/1.1 200").then(|| body.to_owned())
 }
+
+/// Whether `fd` polls readable within `secs` seconds (0: now), by `poll(2)`.
+pub fn readable_within(fd: std::os::fd::BorrowedFd<'_>, secs: i64) -> bool {
+    let mut fds = [rustix::event::PollFd::new(
+        &fd,
+        rustix::event::PollFlags::IN,
+    )];
+    let t = rustix::event::Timespec {
+        tv_sec: secs,
+        tv_nsec: 0,
+    };
+    rustix::event::poll(&mut fds, Some(&t)).expect("poll") == 1
+}
