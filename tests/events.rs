@@ -354,5 +354,25 @@ fn quiet_stream_basics() {
         // The stream outlives its context; it just stays quiet.
         drop(ctx);
         assert_eq!(a.try_read().unwrap(), Next::Empty, "{dev}");
+        // An event loop that first asks for the descriptor after the context's files were
+        // revoked (a device being removed) gets one, readable at once, and the stream then
+        // says why: the revoked event file is the inert one, which epoll does not take,
+        // and the wake file stands for it (found by tests/storm.rs: `uverbs watch` ended
+        // when a device went away before its stream was first polled).
+        let ctx = Context::open_by_name(&dev).unwrap();
+        let mut c = ctx.events().unwrap();
+        ctx.revoke().unwrap();
+        let pfd = c
+            .poll_fd()
+            .unwrap_or_else(|e| panic!("{dev}: poll_fd after revoke: {e}"));
+        assert!(
+            common::readable_within(pfd, 0),
+            "{dev}: not readable after revoke"
+        );
+        assert!(
+            matches!(c.try_read(), Err(Error::DeviceRemoved { .. })),
+            "{dev}: {:?}",
+            c.try_read()
+        );
     }
 }

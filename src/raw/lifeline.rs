@@ -230,20 +230,32 @@ pub(crate) struct PollOnly(std::sync::OnceLock<OwnedFd>);
 
 impl PollOnly {
     /// The epoll descriptor watching `fds` (level-triggered, for readability); the files
-    /// are added when it is made, the first time.
-    pub(crate) fn get<'a>(&'a self, fds: &[BorrowedFd<'_>]) -> Result<BorrowedFd<'a>, Errno> {
+    /// are added when it is made, the first time. With a `lifeline` (the files of a
+    /// context, its wake file among them), a file that cannot be added once the lifeline
+    /// is revoked is left out: the revocation made it the inert file, which epoll does not
+    /// take (`EPERM`), and the wake file, readable from then on, stands for it.
+    pub(crate) fn get<'a>(
+        &'a self,
+        fds: &[BorrowedFd<'_>],
+        lifeline: Option<&Lifeline>,
+    ) -> Result<BorrowedFd<'a>, Errno> {
         use rustix::event::epoll;
         if let Some(ep) = self.0.get() {
             return Ok(ep.as_fd());
         }
         let ep = epoll::create(epoll::CreateFlags::CLOEXEC)?;
         for (i, fd) in fds.iter().enumerate() {
-            epoll::add(
+            let added = epoll::add(
                 &ep,
                 fd,
                 epoll::EventData::new_u64(i as u64),
                 epoll::EventFlags::IN,
-            )?;
+            );
+            if let Err(e) = added {
+                if !lifeline.is_some_and(Lifeline::is_revoked) {
+                    return Err(e);
+                }
+            }
         }
         // Another thread may have made one meanwhile: keep the first, drop ours.
         Ok(self.0.get_or_init(|| ep).as_fd())

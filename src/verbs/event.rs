@@ -514,7 +514,7 @@ impl EventStream {
     pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
         let wake = self.wake_fd()?;
         self.poll
-            .get(&[self.fd.fd(), wake])
+            .get(&[wake, self.fd.fd()], Some(self.fd.lifeline()))
             .map_err(|e| Error::from_errno(Op::new("async event file", &self.device), e))
     }
 

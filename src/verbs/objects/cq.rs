@@ -160,7 +160,7 @@ impl CompChannel {
         let wake = self.wake_fd()?;
         self.0
             .poll
-            .get(&[self.0.fd.fd(), wake])
+            .get(&[wake, self.0.fd.fd()], Some(ctx.raw().lifeline()))
             .map_err(|e| Error::from_errno(op(), e))
     }
 
