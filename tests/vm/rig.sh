@@ -123,6 +123,10 @@ KSPECS=()
 GUEST_INIT=$HERE/guest-init.sh
 CACHE=${UVERBS_VM_CACHE:-/var/cache/uverbs-vm}
 HOST_DEB_ARCH=amd64   # the host (x86_64): kbuild's tools, busybox's depmod and cpio
+# the host's Debian release: its kernels' drivers are built on the host; another
+# release's, in a build root of that release (issue 43)
+HOST_CODENAME=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+HOST_CODENAME=${HOST_CODENAME:-bookworm}
 
 # user space taken from Debian's packages (never installed on the host): USER_PKGS
 # for the amd64 guest, USER_PKGS_ARM64 (as :arm64 packages) for the arm64 one
@@ -144,8 +148,10 @@ USER_PKGS+=" perftest librdmacm1 rdmacm-utils libpci3 libudev1"
 # and checks its text; Debian's node_exporter 1.5 is compared with it (Go binaries)
 USER_PKGS+=" prometheus prometheus-node-exporter"
 # modules loaded in the guest (their dependencies come along); the crc
-# modules are only loaded where they are modules (not built in)
+# modules are only loaded where they are modules (not built in), and only where the
+# kernel has them (OPTIONAL_MODULES: Linux 6.15 made the CRC32 helpers a library)
 WANT_MODULES="crc32_generic crc32c_generic ib_core ib_uverbs rdma_rxe siw dummy"
+OPTIONAL_MODULES="crc32_generic crc32c_generic"
 # issue 17: the RDMA CM's user interface (/dev/infiniband/rdma_cm: rping, and siw's
 # connections), and veth pairs (two rxe devices that can reach each other)
 WANT_MODULES+=" rdma_ucm veth"
@@ -252,15 +258,45 @@ apt_config() {
   local m=${UVERBS_VM_MIRROR:-http://deb.debian.org/debian}
   local sm=${UVERBS_VM_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
   mkdir -p "$APT_DIR"/{etc/sources.list.d,etc/preferences.d,state/lists/partial,cache/archives/partial}
+  local c prefs=''
   if [ -n "${UVERBS_VM_APT_SOURCES:-}" ]; then
     [ -f "$UVERBS_VM_APT_SOURCES" ] || die "UVERBS_VM_APT_SOURCES: no file $UVERBS_VM_APT_SOURCES"
     sources=$(cat "$UVERBS_VM_APT_SOURCES")
   else
     [ -f "$key" ] || host_tools "$key:debian-archive-keyring"
-    sources="deb [signed-by=$key] $m bookworm main
-deb [signed-by=$key] $m bookworm-updates main
-deb [signed-by=$key] $sm bookworm-security main"
+    # the host's release (the user space comes from it), then every other release a
+    # kernel of the versions file comes from (issue 43: bullseye's 5.10, trixie's
+    # backports); those at priority 100, so that a package both have is taken from the
+    # host's release unless a version is asked for
+    sources=''
+    for c in $HOST_CODENAME $(all_codenames | grep -vx "$HOST_CODENAME" || true); do
+      sources+="deb [signed-by=$key] $m $c main
+deb [signed-by=$key] $m $c-updates main
+deb [signed-by=$key] $sm $c-security main
+"
+      if [ "$c" != "$HOST_CODENAME" ]; then
+        prefs+="Package: *
+Pin: release n=$c
+Pin-Priority: 100
+
+Package: *
+Pin: release n=$c-updates
+Pin-Priority: 100
+
+Package: *
+Pin: release n=$c-security
+Pin-Priority: 100
+
+"
+      fi
+    done
+    for c in $(all_suites | grep -- '-backports$' || true); do
+      sources+="deb [signed-by=$key] $m $c main
+"
+    done
+    sources=${sources%$'\n'}
   fi
+  printf '%s' "$prefs" > "$APT_DIR/etc/preferences"
   # a change of sources drops the lists made from the old ones
   if [ "$sources" != "$(cat "$APT_DIR/etc/sources.list" 2>/dev/null)" ]; then
     printf '%s\n' "$sources" > "$APT_DIR/etc/sources.list"
@@ -417,6 +453,14 @@ pinned() { # SERIES -> "PACKAGE VERSION"
   awk -v s="$1" '$1 == s && !/^#/ { print $2, $3; found = 1; exit } END { exit !found }' "$VERSIONS"
 }
 all_series() { awk '!/^#/ && NF >= 3 { print $1 }' "$VERSIONS"; }
+# series_suite SERIES -> the Debian suite that serves it (the fourth word; the host's
+# release when there is none), and its release's codename (bullseye-security -> bullseye)
+series_suite() {
+  awk -v s="$1" -v h="$HOST_CODENAME" '$1 == s && !/^#/ { print (NF >= 4 ? $4 : h); exit }' "$VERSIONS"
+}
+series_codename() { local x; x=$(series_suite "$1"); echo "${x%%-*}"; }
+all_suites() { awk -v h="$HOST_CODENAME" '!/^#/ && NF >= 3 { print (NF >= 4 ? $4 : h) }' "$VERSIONS" | sort -u; }
+all_codenames() { all_suites | sed 's/-.*//' | sort -u; }
 series_arch() { # SERIES -> the architecture of its pinned package (amd64, arm64)
   local line
   line=$(pinned "$1") || die "kernel series '$1' is not in $VERSIONS (have: $(echo $(all_series)))"
@@ -455,7 +499,7 @@ bump_versions() {
       msg "$s: $old (already the newest)"
     else
       msg "$s: $old -> $new"
-      awk -v s="$s" -v n="$new" '$1 == s && !/^#/ { print s, n; next } { print }' "$tmp" > "$tmp.new"
+      awk -v s="$s" -v n="$new" '$1 == s && !/^#/ { print s, n (NF >= 4 ? " " $4 : ""); next } { print }' "$tmp" > "$tmp.new"
       mv "$tmp.new" "$tmp"
     fi
   done
@@ -471,6 +515,7 @@ kernel_ready() {
   local m n p builtin=$KDIR/modules/lib/modules/$KREL/modules.builtin
   for m in $KMODULES; do
     grep -qw -- "$m" "$KDIR/modules.load" && continue
+    grep -qx -- "$m" "$KDIR/modules.absent" 2>/dev/null && continue
     while IFS= read -r p; do
       n=${p##*/}; n=${n%%.ko*}; [ "${n//-/_}" = "$m" ] && continue 2
     done < "$builtin"
@@ -497,6 +542,8 @@ select_kernel() {
   read -r KPKG KDEBVER <<<"$line"
   set_arch "${KPKG##*-}"
   KSERIES=$1 KSRC=${1%%-*}                  # 6.1-arm64 -> linux-source-6.1
+  BROOT=''
+  [ "$(series_codename "$1")" = "$HOST_CODENAME" ] || BROOT=$CACHE/buildroot-$(series_codename "$1")
   use_image "$KPKG" "$KDEBVER"
   sub=$CACHE/subst-$KSERIES
   if ! kernel_ready && [ -f "$sub" ] && [ "$(head -n1 "$sub")" = "$KPKG $KDEBVER" ]; then
@@ -536,11 +583,13 @@ pick() {
   fi
 }
 
-# resolve_kernel: KSPECS, the five packages preparing the kernel takes, PKG[:ARCH]=VERSION:
+# resolve_kernel: KSPECS, the packages preparing the kernel takes, PKG[:ARCH]=VERSION:
 # the image, its headers, the headers' -common (arch all), kbuild (the host's: its
-# programs run here) and linux-source-X.Y; DRIFT, the substitutions made.
+# programs run here) and linux-source-X.Y, then the parts of the image where Debian
+# splits it (7.x: linux-base-REL, linux-binary-REL, linux-modules-REL, which the image
+# package only depends on); DRIFT, the substitutions made.
 resolve_kernel() {
-  local images hdep common kbuild crel krel hv p v best=''
+  local images hdep idep common kbuild crel krel hv p v best=''
   DRIFT=()
   [ -n "$(apt_resolve "$KPKG:$KARCH=$KDEBVER")" ] || {
     images=$(series_images "$KSERIES")
@@ -574,6 +623,11 @@ resolve_kernel() {
   KSPECS+=("$kbuild:$HOST_DEB_ARCH=$PICKED")
   pick "linux-source-$KSRC" "$KDEBVER" '' ''
   KSPECS+=("linux-source-$KSRC=$PICKED")
+  idep=$(apt_field "$KPKG:$KARCH=$KDEBVER" Depends)
+  for p in $(grep -oE "linux-(base|binary|modules)-$(sed 's/[.+]/\\&/g' <<<"$KREL")( |,|\$)" <<<"$idep" | tr -d ', ' || true); do
+    pick "$p:$KARCH" "$KDEBVER" "= $KDEBVER" "$KPKG $KDEBVER"
+    KSPECS+=("$p:$KARCH=$PICKED")
+  done
 }
 
 # ---------------------------------------------------------------- user space
@@ -658,6 +712,47 @@ extract_vmlinux() { # bzImage vmlinux  (fails if no PVH entry)
 # and the .ko relinked.  kbuild's .cmd files name the tree by its absolute path, so it
 # never moves; $KDIR/build-DRIVER.lock serialises the builds in it.
 
+# Issue 43: a kernel of another Debian release than the host's (bullseye's 5.10, trixie's
+# backports of 7.x) is built with its release's compiler and kbuild, which need its C
+# library: in a build root of that release, $CACHE/buildroot-CODENAME (debootstrap
+# --variant=minbase with the compiler, make and libelf; about a minute the first time,
+# then cached), into which the kernel's cache directory is bind-mounted at /k for the
+# build, with /proc (objtool reads a limit there), in a private mount namespace:
+# nothing stays mounted.  BROOT is set by
+# select_kernel: '' on the host's release.
+BROOT=''
+# in_build PATH -> PATH as make sees it (under /k in a build root)
+in_build() { if [ -n "$BROOT" ]; then echo "/k${1#"$KDIR"}"; else echo "$1"; fi; }
+# in_root COMMAND...: COMMAND on the host, or in the build root with $KDIR at /k
+in_root() {
+  if [ -z "$BROOT" ]; then "$@"; return; fi
+  unshare --mount --propagation private -- /bin/sh -c \
+    'mount --bind "$1" "$2/k" && mount -t proc proc "$2/proc" || exit 125; r=$2; shift 2; exec chroot "$r" "$@"' \
+    sh "$KDIR" "$BROOT" "$@"
+}
+# build_root CC: $BROOT made (once) with the compiler CC (gcc-10, x86_64-linux-gnu-gcc-14)
+build_root() {
+  local cc=$1 c pkgs log t0 m=${UVERBS_VM_MIRROR:-http://deb.debian.org/debian}
+  c=${BROOT##*/buildroot-}
+  pkgs="${cc#"${CROSS:-x86_64-linux-gnu-}"},make"
+  case $c in buster | bullseye | bookworm) pkgs+=,libelf1 ;; *) pkgs+=,libelf1t64 ;; esac
+  [ -e "$BROOT/.ok" ] && [ "$(cat "$BROOT/.packages")" = "$pkgs" ] && return 0
+  [ "$(id -u)" = 0 ] || die "building for a $c kernel needs a $c build root (debootstrap, chroot: root)"
+  host_tools debootstrap:debootstrap unshare:util-linux
+  t0=$(now_us)
+  msg "making a $c build root ($pkgs) in $BROOT"
+  rm -rf "$BROOT" "$BROOT.tmp"
+  log=$CACHE/buildroot-$c.log
+  debootstrap --variant=minbase --include="$pkgs" "$c" "$BROOT.tmp" "$m" > "$log" 2>&1 \
+    || { tail -n 20 "$log" >&2; die "debootstrap of $c failed (log: $log)"; }
+  rm -rf "$BROOT.tmp/var/cache/apt/archives"/*.deb
+  mkdir -p "$BROOT.tmp/k"
+  echo "$pkgs" > "$BROOT.tmp/.packages"
+  mv "$BROOT.tmp" "$BROOT"
+  touch "$BROOT/.ok"
+  msg "$c build root ready in $(secs_since "$t0")"
+}
+
 # sw_driver DRIVER: SW_KO (the module), SW_CFGVAR (its config option), SW_FIRST (a source
 # file every version has)
 sw_driver() {
@@ -689,8 +784,9 @@ sw_tree() {
   if [ ! -e "$tree/.ready" ]; then
     rm -rf "$tree"; mkdir -p "$tree/kb" "$tree/$drv"
     for f in "${debs[@]:1:3}"; do dpkg-deb -x "$f" "$tree/kb"; done
-    # the arch Makefile includes the -common tree by absolute path
-    sed -i "s|/usr/src/|$tree/kb/usr/src/|g" "$tree/kb/usr/src/linux-headers-$KREL/Makefile"
+    # the arch Makefile includes the -common tree by absolute path (as make sees it: in
+    # a build root, the kernel's cache directory is at /k)
+    sed -i "s|/usr/src/|$(in_build "$tree")/kb/usr/src/|g" "$tree/kb/usr/src/linux-headers-$KREL/Makefile"
     cp -r "$src/." "$tree/$drv/"
     touch "$tree/.ready"
   fi
@@ -707,9 +803,13 @@ build_sw() {
   sw_tree "$drv"
   kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$KDIR/config")
   cc=$CROSS${kcc%% *}
-  have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
-  [ "$("$cc" --version | head -n1)" = "$CROSS$kcc" ] \
-    || msg "warning: kernel built with '$kcc', building $drv with '$("$cc" --version | head -n1)'"
+  if [ -n "$BROOT" ]; then
+    build_root "$cc"
+  else
+    have "$cc" || die "the kernel's compiler $cc is not installed (kernel: $kcc)"
+  fi
+  [ "$(in_root "$cc" --version | head -n1)" = "$CROSS$kcc" ] \
+    || msg "warning: kernel built with '$kcc', building $drv with '$(in_root "$cc" --version | head -n1)'"
   # each source file to this build's content: the plant's where its script changes the
   # file, else the pristine one (undoing the previous plant); rewritten only if different
   new=$tree/.new
@@ -728,7 +828,9 @@ build_sw() {
   done
   [ -z "$sedf" ] || [ "$changed" = 1 ] || die "$sedf changed nothing in $drv's sources"
   # CONFIG_DEBUG_INFO_BTF_MODULES= : no pahole run for module BTF
-  make -C "$tree/kb/usr/src/linux-headers-$KREL" M="$tree/$drv" CC="$cc" \
+  local t
+  t=$(in_build "$tree")
+  in_root make -C "$t/kb/usr/src/linux-headers-$KREL" M="$t/$drv" CC="$cc" \
     ${MAKE_ARCH:+ARCH=$MAKE_ARCH CROSS_COMPILE=$CROSS} "$SW_CFGVAR=m" CONFIG_DEBUG_INFO_BTF_MODULES= \
     -j"$(nproc)" modules > "$out.log" 2>&1 \
     || { tail -n 30 "$out.log" >&2; die "$drv build failed (log: $out.log)"; }
@@ -742,7 +844,7 @@ build_sw() {
 # or the list the prepared kernel was made from), downloaded once into the cache
 kernel_debs() {
   [ ! -s "$KDIR/specs" ] || mapfile -t KSPECS < "$KDIR/specs"
-  [ "${#KSPECS[@]}" = 5 ] || die "internal: kernel_debs before resolve_kernel"
+  [ "${#KSPECS[@]}" -ge 5 ] || die "internal: kernel_debs before resolve_kernel"
   fetch_debs "${KSPECS[@]}"
 }
 
@@ -782,10 +884,17 @@ prepare_kernel() {
   mapfile -t debs <<<"$debs"
 
   t1=$(now_us)
-  dpkg-deb -x "${debs[0]}" "$tmp/img"
-  cfg=$tmp/img/boot/config-$KREL
+  # the image, and its parts where Debian splits it (7.x keeps the config and vmlinuz
+  # in /usr/lib/modules/REL, not /boot)
+  local part vmlinuz
+  for part in "${debs[0]}" "${debs[@]:5}"; do dpkg-deb -x "$part" "$tmp/img"; done
   mods=$(ls -d "$tmp"/img/lib/modules/"$KREL" "$tmp"/img/usr/lib/modules/"$KREL" 2>/dev/null | head -n1 || true)
-  [ -f "$cfg" ] && [ -d "$mods" ] || die "$KPKG: no config or modules where expected"
+  cfg=$tmp/img/boot/config-$KREL
+  [ -f "$cfg" ] || cfg=$mods/config
+  vmlinuz=$tmp/img/boot/vmlinuz-$KREL
+  [ -f "$vmlinuz" ] || vmlinuz=$mods/vmlinuz
+  [ -f "$cfg" ] && [ -d "$mods/kernel" ] && [ -f "$vmlinuz" ] \
+    || die "$KPKG: no config, vmlinuz or modules where expected"
   local o
   for o in CONFIG_INFINIBAND=m CONFIG_INFINIBAND_USER_ACCESS=m CONFIG_RDMA_RXE=m CONFIG_DUMMY=m; do
     grep -qx "$o" "$cfg" || die "$KPKG lacks $o"
@@ -793,16 +902,16 @@ prepare_kernel() {
   cp "$cfg" "$KDIR/config"
   if [ "$KARCH" = arm64 ]; then
     # arm64's vmlinuz is the Image QEMU loads (gzip-compressed in some releases)
-    if [ "$(od -An -tx1 -N2 "$tmp/img/boot/vmlinuz-$KREL" | tr -d ' ')" = 1f8b ]; then
-      gzip -dc "$tmp/img/boot/vmlinuz-$KREL" > "$KDIR/Image"
+    if [ "$(od -An -tx1 -N2 "$vmlinuz" | tr -d ' ')" = 1f8b ]; then
+      gzip -dc "$vmlinuz" > "$KDIR/Image"
     else
-      cp "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/Image"
+      cp "$vmlinuz" "$KDIR/Image"
     fi
-  elif extract_vmlinux "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/vmlinux"; then
+  elif extract_vmlinux "$vmlinuz" "$KDIR/vmlinux"; then
     :
   else
     msg "note: no PVH entry in $KPKG's vmlinux, booting the bzImage (slower)"
-    cp "$tmp/img/boot/vmlinuz-$KREL" "$KDIR/vmlinuz"
+    cp "$vmlinuz" "$KDIR/vmlinuz"
   fi
   msg "unpacked the kernel and its vmlinux in $(secs_since "$t1")"
 
@@ -841,7 +950,10 @@ prepare_kernel() {
     seen[$m]=1
     p=${path[$m]:-}
     if [ -z "$p" ]; then
-      [ -n "${builtin[$m]:-}" ] || die "module $m is neither shipped with nor built into $KPKG"
+      [ -n "${builtin[$m]:-}" ] || case " $OPTIONAL_MODULES " in
+        *" $m "*) echo "$m" >> "$KDIR/modules.absent" ;;
+        *) die "module $m is neither shipped with nor built into $KPKG" ;;
+      esac
       continue
     fi
     case " $KMODULES " in *" $m "*) load+="$m " ;; esac   # to modprobe
