@@ -84,7 +84,10 @@ fn libc_einval() -> i32 {
 /// Hole B: siw's REG_MR driver data (8 bytes, every field public) sent with rxe's
 /// MODIFY_SRQ was read by rxe as `mmap_info_addr`, and rxe wrote 16 bytes of queue
 /// information there. Driver data is typed by driver and command now: the request is
-/// refused before any system call, by either route, and the victim is as it was.
+/// refused: by `write()` before any system call (the file's driver, confirmed by the
+/// kernel, is not siw), by INVOKE_WRITE by the kernel itself (the request's header names
+/// siw, and the kernel compares that with the device's driver first), and the victim is
+/// as it was.
 #[test]
 #[ignore = "needs real RDMA devices: tests/vm/run-tests.sh runs it in the VM rig"]
 fn driver_data_goes_only_with_its_driver_and_command() {

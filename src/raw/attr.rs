@@ -224,6 +224,13 @@ impl<'a, const N: usize> IoctlBuf<'a, N> {
         self.hdr.reserved2 = reserved2;
     }
 
+    /// Sets the header's `driver_id`: the driver the request's driver data is for, which
+    /// the kernel compares with the device's own before it reads anything else
+    /// (`ib_uverbs_cmd_verbs`: `EINVAL` when they differ).
+    pub(crate) fn set_hdr_driver_id(&mut self, driver_id: u32) {
+        self.hdr.driver_id = driver_id;
+    }
+
     /// Sets the `attr_data` of attribute `i`, which a pointer attribute reserves (ABI
     /// tests: `uverbs_process_attr` refuses a non-zero one with `EINVAL` before it
     /// copies through it); false past the attributes in use. Only for pointer

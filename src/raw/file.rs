@@ -104,11 +104,22 @@ impl VerbsFile {
     /// `EINVAL` when the id is not the device's; `EOPNOTSUPP` when the kernel has no
     /// INVOKE_WRITE to ask with (driver data cannot be sent then); else the probe's
     /// errno.
+    #[inline]
     pub fn confirm_driver(&self) -> Result<(), Errno> {
-        use core::sync::atomic::Ordering;
-        if self.driver_confirmed.load(Ordering::Acquire) {
+        if self
+            .driver_confirmed
+            .load(core::sync::atomic::Ordering::Acquire)
+        {
             return Ok(());
         }
+        self.ask_driver()
+    }
+
+    /// [`Self::confirm_driver`]'s question to the kernel (once a file).
+    #[cold]
+    #[inline(never)]
+    fn ask_driver(&self) -> Result<(), Errno> {
+        use core::sync::atomic::Ordering;
         match self.call(&mut method::invoke_write_probe(self.driver_id)) {
             Ok(()) | Err(Errno::NOSPC) => {
                 self.driver_confirmed.store(true, Ordering::Release);
@@ -119,13 +130,21 @@ impl VerbsFile {
         }
     }
 
-    /// Whether a request carrying driver data for driver `udata` (0: none) may go to this
-    /// file: its driver's, confirmed by the kernel. One compare when it carries none.
+    /// Whether a `write()` command carrying driver data for driver `udata` (0: none) may
+    /// go to this file: its driver's, confirmed by the kernel. One compare when it
+    /// carries none. (An ioctl request needs no such check: its header names the driver,
+    /// and the kernel compares that with the device's own: `Request::with_udata`.)
     #[inline(always)]
     fn check_udata(&self, udata: u32) -> Result<(), Errno> {
         if udata == 0 {
             return Ok(());
         }
+        self.check_udata_for(udata)
+    }
+
+    /// [`Self::check_udata`] of a command that carries driver data.
+    #[inline(never)]
+    fn check_udata_for(&self, udata: u32) -> Result<(), Errno> {
         // (UDATA_MISMATCH is no driver's id, whatever id the file was given)
         if udata != self.driver_id || udata == method::UDATA_MISMATCH {
             return Err(Errno::INVAL);
@@ -169,13 +188,13 @@ impl VerbsFile {
     /// (`EINVAL` for a bad argument, `EPROTONOSUPPORT` for a method it lacks, ...).
     pub fn call<const N: usize>(&self, req: &mut Request<'_, N>) -> Result<(), Errno> {
         self.lifeline().check_injected()?;
-        self.check_udata(req.udata_driver())?;
         // SAFETY: a Request is made only by the builders of raw::method, each of which
         // pushes every attribute id of its method with the kind the kernel's spec gives
         // it, borrows every output mutably and every input for the request's life, and
-        // carries driver data only from a Udata type made for that command, which goes
-        // only to a file of its driver (check_udata, above; see raw::method's module
-        // docs and SAFETY.md): exactly sys::verbs_ioctl's contract.
+        // carries driver data only from a Udata type made for that command, whose
+        // driver the header names, so that the kernel refuses it on any other device
+        // (Request::with_udata; see raw::method's module docs and SAFETY.md): exactly
+        // sys::verbs_ioctl's contract.
         unsafe { sys::verbs_ioctl(self.fd.fd(), req.buf_mut()) }
     }
 

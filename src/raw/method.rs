@@ -45,28 +45,25 @@ use crate::raw::driver::UdataIn;
 #[derive(Debug)]
 pub struct Request<'a, const N: usize> {
     buf: IoctlBuf<'a, N>,
-    /// The driver its driver data was made for ([`DriverIn::driver_for`]): 0 when it
-    /// carries none, [`UDATA_MISMATCH`] when it was made for another command.
-    udata: u32,
 }
 
 impl<'a, const N: usize> Request<'a, N> {
     /// Only the builders of `src/raw` (this file and `mr.rs`) make requests.
     pub(in crate::raw) fn built(buf: IoctlBuf<'a, N>) -> Self {
-        Request { buf, udata: 0 }
+        Request { buf }
     }
 
     /// The same request, carrying driver data for driver `udata` (see
-    /// [`DriverIn::driver_for`]): [`VerbsFile::call`](crate::raw::VerbsFile::call) sends it only
-    /// to a file of that driver, once the kernel has confirmed the file's driver id.
+    /// [`DriverIn::driver_for`]; 0: none): its header names that driver, which the
+    /// kernel compares with the device's own before it reads anything else
+    /// (`ib_uverbs_cmd_verbs`: `EINVAL` when they differ; [`UDATA_MISMATCH`] is no
+    /// device's). So driver data reaches only a device of its driver, checked by the
+    /// kernel against the device itself, at no cost here.
     pub(in crate::raw) fn with_udata(mut self, udata: u32) -> Self {
-        self.udata = udata;
+        if udata != 0 {
+            self.buf.set_hdr_driver_id(udata);
+        }
         self
-    }
-
-    /// The driver whose data the request carries (0: none).
-    pub fn udata_driver(&self) -> u32 {
-        self.udata
     }
 
     /// The buffer the kernel reads and writes back into, for the system call alone.
@@ -391,7 +388,10 @@ impl<'a> WriteRequest<'a> {
         }
     }
 
-    /// As [`Request::with_udata`].
+    /// The same request, carrying driver data for driver `udata` (see
+    /// [`DriverIn::driver_for`]; 0: none). A `write()` command names no driver, so
+    /// [`VerbsFile::write`](crate::raw::VerbsFile::write) checks it: it sends the
+    /// request only to a file of that driver, whose id the kernel has confirmed.
     pub(in crate::raw) fn with_udata(mut self, udata: u32) -> Self {
         self.udata = udata;
         self
@@ -2124,9 +2124,10 @@ mod tests {
     fn driver_data_is_typed_by_driver_and_command() {
         // Issue 39, hole B: siw's REG_MR key struct attached to rxe's MODIFY_SRQ would be
         // read by rxe as the address it writes the resized queue's mminfo to. The
-        // request is marked as one that no device takes (VerbsFile::call and write
-        // refuse it before any system call); made for its own command, it is marked for
-        // siw, and without driver data for nobody.
+        // request is marked as one that no device takes (VerbsFile::write refuses it
+        // before any system call; by ioctl the header names no device's driver, and the
+        // kernel refuses it); made for its own command, it is marked for siw, and without
+        // driver data it names the file's driver.
         let key = crate::raw::driver::siw_ureq_reg_mr {
             stag_key: 0x78,
             ..Default::default()
@@ -2142,8 +2143,17 @@ mod tests {
             UDATA_MISMATCH
         );
         assert_eq!(
-            invoke_cmd(RDMA_DRIVER_RXE, &srq, DriverIn::of(&key), &mut []).udata_driver(),
-            UDATA_MISMATCH
+            invoke_cmd(RDMA_DRIVER_RXE, &srq, DriverIn::of(&key), &mut [])
+                .header()
+                .driver_id,
+            UDATA_MISMATCH,
+            "by ioctl, the header names no device's driver: the kernel refuses it"
+        );
+        assert_eq!(
+            invoke_cmd(RDMA_DRIVER_RXE, &srq, DriverIn::NONE, &mut [])
+                .header()
+                .driver_id,
+            RDMA_DRIVER_RXE
         );
         assert_eq!(write_cmd(&srq, DriverIn::NONE, &mut []).udata_driver(), 0);
         let (mut cqe, mut out) = (0u32, [0u8; 32]);
@@ -2158,7 +2168,7 @@ mod tests {
             &mut out,
         );
         assert_eq!(
-            req.udata_driver(),
+            req.header().driver_id,
             UDATA_MISMATCH,
             "REG_MR's data on CREATE_CQ"
         );

@@ -686,8 +686,9 @@ mod tests {
         want.extend(attr(UVERBS_ATTR_UHW_OUT, 16, r1));
         assert_eq!(req.to_vec(), want);
         assert_eq!(IB_USER_VERBS_CMD_REG_MR, 9);
-        // siw's key struct is REG_MR's driver data: the request goes to siw files only
-        assert_eq!(req.udata_driver(), RDMA_DRIVER_SIW);
+        // siw's key struct is REG_MR's driver data: the header names siw (the kernel
+        // refuses it on any other device)
+        assert_eq!(req.header().driver_id, RDMA_DRIVER_SIW);
     }
 }
 

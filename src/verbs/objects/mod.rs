@@ -110,25 +110,37 @@ fn driver_name(id: u32) -> String {
 /// ([`VerbsFile::confirm_driver`](crate::raw::VerbsFile::confirm_driver), once).
 ///
 /// [`OpenTarget`]: crate::verbs::context::OpenTarget
+#[inline]
 pub(crate) fn check_driver(ctx: &Context, what: &'static str) -> Result<()> {
-    let op = || Op::new(what, ctx.name());
     match ctx.driver_id() {
         RDMA_DRIVER_RXE | RDMA_DRIVER_SIW => match ctx.raw().confirm_driver() {
             Ok(()) => Ok(()),
-            Err(Errno::INVAL) => Err(Error::BadArgument {
-                op: op(),
-                reason: format!(
-                    "the context was opened as a {} device, and the kernel says it is not one \
-                     (OpenTarget::driver_id is not the device's)",
-                    driver_name(ctx.driver_id())
-                ),
-            }),
-            Err(e) => Err(ctx.kernel_error(op(), e)),
+            Err(e) => Err(driver_error(ctx, what, Some(e))),
         },
-        id => Err(Error::DriverNotSupported {
-            op: op(),
-            driver: driver_name(id),
-        }),
+        _ => Err(driver_error(ctx, what, None)),
+    }
+}
+
+/// [`check_driver`]'s refusal: the kernel denied the driver id (`Some(EINVAL)`), could
+/// not be asked (`Some(errno)`), or the driver is not one objects are made on (`None`).
+#[cold]
+#[inline(never)]
+fn driver_error(ctx: &Context, what: &'static str, e: Option<Errno>) -> Error {
+    let op = Op::new(what, ctx.name());
+    match e {
+        Some(Errno::INVAL) => Error::BadArgument {
+            op,
+            reason: format!(
+                "the context was opened as a {} device, and the kernel says it is not one \
+                 (OpenTarget::driver_id is not the device's)",
+                driver_name(ctx.driver_id())
+            ),
+        },
+        Some(e) => ctx.kernel_error(op, e),
+        None => Error::DriverNotSupported {
+            op,
+            driver: driver_name(ctx.driver_id()),
+        },
     }
 }
 
@@ -138,6 +150,7 @@ pub(crate) fn check_driver(ctx: &Context, what: &'static str) -> Result<()> {
 /// would be taken for whatever object of this one has its number (issue 39's hole E: a QP
 /// bound to another CQ than the one it records). `what` names the operation, `role`
 /// the argument (`"send CQ"`), `owner` the object it is checked against (`"PD"`).
+#[inline(always)]
 pub(crate) fn same_context(
     ctx: &Arc<Context>,
     other: &Arc<Context>,
@@ -148,7 +161,20 @@ pub(crate) fn same_context(
     if Arc::ptr_eq(ctx, other) {
         return Ok(());
     }
-    Err(Error::BadArgument {
+    Err(other_context(ctx, other, what, role, owner))
+}
+
+/// [`same_context`]'s refusal, naming both contexts.
+#[cold]
+#[inline(never)]
+fn other_context(
+    ctx: &Arc<Context>,
+    other: &Arc<Context>,
+    what: &'static str,
+    role: &str,
+    owner: &str,
+) -> Error {
+    Error::BadArgument {
         op: Op::new(what, ctx.name()),
         reason: format!(
             "the {role} belongs to context #{} of {}, the {owner} to context #{} of {}: \
@@ -158,7 +184,7 @@ pub(crate) fn same_context(
             ctx.serial(),
             ctx.name()
         ),
-    })
+    }
 }
 
 /// The routes of an object method: its ioctl (needing `needs`), then `write()`.
