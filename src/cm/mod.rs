@@ -190,7 +190,7 @@ impl CmChannel {
     /// The errno of `epoll_create1(2)` or `epoll_ctl(2)`, the first time.
     pub fn poll_fd(&self) -> Result<std::os::fd::BorrowedFd<'_>> {
         self.poll
-            .get(&[self.file.fd()], None)
+            .get(self.file.fd(), None)
             .map_err(|e| err("epoll of rdma_cm", e))
     }
 

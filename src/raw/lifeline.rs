@@ -229,14 +229,14 @@ fn replace_with_inert(fds: &[RawFd]) -> Result<(), Errno> {
 pub(crate) struct PollOnly(std::sync::OnceLock<OwnedFd>);
 
 impl PollOnly {
-    /// The epoll descriptor watching `fds` (level-triggered, for readability); the files
-    /// are added when it is made, the first time. With a `lifeline` (the files of a
-    /// context, its wake file among them), a file that cannot be added once the lifeline
-    /// is revoked is left out: the revocation made it the inert file, which epoll does not
-    /// take (`EPERM`), and the wake file, readable from then on, stands for it.
+    /// The epoll descriptor watching `file` (level-triggered, for readability) and, for a
+    /// file of a context, the `lifeline`'s wake file; made the first time. A file that
+    /// cannot be added once the lifeline is revoked is left out: the revocation made it
+    /// the inert file, which epoll does not take, and the wake file, readable from then
+    /// on, stands for it.
     pub(crate) fn get<'a>(
         &'a self,
-        fds: &[BorrowedFd<'_>],
+        file: BorrowedFd<'_>,
         lifeline: Option<&Lifeline>,
     ) -> Result<BorrowedFd<'a>, Errno> {
         use rustix::event::epoll;
@@ -244,18 +244,19 @@ impl PollOnly {
             return Ok(ep.as_fd());
         }
         let ep = epoll::create(epoll::CreateFlags::CLOEXEC)?;
-        for (i, fd) in fds.iter().enumerate() {
-            let added = epoll::add(
-                &ep,
-                fd,
-                epoll::EventData::new_u64(i as u64),
-                epoll::EventFlags::IN,
-            );
-            if let Err(e) = added {
-                if !lifeline.is_some_and(Lifeline::is_revoked) {
-                    return Err(e);
+        let add = |fd: BorrowedFd<'_>| {
+            epoll::add(&ep, fd, epoll::EventData::new_u64(0), epoll::EventFlags::IN)
+        };
+        match lifeline {
+            Some(l) => {
+                add(l.wake_fd()?)?;
+                if let Err(e) = add(file) {
+                    if !l.is_revoked() {
+                        return Err(e);
+                    }
                 }
             }
+            None => add(file)?,
         }
         // Another thread may have made one meanwhile: keep the first, drop ours.
         Ok(self.0.get_or_init(|| ep).as_fd())

@@ -512,9 +512,8 @@ impl EventStream {
     ///
     /// The errno of `epoll_create1(2)`, `eventfd(2)` or `epoll_ctl(2)`, the first time.
     pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
-        let wake = self.wake_fd()?;
         self.poll
-            .get(&[wake, self.fd.fd()], Some(self.fd.lifeline()))
+            .get(self.fd.fd(), Some(self.fd.lifeline()))
             .map_err(|e| Error::from_errno(Op::new("async event file", &self.device), e))
     }
 

@@ -155,13 +155,10 @@ impl CompChannel {
     ///
     /// The errno of `epoll_create1(2)`, `eventfd(2)` or `epoll_ctl(2)`, the first time.
     pub fn poll_fd(&self) -> Result<BorrowedFd<'_>> {
-        let ctx = &self.0.ctx;
-        let op = || Op::new("completion channel", ctx.name());
-        let wake = self.wake_fd()?;
         self.0
             .poll
-            .get(&[wake, self.0.fd.fd()], Some(ctx.raw().lifeline()))
-            .map_err(|e| Error::from_errno(op(), e))
+            .get(self.0.fd.fd(), Some(self.0.fd.lifeline()))
+            .map_err(|e| Error::from_errno(Op::new("completion channel", self.0.ctx.name()), e))
     }
 
     /// The channel's file, for the crate's own waits and CQ_CREATE.
@@ -169,7 +166,8 @@ impl CompChannel {
         self.0.fd.fd()
     }
 
-    /// The lifeline's wake file, for the crate's own waits.
+    /// The lifeline's wake file, for the crate's own waits (`uverbs::aio`).
+    #[cfg(feature = "tokio")]
     pub(crate) fn wake_fd(&self) -> Result<BorrowedFd<'_>> {
         let ctx = &self.0.ctx;
         ctx.raw()
