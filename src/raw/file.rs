@@ -119,13 +119,30 @@ impl VerbsFile {
     #[cold]
     #[inline(never)]
     fn ask_driver(&self) -> Result<(), Errno> {
-        use core::sync::atomic::Ordering;
-        match self.call(&mut method::invoke_write_probe(self.driver_id)) {
-            Ok(()) | Err(Errno::NOSPC) => {
-                self.driver_confirmed.store(true, Ordering::Release);
+        match self.driver_is(self.driver_id) {
+            Ok(true) => {
+                self.driver_confirmed
+                    .store(true, core::sync::atomic::Ordering::Release);
                 Ok(())
             }
+            Ok(false) => Err(Errno::INVAL),
             Err(e) if crate::raw::fallback::no_ioctl_method(e) => Err(Errno::OPNOTSUPP),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the device's driver id is `id`, by rdma-core's harmless INVOKE_WRITE
+    /// probe: the kernel checks the header's driver id first (`EINVAL` when wrong), then
+    /// answers `ENOSPC` for the missing buffers, changing nothing.
+    ///
+    /// # Errors
+    ///
+    /// Any other answer of the kernel (a kernel without the ioctl interface answers one
+    /// that [`no_ioctl_method`](crate::raw::fallback) recognises).
+    pub(crate) fn driver_is(&self, id: u32) -> Result<bool, Errno> {
+        match self.call(&mut method::invoke_write_probe(id)) {
+            Ok(()) | Err(Errno::NOSPC) => Ok(true),
+            Err(Errno::INVAL) => Ok(false),
             Err(e) => Err(e),
         }
     }

@@ -879,9 +879,8 @@ fn open_node(name: &str, path: &FsPath, dev: Option<(u32, u32)>) -> Result<Owned
     Ok(fd)
 }
 
-/// Finds the device's driver id with rdma-core's harmless INVOKE_WRITE probe: the kernel
-/// checks the header's driver id first (EINVAL when wrong) and then answers ENOSPC.
-/// The guess is tried first, then every known id. Also says whether the kernel confirmed
+/// Finds the device's driver id with rdma-core's harmless INVOKE_WRITE probe
+/// ([`VerbsFile::driver_is`]). The guess is tried first, then every known id. Also says whether the kernel confirmed
 /// the id: a kernel without INVOKE_WRITE cannot, and then the guess stands for the
 /// queries alone (the `write()` path needs no driver id), never for driver data
 /// ([`VerbsFile::confirm_driver`] refuses it then).
@@ -889,9 +888,9 @@ fn probe_driver_id(file: &VerbsFile, name: &str, guess: Option<u32>) -> Result<(
     let op = || Op::new("driver id probe", name);
     let candidates = guess.into_iter().chain(0..=RDMA_DRIVER_IONIC);
     for id in candidates {
-        match file.call(&mut method::invoke_write_probe(id)) {
-            Err(Errno::NOSPC) | Ok(()) => return Ok((id, true)),
-            Err(Errno::INVAL) => continue,
+        match file.driver_is(id) {
+            Ok(true) => return Ok((id, true)),
+            Ok(false) => continue,
             // No ioctl interface at all: the write() path needs no driver id.
             Err(e) if no_ioctl_method(e) => {
                 return Ok((guess.unwrap_or(RDMA_DRIVER_UNKNOWN), false))
