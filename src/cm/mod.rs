@@ -614,11 +614,19 @@ impl CmId {
     #[doc(alias = "rdma_connect")]
     pub fn connect_nowait(&self, qp: &Qp, param: &ConnParam) -> Result<()> {
         self.check_qp_device(qp, "CONNECT")?;
-        self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)))?;
-        let mut c = self.ch.connecting.lock().unwrap_or_else(|p| p.into_inner());
-        c.retain(|c| c.0 != self.id);
-        c.push((self.id, None));
-        Ok(())
+        // Listed before the CONNECT: its answer may be read by another thread's wait the
+        // moment the kernel has it.
+        let unlist = |c: &mut Vec<(u32, Option<CmEventType>)>| c.retain(|c| c.0 != self.id);
+        {
+            let mut c = self.ch.connecting.lock().unwrap_or_else(|p| p.into_inner());
+            unlist(&mut c);
+            c.push((self.id, None));
+        }
+        let r = self.call("CONNECT", &mut raw::connect(self.id, &param.to_raw(qp)));
+        if r.is_err() {
+            unlist(&mut self.ch.connecting.lock().unwrap_or_else(|p| p.into_inner()));
+        }
+        r
     }
 
     /// `Err(BadArgument)` unless `qp` is of the device this id is bound to: the CM
