@@ -18,8 +18,10 @@
 //! - every input the kernel reads is a `&'a` borrow or a value; driver data (udata) is a
 //!   typed value of [`driver`](crate::raw::driver), never bytes from the caller, since
 //!   some drivers read user addresses out of it; and its type names the driver and the
-//!   command it is for ([`Udata`], [`DriverIn`]): a request carries it only to a file of
-//!   that driver, confirmed by the kernel, and only with that command.
+//!   command it is for ([`Udata`], [`DriverIn`]): a request carries it only with that
+//!   command, and only to a device of that driver (an ioctl's header names the driver,
+//!   which the kernel checks against the device; a `write()` command goes only to a file
+//!   whose driver id the kernel confirmed).
 //!
 //! So [`VerbsFile::call`](crate::raw::VerbsFile::call) runs a `Request` without `unsafe`.
 //! A caller who needs a request no builder makes (an attribute this crate does not
@@ -655,9 +657,11 @@ pub fn write_query_port_bytes(port: u8, resp: &mut [u8]) -> WriteRequest<'_> {
 /// them (siw's 8-byte REG_MR key struct, read by rxe's MODIFY_SRQ, is an address rxe
 /// writes 16 bytes to: issue 39's hole B). So a `DriverIn` is made only from a [`Udata`]
 /// type, which names its driver and command; a builder given one made for another
-/// command makes a request that never runs, and [`VerbsFile::call`] and
-/// [`VerbsFile::write`] send driver data only to a file of its driver, whose id the
-/// kernel has confirmed (not only the caller's [`OpenTarget`]). Drivers that read user
+/// command makes a request that never runs. By ioctl the request's header names the
+/// driver, which the kernel compares with the device's own before anything else
+/// ([`VerbsFile::call`]); by `write()`, [`VerbsFile::write`] sends it only to a file of
+/// that driver whose id the kernel has confirmed (not only the caller's [`OpenTarget`]).
+/// Drivers that read user
 /// addresses out of their input (rxe's MODIFY_SRQ) have builders of their own that borrow
 /// what the address names.
 ///
