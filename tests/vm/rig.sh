@@ -548,11 +548,10 @@ select_kernel() {
   sub=$CACHE/subst-$KSERIES
   if ! kernel_ready && [ -f "$sub" ] && [ "$(head -n1 "$sub")" = "$KPKG $KDEBVER" ]; then
     use_image $(sed -n 2p "$sub")
-    kernel_ready || use_image "$KPKG" "$KDEBVER"
   fi
   local d
   if ! kernel_ready; then
-    use_image "$KPKG" "$KDEBVER"
+    use_image "$KPKG" "$KDEBVER"   # (resolved afresh from the pin)
     resolve_kernel
     for d in ${DRIFT[@]+"${DRIFT[@]}"}; do say_drift "$d"; done
     prepare_kernel
